@@ -1,0 +1,198 @@
+//! The build-script entry point: a prost-build-style `Builder` that runs every stage and
+//! writes the output only when it changed.
+
+use std::path::{Path, PathBuf};
+
+use crate::emit::{EmitOptions, emit};
+use crate::error::Error;
+use crate::load;
+use crate::lower::{Lowerer, Options};
+use crate::overlay::Overlay;
+use crate::rules::Protocol;
+
+/// Configures and runs the generator.
+///
+/// ```no_run
+/// let code = mcp_codegen::Builder::new()
+///     .schema("schema.json")
+///     .revision("2026-07-28")
+///     .generate_string()
+///     .unwrap();
+/// assert!(code.text.contains("pub struct CallToolRequest"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Builder {
+    schema: Option<PathBuf>,
+    revision: Option<String>,
+    overlay: Option<PathBuf>,
+    lossless: bool,
+    json_schema: bool,
+    cargo: bool,
+}
+
+impl Default for Builder {
+    fn default() -> Self {
+        Builder::new()
+    }
+}
+
+/// The result of a generation.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// The formatted Rust source.
+    pub text: String,
+    /// The protocol revision whose overlay was applied, if any.
+    pub revision: Option<String>,
+    /// Number of generated types.
+    pub types: usize,
+}
+
+impl Builder {
+    /// A builder with the defaults: lossless types, no `JsonSchema` derives, the built-in
+    /// overlay of the schema's revision.
+    pub fn new() -> Self {
+        Builder {
+            schema: None,
+            revision: None,
+            overlay: None,
+            lossless: true,
+            json_schema: false,
+            cargo: std::env::var_os("CARGO").is_some() && std::env::var_os("OUT_DIR").is_some(),
+        }
+    }
+
+    /// The schema.json to read.
+    pub fn schema(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.schema = Some(path.as_ref().to_owned());
+        self
+    }
+
+    /// The protocol revision (e.g. `"2026-07-28"`), which picks the built-in overlay. By
+    /// default it is recognised from the schema's SHA-256, then from the name of the folder
+    /// that holds it.
+    pub fn revision(&mut self, revision: impl Into<String>) -> &mut Self {
+        self.revision = Some(revision.into());
+        self
+    }
+
+    /// An overlay file to use instead of the built-in one.
+    pub fn overlay(&mut self, path: impl AsRef<Path>) -> &mut Self {
+        self.overlay = Some(path.as_ref().to_owned());
+        self
+    }
+
+    /// Whether types keep members they do not declare (default `true`). With `false`,
+    /// unknown members are skipped when reading.
+    pub fn lossless(&mut self, on: bool) -> &mut Self {
+        self.lossless = on;
+        self
+    }
+
+    /// Also derive `schemars::JsonSchema` (the consuming crate then needs `schemars`).
+    pub fn json_schema(&mut self, on: bool) -> &mut Self {
+        self.json_schema = on;
+        self
+    }
+
+    /// Whether to print `cargo:rerun-if-changed` lines (default: when run by cargo in a build
+    /// script).
+    pub fn cargo_metadata(&mut self, on: bool) -> &mut Self {
+        self.cargo = on;
+        self
+    }
+
+    /// Generates the code and writes it to `out`, unless `out` already holds exactly it.
+    pub fn generate(&self, out: impl AsRef<Path>) -> Result<Generated, Error> {
+        let generated = self.generate_string()?;
+        let out = out.as_ref();
+        let same = std::fs::read(out)
+            .map(|old| old == generated.text.as_bytes())
+            .unwrap_or(false);
+        if !same {
+            std::fs::write(out, &generated.text).map_err(|source| Error::Write {
+                path: out.to_owned(),
+                source,
+            })?;
+        }
+        Ok(generated)
+    }
+
+    fn pick_overlay(&self, loaded: &load::Loaded) -> Result<Option<Overlay>, Error> {
+        if let Some(path) = &self.overlay {
+            let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+                path: path.clone(),
+                source,
+            })?;
+            return Overlay::parse(&text).map(Some).map_err(|e| Error::Json {
+                path: path.clone(),
+                line: e.line(),
+                column: e.column(),
+                message: e.to_string(),
+            });
+        }
+        if let Some(rev) = &self.revision {
+            return Ok(Overlay::builtin(rev));
+        }
+        if let Some(o) = Overlay::for_sha256(&loaded.sha256) {
+            return Ok(Some(o));
+        }
+        let dir = loaded
+            .path
+            .parent()
+            .and_then(Path::file_name)
+            .and_then(|n| n.to_str());
+        Ok(dir.and_then(Overlay::builtin))
+    }
+
+    /// Generates the code and returns it.
+    pub fn generate_string(&self) -> Result<Generated, Error> {
+        let path = self.schema.as_ref().ok_or(Error::NoSchema)?;
+        if self.cargo {
+            println!("cargo:rerun-if-changed={}", path.display());
+            if let Some(o) = &self.overlay {
+                println!("cargo:rerun-if-changed={}", o.display());
+            }
+        }
+        let mut loaded = load::load(path)?;
+        let overlay = self.pick_overlay(&loaded)?;
+        if let Some(o) = &overlay {
+            o.apply(&mut loaded.root).map_err(|e| e.in_file(path))?;
+        }
+        let defs = loaded.root[loaded.defs_key]
+            .as_object()
+            .expect("load checked $defs");
+        let protocol =
+            Protocol::read(defs, loaded.defs_key, overlay.as_ref()).map_err(|e| e.in_file(path))?;
+        let options = Options {
+            lossless: self.lossless,
+        };
+        let module = Lowerer::new(defs, loaded.defs_key, &protocol, overlay.as_ref(), &options)
+            .and_then(Lowerer::lower)
+            .map_err(|e| e.in_file(path))?;
+        let tokens = emit(
+            &module,
+            &protocol,
+            &EmitOptions {
+                json_schema: self.json_schema,
+            },
+        );
+        let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
+        let body = prettyplease::unparse(&file);
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let revision = overlay.as_ref().map(|o| o.revision.clone());
+        let header = format!(
+            "// @generated by mcp-codegen {} from {name} (revision {}, sha256 {}).\n// Do not edit: regenerate instead.\n\n",
+            env!("CARGO_PKG_VERSION"),
+            revision.as_deref().unwrap_or("unknown"),
+            loaded.sha256,
+        );
+        Ok(Generated {
+            text: header + &body,
+            revision,
+            types: module.types.len(),
+        })
+    }
+}

@@ -1,0 +1,221 @@
+//! Rustdoc text from schema `description`s: `{@link X}` becomes an intra-doc link, bare URLs
+//! are wrapped so rustdoc links them, and nothing in a description can turn into a doctest.
+
+use std::collections::BTreeSet;
+
+/// Converts a schema description into rustdoc markdown.
+///
+/// `known` holds the Rust names of the generated types, so that a link names a type only where
+/// the type exists; `field` maps `Type.member` to the Rust path of that member, where known.
+pub fn rustdoc(
+    description: &str,
+    known: &BTreeSet<String>,
+    field: &dyn Fn(&str, &str) -> Option<String>,
+) -> String {
+    let linked = links(description, known, field);
+    let urls = wrap_urls(&linked);
+    guard_code(&urls)
+}
+
+/// Rewrites `{@link Target}`, `{@link Target text}` (TypeDoc's `{@link Target | text}` with
+/// the bar and spaces lost) and `{@link Type.member}`.
+fn links(
+    text: &str,
+    known: &BTreeSet<String>,
+    field: &dyn Fn(&str, &str) -> Option<String>,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("{@link ") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 7..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return out;
+        };
+        out.push_str(&one_link(after[..end].trim(), known, field));
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn one_link(
+    body: &str,
+    known: &BTreeSet<String>,
+    field: &dyn Fn(&str, &str) -> Option<String>,
+) -> String {
+    let (target, text) = match body.split_once('|') {
+        Some((t, x)) => (t.trim(), x.trim()),
+        None => (body, ""),
+    };
+    if text.is_empty() {
+        if known.contains(target) {
+            return format!("[`{target}`]");
+        }
+        if let Some((ty, member)) = target.split_once('.') {
+            let member = member.split('.').next().unwrap_or(member);
+            if let Some(path) = field(ty, member) {
+                return format!("[`{target}`]({path})");
+            }
+        }
+        // The longest known type name that prefixes the body: `CallToolRequesttools/call`.
+        if let Some(ty) = known
+            .iter()
+            .filter(|k| target.starts_with(k.as_str()) && target.len() > k.len())
+            .max_by_key(|k| k.len())
+        {
+            let label = target[ty.len()..].trim();
+            if label.contains('`') {
+                return format!("[{label}]({ty})");
+            }
+            return format!("[`{label}`]({ty})");
+        }
+        return format!("`{target}`");
+    }
+    if known.contains(target) {
+        format!("[{text}]({target})")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Wraps bare `http(s)://` URLs in `<...>` (rustdoc's `bare_urls` lint).
+fn wrap_urls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find("http") {
+        let candidate = &rest[pos..];
+        if !(candidate.starts_with("https://") || candidate.starts_with("http://")) {
+            out.push_str(&rest[..pos + 4]);
+            rest = &rest[pos + 4..];
+            continue;
+        }
+        let before = rest[..pos].chars().last();
+        let end = candidate
+            .find(|c: char| c.is_whitespace() || matches!(c, '>' | ')' | '"' | '`' | ']'))
+            .unwrap_or(candidate.len());
+        let mut url = &candidate[..end];
+        while url.ends_with(['.', ',', ';', ':']) {
+            url = &url[..url.len() - 1];
+        }
+        out.push_str(&rest[..pos]);
+        if matches!(before, Some('<' | '(' | '`')) {
+            out.push_str(url);
+        } else {
+            out.push('<');
+            out.push_str(url);
+            out.push('>');
+        }
+        rest = &candidate[url.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Marks fenced code as `text` and keeps indented lines from becoming code blocks, so that no
+/// description is compiled as a doctest.
+fn guard_code(text: &str) -> String {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            if !in_fence && info.trim().is_empty() {
+                out.push(format!("{}```text", &line[..line.len() - trimmed.len()]));
+            } else {
+                out.push(line.to_owned());
+            }
+            in_fence = !in_fence;
+            continue;
+        }
+        if !in_fence && line.starts_with("    ") && !trimmed.starts_with(['-', '*']) {
+            out.push(format!("  {trimmed}"));
+        } else {
+            out.push(line.to_owned());
+        }
+    }
+    if in_fence {
+        out.push("```".to_owned());
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn known() -> BTreeSet<String> {
+        ["CallToolRequest", "Tool", "MetaObject", "Result"]
+            .into_iter()
+            .map(String::from)
+            .collect()
+    }
+
+    fn no_field(_: &str, _: &str) -> Option<String> {
+        None
+    }
+
+    #[test]
+    fn plain_link() {
+        assert_eq!(
+            rustdoc("see {@link Tool}.", &known(), &no_field),
+            "see [`Tool`]."
+        );
+    }
+
+    #[test]
+    fn link_with_lost_bar() {
+        assert_eq!(
+            rustdoc(
+                "a {@link CallToolRequesttools/call} request",
+                &known(),
+                &no_field
+            ),
+            "a [`tools/call`](CallToolRequest) request"
+        );
+        assert_eq!(
+            rustdoc(
+                "{@link MetaObject`_meta` key naming rules}",
+                &known(),
+                &no_field
+            ),
+            "[`_meta` key naming rules](MetaObject)"
+        );
+    }
+
+    #[test]
+    fn member_link() {
+        let f = |t: &str, m: &str| (t == "Tool").then(|| format!("Tool::{m}"));
+        assert_eq!(
+            rustdoc("{@link Tool.outputSchema}", &known(), &f),
+            "[`Tool.outputSchema`](Tool::outputSchema)"
+        );
+    }
+
+    #[test]
+    fn unknown_link_is_code() {
+        assert_eq!(rustdoc("{@link Nope}", &known(), &no_field), "`Nope`");
+    }
+
+    #[test]
+    fn urls_are_wrapped() {
+        assert_eq!(
+            rustdoc("see https://example.com/a.", &known(), &no_field),
+            "see <https://example.com/a>."
+        );
+        assert_eq!(
+            rustdoc("<https://x.y>", &known(), &no_field),
+            "<https://x.y>"
+        );
+    }
+
+    #[test]
+    fn no_doctests() {
+        assert_eq!(
+            rustdoc("```\nlet x;\n```", &known(), &no_field),
+            "```text\nlet x;\n```"
+        );
+        assert_eq!(rustdoc("a\n\n    code", &known(), &no_field), "a\n\n  code");
+    }
+}

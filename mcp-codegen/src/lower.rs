@@ -1,0 +1,1295 @@
+//! Lowering: JSON Schema (patched, `$ref`s by name) to the IR. One [`TypeDef`] per `$def`,
+//! plus named types for the anonymous objects, enums and unions inside them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::ir::{
+    ConstValue, Constant, EnumValue, Field, Kind, Module, Outcome, Predicate, ResultMode, Select,
+    Struct, Ty, TypeDef, Union, UnionMode, Variant,
+};
+use crate::keywords;
+use crate::names;
+use crate::overlay::Overlay;
+use crate::rules::{Protocol, ResultKind};
+
+/// How deep schemas may nest before the generator refuses them (a guard against hostile input).
+const MAX_DEPTH: usize = 512;
+
+/// Switches that change what is lowered.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Keep undeclared members in an `extra` field.
+    pub lossless: bool,
+}
+
+/// Lowers the `$defs` of one schema.
+pub struct Lowerer<'a> {
+    defs: &'a Map<String, Value>,
+    defs_key: &'a str,
+    protocol: &'a Protocol,
+    overlay: Option<&'a Overlay>,
+    options: &'a Options,
+    module: Module,
+    /// `$def` name -> Rust name.
+    rust_of: BTreeMap<String, String>,
+    /// Inline enums shared by value set -> name.
+    enums: BTreeMap<Vec<String>, String>,
+    /// How often each inline enum value set occurs.
+    enum_counts: BTreeMap<Vec<String>, usize>,
+    /// Named unions by their list of `$ref`s, so an inline copy reuses the name.
+    unions: BTreeMap<Vec<String>, String>,
+}
+
+/// The JSON type a union member accepts, for dispatch by JSON type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum JsonType {
+    Object,
+    Array,
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Null,
+}
+
+impl JsonType {
+    fn parse(s: &str) -> Option<JsonType> {
+        Some(match s {
+            "object" => JsonType::Object,
+            "array" => JsonType::Array,
+            "string" => JsonType::String,
+            "integer" => JsonType::Integer,
+            "number" => JsonType::Number,
+            "boolean" => JsonType::Boolean,
+            "null" => JsonType::Null,
+            _ => return None,
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            JsonType::Object => "object",
+            JsonType::Array => "array",
+            JsonType::String => "string",
+            JsonType::Integer => "integer",
+            JsonType::Number => "number",
+            JsonType::Boolean => "boolean",
+            JsonType::Null => "null",
+        }
+    }
+
+    fn variant(self) -> &'static str {
+        match self {
+            JsonType::Object => "Object",
+            JsonType::Array => "Array",
+            JsonType::String => "String",
+            JsonType::Integer => "Integer",
+            JsonType::Number => "Number",
+            JsonType::Boolean => "Boolean",
+            JsonType::Null => "Null",
+        }
+    }
+
+    fn ty(self) -> Ty {
+        match self {
+            JsonType::Object => Ty::Object,
+            JsonType::Array => Ty::Vec(Box::new(Ty::Value)),
+            JsonType::String => Ty::String,
+            JsonType::Integer => Ty::I64,
+            JsonType::Number => Ty::F64,
+            JsonType::Boolean => Ty::Bool,
+            JsonType::Null => Ty::Unit,
+        }
+    }
+}
+
+/// A union member, resolved.
+struct Member<'s> {
+    name: String,
+    ty: Ty,
+    /// The object schema behind it (after `$ref`s and allOf), when it is an object.
+    object: Option<Value>,
+    json: Option<JsonType>,
+    /// The `$def` it refers to, if any.
+    def: Option<&'s str>,
+}
+
+fn obj<'v>(v: &'v Value, pointer: &str) -> SchemaResult<&'v Map<String, Value>> {
+    match v {
+        Value::Object(m) => Ok(m),
+        Value::Bool(true) => Ok(empty_map()),
+        _ => Err(SchemaError::new(pointer, "expected a schema object")),
+    }
+}
+
+fn empty_map() -> &'static Map<String, Value> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(Map::new)
+}
+
+fn join(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", escape_token(token))
+}
+
+fn description(s: &Map<String, Value>) -> Option<String> {
+    s.get("description")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+}
+
+impl<'a> Lowerer<'a> {
+    /// Prepares lowering of `defs` (the object under `defs_key`).
+    pub fn new(
+        defs: &'a Map<String, Value>,
+        defs_key: &'a str,
+        protocol: &'a Protocol,
+        overlay: Option<&'a Overlay>,
+        options: &'a Options,
+    ) -> SchemaResult<Self> {
+        let mut rust_of = BTreeMap::new();
+        let mut owner: BTreeMap<String, String> = BTreeMap::new();
+        for name in defs.keys() {
+            let rust = names::def_name(name);
+            if let Some(first) = owner.get(&rust) {
+                return Err(SchemaError::new(
+                    format!("/{defs_key}/{}", escape_token(name)),
+                    format!("this $def and `{first}` would both be the Rust type `{rust}`"),
+                ));
+            }
+            owner.insert(rust.clone(), name.clone());
+            rust_of.insert(name.clone(), rust);
+        }
+        for o in protocol.outcomes.values() {
+            if let Some(def) = owner.get(&o.name) {
+                return Err(SchemaError::new(
+                    format!("/{defs_key}/{}", escape_token(def)),
+                    format!(
+                        "this $def and an outcome enum would both be the Rust type `{}`",
+                        o.name
+                    ),
+                ));
+            }
+        }
+        let mut l = Lowerer {
+            defs,
+            defs_key,
+            protocol,
+            overlay,
+            options,
+            module: Module::default(),
+            rust_of,
+            enums: BTreeMap::new(),
+            enum_counts: BTreeMap::new(),
+            unions: BTreeMap::new(),
+        };
+        l.index();
+        Ok(l)
+    }
+
+    /// Pre-pass: counts inline enums and indexes named unions.
+    fn index(&mut self) {
+        fn walk(v: &Value, counts: &mut BTreeMap<Vec<String>, usize>, depth: usize) {
+            if depth > MAX_DEPTH {
+                return;
+            }
+            match v {
+                Value::Object(m) => {
+                    if let Some(values) = string_enum(m) {
+                        *counts.entry(values).or_default() += 1;
+                    }
+                    for x in m.values() {
+                        walk(x, counts, depth + 1);
+                    }
+                }
+                Value::Array(a) => a.iter().for_each(|x| walk(x, counts, depth + 1)),
+                _ => {}
+            }
+        }
+        for def in self.defs.values() {
+            if let Some(m) = def.as_object() {
+                for x in m.values() {
+                    walk(x, &mut self.enum_counts, 0);
+                }
+            }
+        }
+        for (name, def) in self.defs {
+            if let Some(refs) = def
+                .get("anyOf")
+                .or_else(|| def.get("oneOf"))
+                .and_then(|a| ref_list(a, self.defs_key))
+            {
+                self.unions
+                    .entry(refs)
+                    .or_insert_with(|| self.rust_of[name].clone());
+            }
+        }
+    }
+
+    /// Lowers every `$def` and returns the module.
+    pub fn lower(mut self) -> SchemaResult<Module> {
+        for (name, def) in self.defs {
+            let pointer = join(&format!("/{}", self.defs_key), name);
+            let rust = self.rust_of[name].clone();
+            let s = obj(def, &pointer)?;
+            let docs = description(s);
+            let kind = if let Some(rt) = self.overlay.and_then(|o| o.rust_types.get(name)) {
+                Kind::Alias(Ty::Path(rt.path.clone()))
+            } else {
+                self.def_kind(s, &pointer, &rust, Some(name), 0)?
+            };
+            self.insert(TypeDef {
+                name: rust,
+                pointer,
+                docs,
+                kind,
+            });
+        }
+        for (response, o) in &self.protocol.outcomes {
+            let pointer = join(&format!("/{}", self.defs_key), response);
+            let ir = self.protocol.input_required.clone().unwrap_or_default();
+            let docs = Some(format!(
+                "What a successful response to {} carries: the complete result, or an input-required result that asks the client for more input first.\n\nRead by `resultType`: `\"complete\"` (or no `resultType`) is [`{}`], `\"input_required\"` is [`{}`].",
+                o.request
+                    .as_ref()
+                    .map(|r| format!("[`{r}`]"))
+                    .unwrap_or_else(|| "the request".to_owned()),
+                self.rust_of[&o.complete],
+                self.rust_of[&ir],
+            ));
+            let outcome = Outcome {
+                request: o.request.as_ref().map(|r| self.rust_of[r].clone()),
+                complete: self.rust_of[&o.complete].clone(),
+                input_required: self.rust_of[&ir].clone(),
+            };
+            self.insert(TypeDef {
+                name: o.name.clone(),
+                pointer: format!("{pointer}/properties/result"),
+                docs,
+                kind: Kind::Outcome(outcome),
+            });
+        }
+        crate::cycles::break_cycles(&mut self.module)?;
+        Ok(self.module)
+    }
+
+    fn insert(&mut self, def: TypeDef) {
+        self.module.types.insert(def.name.clone(), def);
+    }
+
+    /// A fresh Rust name for an anonymous type, based on `hint`.
+    fn fresh(&self, hint: &str) -> String {
+        let base = names::type_name(hint);
+        let taken =
+            |n: &str| self.module.types.contains_key(n) || self.rust_of.values().any(|r| r == n);
+        if !taken(&base) {
+            return base;
+        }
+        (2..)
+            .map(|i| format!("{base}{i}"))
+            .find(|n| !taken(n))
+            .expect("some suffix is free")
+    }
+
+    fn resolve_ref(&self, target: &str, pointer: &str) -> SchemaResult<&'a str> {
+        let prefix = format!("#/{}/", self.defs_key);
+        let Some(name) = target.strip_prefix(&prefix) else {
+            return Err(SchemaError::new(
+                pointer,
+                format!(
+                    "unsupported $ref {target:?}: only references to {prefix}<name> are supported"
+                ),
+            ));
+        };
+        let name = name.replace("~1", "/").replace("~0", "~");
+        self.defs
+            .get_key_value(&name)
+            .map(|(k, _)| k.as_str())
+            .ok_or_else(|| {
+                SchemaError::new(
+                    pointer,
+                    format!("unresolvable $ref {target:?}: there is no $def named {name:?}"),
+                )
+            })
+    }
+
+    /// Follows `$ref`s (and single-member allOf) to the schema of an object, if it is one.
+    fn object_schema(
+        &self,
+        s: &Map<String, Value>,
+        pointer: &str,
+        depth: usize,
+    ) -> SchemaResult<Option<Value>> {
+        if depth > MAX_DEPTH {
+            return Err(SchemaError::new(
+                pointer,
+                "schema nests too deeply (or $refs form a cycle)",
+            ));
+        }
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let name = self.resolve_ref(r, pointer)?;
+            let target = obj(&self.defs[name], pointer)?;
+            return self.object_schema(
+                target,
+                &join(&format!("/{}", self.defs_key), name),
+                depth + 1,
+            );
+        }
+        if let Some(all) = s.get("allOf") {
+            return self
+                .merge_all_of(all, &join(pointer, "allOf"), depth + 1)
+                .map(Some);
+        }
+        let is_object =
+            s.get("type").and_then(Value::as_str) == Some("object") || s.contains_key("properties");
+        Ok(is_object.then(|| Value::Object(s.clone())))
+    }
+
+    /// Merges the object schemas of an allOf into one.
+    fn merge_all_of(&self, all: &Value, pointer: &str, depth: usize) -> SchemaResult<Value> {
+        let list = all
+            .as_array()
+            .ok_or_else(|| SchemaError::new(pointer, "allOf must be an array"))?;
+        let mut properties = Map::new();
+        let mut required: Vec<Value> = Vec::new();
+        for (i, member) in list.iter().enumerate() {
+            let p = join(pointer, &i.to_string());
+            let m = obj(member, &p)?;
+            keywords::check(m, &p)?;
+            let Some(Value::Object(o)) = self.object_schema(m, &p, depth + 1)? else {
+                return Err(SchemaError::new(
+                    p,
+                    "unsupported allOf member: only object schemas can be merged",
+                ));
+            };
+            if let Some(Value::Object(props)) = o.get("properties") {
+                for (k, v) in props {
+                    let merged = match (properties.remove(k), v) {
+                        (Some(Value::Object(mut old)), Value::Object(new)) => {
+                            // A refinement (e.g. `code: const -32020`) replaces the type keywords.
+                            if new.contains_key("const")
+                                || new.contains_key("$ref")
+                                || new.contains_key("properties")
+                            {
+                                for key in [
+                                    "type",
+                                    "$ref",
+                                    "anyOf",
+                                    "enum",
+                                    "properties",
+                                    "required",
+                                    "items",
+                                ] {
+                                    old.remove(key);
+                                }
+                            }
+                            old.extend(new.clone());
+                            Value::Object(old)
+                        }
+                        (_, v) => v.clone(),
+                    };
+                    properties.insert(k.clone(), merged);
+                }
+            }
+            if let Some(Value::Array(r)) = o.get("required") {
+                for k in r {
+                    if !required.contains(k) {
+                        required.push(k.clone());
+                    }
+                }
+            }
+        }
+        let mut out = Map::new();
+        out.insert("type".into(), "object".into());
+        out.insert("properties".into(), Value::Object(properties));
+        out.insert("required".into(), Value::Array(required));
+        Ok(Value::Object(out))
+    }
+
+    /// The kind of a named type (a `$def` or a type made for an anonymous schema).
+    fn def_kind(
+        &mut self,
+        s: &Map<String, Value>,
+        pointer: &str,
+        rust: &str,
+        def: Option<&str>,
+        depth: usize,
+    ) -> SchemaResult<Kind> {
+        if depth > MAX_DEPTH {
+            return Err(SchemaError::new(pointer, "schema nests too deeply"));
+        }
+        keywords::check(s, pointer)?;
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let target = self.resolve_ref(r, pointer)?;
+            return Ok(Kind::Alias(Ty::Named(self.rust_of[target].clone())));
+        }
+        if let Some(any) = s.get("anyOf").or_else(|| s.get("oneOf")) {
+            let key = if s.contains_key("anyOf") {
+                "anyOf"
+            } else {
+                "oneOf"
+            };
+            return self.union_kind(any, &join(pointer, key), rust, depth);
+        }
+        if let Some(all) = s.get("allOf") {
+            let merged = self.merge_all_of(all, &join(pointer, "allOf"), depth)?;
+            let m = merged.as_object().expect("merge gives an object");
+            return Ok(Kind::Struct(
+                self.lower_struct(m, pointer, rust, def, depth)?,
+            ));
+        }
+        if let Some(values) = string_enum(s) {
+            return Ok(Kind::StringEnum(enum_values(&values)));
+        }
+        if s.contains_key("enum") {
+            return Err(SchemaError::new(
+                join(pointer, "enum"),
+                "unsupported enum: only enums of strings are supported",
+            ));
+        }
+        if s.contains_key("const") {
+            return Err(SchemaError::new(
+                join(pointer, "const"),
+                "unsupported const outside an object member",
+            ));
+        }
+        match s.get("type") {
+            Some(Value::Array(types)) => {
+                let members = self.type_list_members(types, &join(pointer, "type"))?;
+                self.json_type_union(members, pointer, rust, depth)
+            }
+            Some(Value::String(t)) if t == "object" => {
+                self.object_kind(s, pointer, rust, def, depth)
+            }
+            None if s.contains_key("properties") || s.contains_key("additionalProperties") => {
+                self.object_kind(s, pointer, rust, def, depth)
+            }
+            _ => Ok(Kind::Alias(self.ty_of(
+                &Value::Object(s.clone()),
+                pointer,
+                rust,
+                depth + 1,
+            )?)),
+        }
+    }
+
+    fn object_kind(
+        &mut self,
+        s: &Map<String, Value>,
+        pointer: &str,
+        rust: &str,
+        def: Option<&str>,
+        depth: usize,
+    ) -> SchemaResult<Kind> {
+        if s.contains_key("properties")
+            || def.is_some_and(|d| self.protocol.results.contains_key(d))
+        {
+            return Ok(Kind::Struct(
+                self.lower_struct(s, pointer, rust, def, depth)?,
+            ));
+        }
+        Ok(Kind::Alias(self.map_ty(s, pointer, rust, depth)?))
+    }
+
+    /// The map type of an object schema without `properties`.
+    fn map_ty(
+        &mut self,
+        s: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+        depth: usize,
+    ) -> SchemaResult<Ty> {
+        match s.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => Ok(Ty::Object),
+            Some(Value::Object(m)) if m.keys().all(|k| k == "description") => Ok(Ty::Object),
+            Some(Value::Bool(false)) => Ok(Ty::Object),
+            Some(v) => {
+                let inner = self.ty_of(
+                    v,
+                    &join(pointer, "additionalProperties"),
+                    &format!("{hint}Value"),
+                    depth + 1,
+                )?;
+                Ok(Ty::Map(Box::new(inner)))
+            }
+        }
+    }
+
+    fn lower_struct(
+        &mut self,
+        s: &Map<String, Value>,
+        pointer: &str,
+        rust: &str,
+        def: Option<&str>,
+        depth: usize,
+    ) -> SchemaResult<Struct> {
+        let empty = Map::new();
+        let props = match s.get("properties") {
+            None => &empty,
+            Some(Value::Object(p)) => p,
+            Some(_) => {
+                return Err(SchemaError::new(
+                    join(pointer, "properties"),
+                    "properties must be an object",
+                ));
+            }
+        };
+        let mut required: BTreeSet<String> = BTreeSet::new();
+        match s.get("required") {
+            None => {}
+            Some(Value::Array(r)) => {
+                for (i, k) in r.iter().enumerate() {
+                    let k = k.as_str().ok_or_else(|| {
+                        SchemaError::new(
+                            join(&join(pointer, "required"), &i.to_string()),
+                            "required lists a non-string",
+                        )
+                    })?;
+                    required.insert(k.to_owned());
+                }
+            }
+            Some(_) => {
+                return Err(SchemaError::new(
+                    join(pointer, "required"),
+                    "required must be an array",
+                ));
+            }
+        }
+        let result = def.and_then(|d| self.protocol.results.get(d)).cloned();
+        let mut st = Struct::default();
+        let mut used: BTreeSet<String> = BTreeSet::new();
+        let mut unique = |base: String| {
+            let name = if used.contains(&base) {
+                (2..)
+                    .map(|i| format!("{}_{i}", names::unraw(&base)))
+                    .find(|n| !used.contains(n))
+                    .expect("free")
+            } else {
+                base
+            };
+            used.insert(name.clone());
+            name
+        };
+        let props_ptr = join(pointer, "properties");
+        let mut keys: Vec<&String> = props.keys().collect();
+        for k in &required {
+            if !props.contains_key(k) {
+                keys.push(k);
+            }
+        }
+        for key in keys {
+            let p = join(&props_ptr, key);
+            let is_required = required.contains(key);
+            if key == "resultType" && result.is_some() {
+                if let Some(ResultKind::Generic) = result {
+                    st.result = Some(ResultMode::Field(unique("result_type".to_owned())));
+                }
+                continue;
+            }
+            let Some(schema) = props.get(key) else {
+                // Required but not declared: any JSON value.
+                st.fields.push(Field {
+                    json: key.clone(),
+                    rust: unique(names::field_name(key)),
+                    ty: Ty::Value,
+                    required: true,
+                    docs: None,
+                });
+                continue;
+            };
+            let ps = obj(schema, &p)?;
+            if let Some(c) = ps.get("const") {
+                keywords::check(ps, &p)?;
+                let value = match c {
+                    Value::String(v) => ConstValue::Str(v.clone()),
+                    Value::Number(n) if n.as_i64().is_some() => {
+                        ConstValue::Int(n.as_i64().expect("checked"))
+                    }
+                    _ => {
+                        return Err(SchemaError::new(
+                            join(&p, "const"),
+                            "unsupported const: only string and integer constants are supported",
+                        ));
+                    }
+                };
+                st.constants.push(Constant {
+                    json: key.clone(),
+                    value,
+                    optional: !is_required,
+                });
+                continue;
+            }
+            let hint = format!("{}{}", names::unraw(rust), names::type_name(key));
+            let ty = self.ty_of(schema, &p, &hint, depth + 1)?;
+            st.fields.push(Field {
+                json: key.clone(),
+                rust: unique(names::field_name(key)),
+                ty,
+                required: is_required,
+                docs: description(ps),
+            });
+        }
+        if let Some(ResultKind::Fixed(v)) = &result {
+            st.result = Some(ResultMode::Fixed(v.clone()));
+        }
+        if self.options.lossless {
+            st.extra = Some(unique("extra".to_owned()));
+        }
+        if let Some(rule) = def.and_then(|d| self.overlay.and_then(|o| o.at_least_one_of.get(d))) {
+            for k in &rule.keys {
+                if !st.fields.iter().any(|f| &f.json == k && !f.required) {
+                    return Err(SchemaError::new(
+                        pointer.to_owned(),
+                        format!(
+                            "the overlay's at_least_one_of names `{k}`, which is not an optional member here"
+                        ),
+                    ));
+                }
+            }
+            st.at_least_one_of = rule.keys.clone();
+            st.sealed = true;
+        }
+        Ok(st)
+    }
+
+    /// The Rust type of a member or item schema; anonymous objects, enums and unions become
+    /// named types built from `hint`.
+    fn ty_of(&mut self, v: &Value, pointer: &str, hint: &str, depth: usize) -> SchemaResult<Ty> {
+        if depth > MAX_DEPTH {
+            return Err(SchemaError::new(pointer, "schema nests too deeply"));
+        }
+        let s = obj(v, pointer)?;
+        keywords::check(s, pointer)?;
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            let target = self.resolve_ref(r, pointer)?;
+            return Ok(Ty::Named(self.rust_of[target].clone()));
+        }
+        if let Some(values) = string_enum(s) {
+            return Ok(Ty::Named(self.inline_enum(values, pointer, hint, s)));
+        }
+        if let Some(refs) = s
+            .get("anyOf")
+            .or_else(|| s.get("oneOf"))
+            .and_then(|a| ref_list(a, self.defs_key))
+        {
+            if let Some(name) = self.unions.get(&refs) {
+                return Ok(Ty::Named(name.clone()));
+            }
+            // An anonymous union of $refs: later identical ones share its name.
+            let ty = self.named_inline(s, pointer, hint, depth)?;
+            if let Ty::Named(name) = &ty {
+                self.unions.insert(refs, name.clone());
+            }
+            return Ok(ty);
+        }
+        let structural = ["anyOf", "oneOf", "allOf", "enum", "const", "properties"];
+        if structural.iter().any(|k| s.contains_key(*k)) {
+            return self.named_inline(s, pointer, hint, depth);
+        }
+        match s.get("type") {
+            None => {
+                if s.contains_key("additionalProperties") {
+                    return self.map_ty(s, pointer, hint, depth);
+                }
+                if s.contains_key("items") {
+                    return Err(SchemaError::new(pointer, "`items` without `type: array`"));
+                }
+                Ok(Ty::Value)
+            }
+            Some(Value::String(t)) => match t.as_str() {
+                "string" => Ok(Ty::String),
+                "boolean" => Ok(Ty::Bool),
+                "number" => Ok(Ty::F64),
+                "null" => Ok(Ty::Unit),
+                "integer" => {
+                    let unsigned = s
+                        .get("minimum")
+                        .and_then(Value::as_f64)
+                        .is_some_and(|m| m >= 0.0)
+                        || s.get("exclusiveMinimum")
+                            .and_then(Value::as_f64)
+                            .is_some_and(|m| m >= -1.0);
+                    Ok(if unsigned { Ty::U64 } else { Ty::I64 })
+                }
+                "array" => {
+                    let items = match s.get("items") {
+                        None => Ty::Value,
+                        Some(items) => self.ty_of(
+                            items,
+                            &join(pointer, "items"),
+                            &format!("{hint}Item"),
+                            depth + 1,
+                        )?,
+                    };
+                    Ok(Ty::Vec(Box::new(items)))
+                }
+                "object" => self.map_ty(s, pointer, hint, depth),
+                other => Err(SchemaError::new(
+                    join(pointer, "type"),
+                    format!("unknown type {other:?}"),
+                )),
+            },
+            Some(Value::Array(_)) => self.named_inline(s, pointer, hint, depth),
+            Some(_) => Err(SchemaError::new(
+                join(pointer, "type"),
+                "type must be a string or an array of strings",
+            )),
+        }
+    }
+
+    fn named_inline(
+        &mut self,
+        s: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+        depth: usize,
+    ) -> SchemaResult<Ty> {
+        let name = self.fresh(hint);
+        // Reserve the name before lowering the inside, which may name more types.
+        self.insert(TypeDef {
+            name: name.clone(),
+            pointer: pointer.to_owned(),
+            docs: None,
+            kind: Kind::Alias(Ty::Value),
+        });
+        let kind = self.def_kind(s, pointer, &name, None, depth + 1)?;
+        self.insert(TypeDef {
+            name: name.clone(),
+            pointer: pointer.to_owned(),
+            docs: description(s),
+            kind,
+        });
+        Ok(Ty::Named(name))
+    }
+
+    fn inline_enum(
+        &mut self,
+        values: Vec<String>,
+        pointer: &str,
+        hint: &str,
+        s: &Map<String, Value>,
+    ) -> String {
+        if let Some(name) = self.enums.get(&values) {
+            return name.clone();
+        }
+        let shared = self.enum_counts.get(&values).copied().unwrap_or(0) > 1;
+        // A shared enum is named after its member (`cacheScope` -> `CacheScope`).
+        let member = pointer.rsplit('/').next().unwrap_or(hint);
+        let name = if shared && !member.chars().all(|c| c.is_ascii_digit()) && member != "items" {
+            self.fresh(member)
+        } else {
+            self.fresh(hint)
+        };
+        self.enums.insert(values.clone(), name.clone());
+        let docs = if shared { None } else { description(s) };
+        self.insert(TypeDef {
+            name: name.clone(),
+            pointer: pointer.to_owned(),
+            docs,
+            kind: Kind::StringEnum(enum_values(&values)),
+        });
+        name
+    }
+
+    fn type_list_members<'s>(
+        &self,
+        types: &[Value],
+        pointer: &str,
+    ) -> SchemaResult<Vec<Member<'s>>> {
+        let mut out = Vec::new();
+        for (i, t) in types.iter().enumerate() {
+            let p = join(pointer, &i.to_string());
+            let jt = t
+                .as_str()
+                .and_then(JsonType::parse)
+                .ok_or_else(|| SchemaError::new(&p, "unknown JSON type"))?;
+            out.push(Member {
+                name: jt.variant().to_owned(),
+                ty: jt.ty(),
+                object: None,
+                json: Some(jt),
+                def: None,
+            });
+        }
+        Ok(out)
+    }
+
+    fn union_kind(
+        &mut self,
+        any: &Value,
+        pointer: &str,
+        rust: &str,
+        depth: usize,
+    ) -> SchemaResult<Kind> {
+        let list = any
+            .as_array()
+            .ok_or_else(|| SchemaError::new(pointer, "anyOf must be an array"))?;
+        if list.is_empty() {
+            return Err(SchemaError::new(pointer, "an empty anyOf matches nothing"));
+        }
+        let mut members: Vec<Member<'a>> = Vec::new();
+        for (i, v) in list.iter().enumerate() {
+            let p = join(pointer, &i.to_string());
+            let s = obj(v, &p)?;
+            keywords::check(s, &p)?;
+            if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+                let target = self.resolve_ref(r, &p)?;
+                let tdef = obj(&self.defs[target], &p)?;
+                let object = self.object_schema(tdef, &p, depth + 1)?;
+                let json = json_type_of(tdef, object.is_some());
+                members.push(Member {
+                    name: self.rust_of[target].clone(),
+                    ty: Ty::Named(self.rust_of[target].clone()),
+                    object,
+                    json,
+                    def: Some(target),
+                });
+            } else if let Some(Value::Array(types)) = s.get("type") {
+                members.extend(self.type_list_members(types, &join(&p, "type"))?);
+            } else {
+                let object = self.object_schema(s, &p, depth + 1)?;
+                let json = json_type_of(s, object.is_some());
+                let name = json
+                    .map(|j| j.variant().to_owned())
+                    .unwrap_or_else(|| format!("Variant{i}"));
+                let ty = self.ty_of(v, &p, &format!("{}{name}", names::unraw(rust)), depth + 1)?;
+                members.push(Member {
+                    name,
+                    ty,
+                    object,
+                    json,
+                    def: None,
+                });
+            }
+        }
+        let mut seen = BTreeSet::new();
+        for m in &members {
+            if !seen.insert(m.name.clone()) {
+                return Err(SchemaError::new(
+                    pointer,
+                    format!("the union lists `{}` twice", m.name),
+                ));
+            }
+        }
+        if members
+            .iter()
+            .any(|m| m.def.is_some_and(|d| self.protocol.results.contains_key(d)))
+        {
+            return Ok(Kind::Union(Union {
+                mode: UnionMode::Results,
+                variants: members
+                    .into_iter()
+                    .map(|m| Variant {
+                        name: m.name,
+                        ty: m.ty,
+                        select: Select::Result,
+                    })
+                    .collect(),
+            }));
+        }
+        if members.iter().all(|m| m.object.is_some()) {
+            if let Some(u) = tagged(&members) {
+                return Ok(Kind::Union(u));
+            }
+            return Ok(Kind::Union(shaped(&members)));
+        }
+        self.json_type_union(members, pointer, rust, depth)
+    }
+
+    fn json_type_union(
+        &mut self,
+        members: Vec<Member<'a>>,
+        pointer: &str,
+        rust: &str,
+        depth: usize,
+    ) -> SchemaResult<Kind> {
+        let mut by_type: BTreeMap<JsonType, Vec<Member<'a>>> = BTreeMap::new();
+        for m in members {
+            let Some(j) = m.json else {
+                return Err(SchemaError::new(
+                    pointer,
+                    format!(
+                        "cannot tell the members of this union apart: `{}` has no JSON type, constant tag or required members to dispatch on",
+                        m.name
+                    ),
+                ));
+            };
+            by_type.entry(j).or_default().push(m);
+        }
+        let mut variants = Vec::new();
+        for (j, group) in by_type {
+            if group.len() == 1 {
+                let m = group.into_iter().next().expect("one");
+                variants.push(Variant {
+                    name: m.name,
+                    ty: m.ty,
+                    select: Select::JsonType(j.name().to_owned()),
+                });
+                continue;
+            }
+            if j != JsonType::Object {
+                return Err(SchemaError::new(
+                    pointer,
+                    format!(
+                        "cannot tell the members of this union apart: several are of JSON type {}",
+                        j.name()
+                    ),
+                ));
+            }
+            // Several objects: an inner union of the objects (reusing a named one if identical).
+            let refs: Vec<String> = group
+                .iter()
+                .filter_map(|m| m.def.map(str::to_owned))
+                .collect();
+            let inner = match self.unions.get(&refs).filter(|_| refs.len() == group.len()) {
+                Some(n) => n.clone(),
+                None => {
+                    let name = self.fresh(&format!("{}Object", names::unraw(rust)));
+                    let u = tagged(&group).unwrap_or_else(|| shaped(&group));
+                    self.insert(TypeDef {
+                        name: name.clone(),
+                        pointer: pointer.to_owned(),
+                        docs: None,
+                        kind: Kind::Union(u),
+                    });
+                    name
+                }
+            };
+            let _ = depth;
+            variants.push(Variant {
+                name: "Object".to_owned(),
+                ty: Ty::Named(inner),
+                select: Select::JsonType("object".to_owned()),
+            });
+        }
+        Ok(Kind::Union(Union {
+            mode: UnionMode::JsonType,
+            variants,
+        }))
+    }
+}
+
+/// The values of a string `enum`, sorted as the schema lists them.
+fn string_enum(s: &Map<String, Value>) -> Option<Vec<String>> {
+    let values = s.get("enum")?.as_array()?;
+    values
+        .iter()
+        .map(|v| v.as_str().map(str::to_owned))
+        .collect()
+}
+
+fn enum_values(values: &[String]) -> Vec<EnumValue> {
+    let mut used = BTreeSet::new();
+    values
+        .iter()
+        .map(|v| {
+            let mut rust = names::type_name(v);
+            while !used.insert(rust.clone()) {
+                rust.push('_');
+            }
+            EnumValue {
+                json: v.clone(),
+                rust,
+            }
+        })
+        .collect()
+}
+
+/// The `$def` names of an anyOf that lists only `$ref`s.
+fn ref_list(any: &Value, defs_key: &str) -> Option<Vec<String>> {
+    let prefix = format!("#/{defs_key}/");
+    any.as_array()?
+        .iter()
+        .map(|v| {
+            v.get("$ref")?
+                .as_str()?
+                .strip_prefix(&prefix)
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+fn json_type_of(s: &Map<String, Value>, is_object: bool) -> Option<JsonType> {
+    if is_object {
+        return Some(JsonType::Object);
+    }
+    match s.get("type") {
+        Some(Value::String(t)) => JsonType::parse(t),
+        None if s.contains_key("items") => Some(JsonType::Array),
+        _ => None,
+    }
+}
+
+fn consts(o: &Value) -> BTreeMap<String, String> {
+    o.get("properties")
+        .and_then(Value::as_object)
+        .map(|p| {
+            p.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.get("const")?.as_str()?.to_owned())))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn required(o: &Value) -> BTreeSet<String> {
+    o.get("required")
+        .and_then(Value::as_array)
+        .map(|r| {
+            r.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn declared(o: &Value) -> BTreeSet<String> {
+    o.get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// A tagged union, if every member has a distinct constant under one key (`method`, `type`,
+/// `mode`, then any other), at most one member not requiring it (the default).
+fn tagged(members: &[Member<'_>]) -> Option<Union> {
+    let all: Vec<BTreeMap<String, String>> = members
+        .iter()
+        .map(|m| consts(m.object.as_ref().expect("object")))
+        .collect();
+    let mut keys: Vec<String> = all
+        .first()?
+        .keys()
+        .filter(|k| all.iter().all(|c| c.contains_key(*k)))
+        .cloned()
+        .collect();
+    keys.sort_by_key(|k| {
+        (
+            ["method", "type", "mode"]
+                .iter()
+                .position(|p| p == k)
+                .unwrap_or(3),
+            k.clone(),
+        )
+    });
+    'key: for key in keys {
+        let values: BTreeSet<&String> = all.iter().map(|c| &c[&key]).collect();
+        if values.len() != members.len() {
+            continue;
+        }
+        let mut variants = Vec::new();
+        let mut defaults = 0;
+        for (m, c) in members.iter().zip(&all) {
+            let default = !required(m.object.as_ref().expect("object")).contains(&key);
+            defaults += usize::from(default);
+            if defaults > 1 {
+                continue 'key;
+            }
+            variants.push(Variant {
+                name: m.name.clone(),
+                ty: m.ty.clone(),
+                select: Select::Tag {
+                    value: c[&key].clone(),
+                    default,
+                },
+            });
+        }
+        return Some(Union {
+            mode: UnionMode::Tag(key),
+            variants,
+        });
+    }
+    None
+}
+
+/// A union read by the members present: each variant gets the predicates its required members
+/// and constants give, plus `lacks` predicates that tell it from any variant whose predicates
+/// include its own; the most specific variants are tried first.
+fn shaped(members: &[Member<'_>]) -> Union {
+    struct Info {
+        positives: BTreeSet<Predicate>,
+        required: BTreeSet<String>,
+        declared: BTreeSet<String>,
+        object: Value,
+    }
+    let infos: Vec<Info> = members
+        .iter()
+        .map(|m| {
+            let o = m.object.clone().expect("object");
+            let req = required(&o);
+            let cs = consts(&o);
+            let mut positives = BTreeSet::new();
+            for k in &req {
+                let prop = o.get("properties").and_then(|p| p.get(k));
+                if let Some(v) = cs.get(k) {
+                    positives.insert(Predicate::Equals(k.clone(), v.clone()));
+                } else if let Some(values) = prop.and_then(Value::as_object).and_then(string_enum) {
+                    positives.insert(Predicate::OneOf(k.clone(), values));
+                } else {
+                    positives.insert(Predicate::Has(k.clone()));
+                }
+            }
+            Info {
+                positives,
+                required: req,
+                declared: declared(&o),
+                object: o,
+            }
+        })
+        .collect();
+    let mut variants: Vec<(usize, Variant)> = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        let me = &infos[i];
+        let mut preds: Vec<Predicate> = me.positives.iter().cloned().collect();
+        let mut lacks = BTreeSet::new();
+        for (j, other) in infos.iter().enumerate() {
+            if i == j || !other.positives.is_superset(&me.positives) {
+                continue;
+            }
+            let same = other.positives == me.positives;
+            for k in &other.required {
+                if !me.declared.contains(k) {
+                    lacks.insert(k.clone());
+                }
+            }
+            if same {
+                for k in other.declared.difference(&me.declared) {
+                    lacks.insert(k.clone());
+                }
+                if other.declared == me.declared {
+                    // Same members: look one level down, at required members of nested objects.
+                    for k in me.required.intersection(&other.required) {
+                        let mine = nested_required(&me.object, k);
+                        let theirs = nested_required(&other.object, k);
+                        for x in mine.difference(&theirs) {
+                            preds.push(Predicate::Has(format!("{k}/{x}")));
+                        }
+                    }
+                }
+            }
+        }
+        preds.extend(lacks.into_iter().map(Predicate::Lacks));
+        variants.push((
+            i,
+            Variant {
+                name: m.name.clone(),
+                ty: m.ty.clone(),
+                select: Select::Shape(preds),
+            },
+        ));
+    }
+    // Most specific first: more positive predicates, then schema order.
+    variants.sort_by_key(|(i, v)| {
+        let n = match &v.select {
+            Select::Shape(p) => p.iter().filter(|p| !matches!(p, Predicate::Lacks(_))).count(),
+            _ => 0,
+        };
+        (std::cmp::Reverse(n), *i)
+    });
+    Union {
+        mode: UnionMode::Shape,
+        variants: variants.into_iter().map(|(_, v)| v).collect(),
+    }
+}
+
+fn nested_required(o: &Value, key: &str) -> BTreeSet<String> {
+    o.get("properties")
+        .and_then(|p| p.get(key))
+        .map(required)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn lower(defs: Value) -> SchemaResult<Module> {
+        let defs = defs.as_object().unwrap().clone();
+        let protocol = Protocol::default();
+        let options = Options { lossless: true };
+        Lowerer::new(&defs, "$defs", &protocol, None, &options)?.lower()
+    }
+
+    #[test]
+    fn tag_union_with_default() {
+        let m = lower(json!({
+            "A": {"type": "object", "properties": {"mode": {"const": "a", "type": "string"}}},
+            "B": {"type": "object", "properties": {"mode": {"const": "b", "type": "string"}}, "required": ["mode"]},
+            "U": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}
+        }))
+        .unwrap();
+        let Kind::Union(u) = &m.types["U"].kind else {
+            panic!()
+        };
+        assert_eq!(u.mode, UnionMode::Tag("mode".into()));
+        assert_eq!(
+            u.variants[0].select,
+            Select::Tag {
+                value: "a".into(),
+                default: true
+            }
+        );
+        assert_eq!(
+            u.variants[1].select,
+            Select::Tag {
+                value: "b".into(),
+                default: false
+            }
+        );
+    }
+
+    #[test]
+    fn json_type_union_of_type_list() {
+        let m = lower(json!({"Id": {"type": ["string", "integer"]}})).unwrap();
+        let Kind::Union(u) = &m.types["Id"].kind else {
+            panic!()
+        };
+        assert_eq!(u.mode, UnionMode::JsonType);
+        assert_eq!(
+            u.variants
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect::<Vec<_>>(),
+            ["String", "Integer"]
+        );
+    }
+
+    #[test]
+    fn shape_union_prefers_the_specific() {
+        let m = lower(json!({
+            "N": {"type": "object", "properties": {"method": {"type": "string"}}, "required": ["method"]},
+            "R": {"type": "object", "properties": {"method": {"type": "string"}, "id": {"type": "string"}}, "required": ["method", "id"]},
+            "U": {"anyOf": [{"$ref": "#/$defs/N"}, {"$ref": "#/$defs/R"}]}
+        }))
+        .unwrap();
+        let Kind::Union(u) = &m.types["U"].kind else {
+            panic!()
+        };
+        assert_eq!(u.mode, UnionMode::Shape);
+        assert_eq!(u.variants[0].name, "R");
+        assert_eq!(
+            u.variants[1].select,
+            Select::Shape(vec![
+                Predicate::Has("method".into()),
+                Predicate::Lacks("id".into())
+            ])
+        );
+    }
+
+    #[test]
+    fn collision_of_def_names_is_an_error() {
+        let err = lower(json!({"a-b": {"type": "string"}, "a_b": {"type": "string"}})).unwrap_err();
+        assert_eq!(err.pointer, "/$defs/a_b");
+    }
+
+    #[test]
+    fn unknown_ref_is_an_error() {
+        let err =
+            lower(json!({"A": {"type": "object", "properties": {"x": {"$ref": "#/$defs/Nope"}}}}))
+                .unwrap_err();
+        assert_eq!(err.pointer, "/$defs/A/properties/x");
+        assert!(err.message.contains("unresolvable"), "{}", err.message);
+    }
+}

@@ -1,0 +1,212 @@
+//! The project's overlay: per protocol revision, the rules and patches schema.json cannot
+//! express (see `schema/README.md`). One JSON file per revision, embedded in the generator.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{SchemaError, SchemaResult, escape_token};
+
+/// The overlays that ship with the generator, by revision.
+const BUILTIN: &[(&str, &str)] = &[("2026-07-28", include_str!("../../schema/2026-07-28.json"))];
+
+/// One revision's overlay.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Overlay {
+    /// The protocol revision, e.g. `2026-07-28`.
+    pub revision: String,
+    /// SHA-256 of the official schema.json this overlay was written for (revision detection).
+    #[serde(default)]
+    pub schema_sha256: Option<String>,
+    /// Corrections applied to the schema before lowering.
+    #[serde(default)]
+    pub patches: Vec<Patch>,
+    /// `$def`s replaced by a hand-written runtime type.
+    #[serde(default)]
+    pub rust_types: BTreeMap<String, RustType>,
+    /// Which results are which.
+    #[serde(default)]
+    pub results: Option<Results>,
+    /// `$def` -> JSON keys of which at least one must be present.
+    #[serde(default)]
+    pub at_least_one_of: BTreeMap<String, AtLeastOneOf>,
+    /// Input request kinds and the client capabilities each needs.
+    #[serde(default)]
+    pub input_capabilities: Option<Value>,
+}
+
+/// An RFC 6902-style patch of one schema node.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Patch {
+    /// `replace`, `add` or `remove`.
+    pub op: String,
+    /// JSON pointer of the node.
+    pub path: String,
+    /// The new node (`replace`, `add`).
+    #[serde(default)]
+    pub value: Option<Value>,
+    /// Why the schema is wrong.
+    pub why: String,
+    /// Where the spec says so.
+    pub source: String,
+}
+
+/// A `$def` implemented by the runtime.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RustType {
+    /// Full path of the Rust type.
+    pub path: String,
+    /// Why.
+    pub why: String,
+    /// Where the spec says so.
+    pub source: String,
+}
+
+/// The result rules of a revision with `resultType`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Results {
+    /// The `$def` that answers `input_required`.
+    pub input_required: String,
+    /// Result `$def`s whose fixed `resultType` is not `"complete"`.
+    #[serde(default)]
+    pub fixed: BTreeMap<String, String>,
+    /// Why.
+    pub why: String,
+    /// Where the spec says so.
+    pub source: String,
+}
+
+/// A rule that at least one of some members must be present.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AtLeastOneOf {
+    /// The JSON keys.
+    pub keys: Vec<String>,
+    /// Why.
+    pub why: String,
+    /// Where the spec says so.
+    pub source: String,
+}
+
+impl Overlay {
+    /// The built-in overlay for `revision`, if there is one.
+    pub fn builtin(revision: &str) -> Option<Overlay> {
+        BUILTIN
+            .iter()
+            .find(|(r, _)| *r == revision)
+            .map(|(_, text)| serde_json::from_str(text).expect("built-in overlays are valid"))
+    }
+
+    /// The built-in overlay written for the schema with this SHA-256.
+    pub fn for_sha256(sha256: &str) -> Option<Overlay> {
+        BUILTIN
+            .iter()
+            .map(|(_, text)| {
+                serde_json::from_str::<Overlay>(text).expect("built-in overlays are valid")
+            })
+            .find(|o| o.schema_sha256.as_deref() == Some(sha256))
+    }
+
+    /// Parses an overlay file's text.
+    pub fn parse(text: &str) -> std::result::Result<Overlay, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Applies the patches to `root`.
+    pub fn apply(&self, root: &mut Value) -> SchemaResult<()> {
+        for patch in &self.patches {
+            apply_one(root, patch)?;
+        }
+        Ok(())
+    }
+}
+
+fn apply_one(root: &mut Value, patch: &Patch) -> SchemaResult<()> {
+    let (parent_ptr, last) = match patch.path.rfind('/') {
+        Some(i) => (&patch.path[..i], &patch.path[i + 1..]),
+        None => {
+            return Err(SchemaError::new(
+                &patch.path,
+                "overlay patch path is not a JSON pointer",
+            ));
+        }
+    };
+    let key = last.replace("~1", "/").replace("~0", "~");
+    let parent = root
+        .pointer_mut(parent_ptr)
+        .and_then(Value::as_object_mut)
+        .ok_or_else(|| {
+            SchemaError::new(
+                parent_ptr,
+                format!("overlay patch for {}: no such object", patch.path),
+            )
+        })?;
+    match patch.op.as_str() {
+        "replace" | "add" => {
+            if patch.op == "replace" && !parent.contains_key(&key) {
+                return Err(SchemaError::new(
+                    format!("{parent_ptr}/{}", escape_token(&key)),
+                    "overlay patch replaces a node that does not exist",
+                ));
+            }
+            let value = patch
+                .value
+                .clone()
+                .ok_or_else(|| SchemaError::new(&patch.path, "overlay patch without a value"))?;
+            parent.insert(key, value);
+        }
+        "remove" => {
+            parent.remove(&key).ok_or_else(|| {
+                SchemaError::new(
+                    &patch.path,
+                    "overlay patch removes a node that does not exist",
+                )
+            })?;
+        }
+        other => {
+            return Err(SchemaError::new(
+                &patch.path,
+                format!("unknown overlay op {other:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_overlays_parse() {
+        for (rev, text) in BUILTIN {
+            let o: Overlay = serde_json::from_str(text).unwrap();
+            assert_eq!(&o.revision, rev);
+        }
+    }
+
+    #[test]
+    fn json_value_patch_makes_it_any() {
+        let mut root = serde_json::json!({"$defs": {"JSONValue": {"anyOf": [{"type": "string"}]}}});
+        Overlay::builtin("2026-07-28")
+            .unwrap()
+            .apply(&mut root)
+            .unwrap();
+        assert_eq!(root["$defs"]["JSONValue"], serde_json::json!({}));
+    }
+
+    #[test]
+    fn patch_of_missing_node_is_an_error() {
+        let mut root = serde_json::json!({"$defs": {}});
+        let err = Overlay::builtin("2026-07-28")
+            .unwrap()
+            .apply(&mut root)
+            .unwrap_err();
+        assert_eq!(err.pointer, "/$defs/JSONValue");
+    }
+}

@@ -1,0 +1,56 @@
+//! Traits that generated code implements from the schema, so that derives and user code can
+//! check protocol rules at compile time.
+
+/// A request type of the protocol: a `$def` whose `method` is a constant.
+///
+/// The generator implements it for every request `$def`; `Result` is the type of the
+/// `result` member of the matching `*ResultResponse` (an `…Outcome` enum where the method
+/// may answer `input_required`).
+pub trait Request {
+    /// The JSON-RPC method name, e.g. `"tools/call"`.
+    const METHOD: &'static str;
+    /// The type of the `params` member.
+    type Params;
+    /// What a successful response carries in `result`.
+    type Result;
+}
+
+/// A notification type of the protocol.
+pub trait Notification {
+    /// The JSON-RPC method name, e.g. `"notifications/progress"`.
+    const METHOD: &'static str;
+    /// The type of the `params` member.
+    type Params;
+}
+
+/// Marks the requests a server may answer with an `InputRequiredResult`.
+///
+/// The generator implements it only for the requests whose `*ResultResponse` in the schema
+/// lists `InputRequiredResult` in its `result` union (in 2026-07-28: `tools/call`,
+/// `prompts/get` and `resources/read`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` may not be answered with `input_required`",
+    label = "this request's result cannot be an InputRequiredResult",
+    note = "only requests whose *ResultResponse in the schema allows InputRequiredResult (tools/call, prompts/get, resources/read in 2026-07-28) implement `MayRequireInput`; remove the input_required variant"
+)]
+pub trait MayRequireInput: Request {}
+
+/// A result type with one fixed `resultType` value.
+///
+/// Implemented by `#[derive(McpResult)]` on structs: `"complete"` unless the struct says
+/// `#[mcp(result_type = "...")]`.
+pub trait McpResultType {
+    /// The `resultType` this type is written with and accepts when read.
+    const RESULT_TYPE: &'static str;
+}
+
+/// A value would have none of the members of which at least one is required (e.g. an
+/// `InputRequiredResult` with neither `inputRequests` nor `requestState`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{type_name}: at least one of {} must be present", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))]
+pub struct AtLeastOneOf {
+    /// The type.
+    pub type_name: &'static str,
+    /// The JSON keys.
+    pub keys: &'static [&'static str],
+}
