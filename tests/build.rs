@@ -1,13 +1,41 @@
-//! Generates the 2026-07-28 types from the official schema at build time.
+//! Generates the 2026-07-28 types from the official schema at build time, and a dispatch table
+//! from each official example folder (named after a `$def`) to its generated type.
 
-use std::path::PathBuf;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
 
 fn main() {
-    let dir = std::env::var("MCP_SCHEMA_DIR").unwrap_or_else(|_| "../../shared/mcp-schema".to_owned());
     println!("cargo:rerun-if-env-changed=MCP_SCHEMA_DIR");
+    let dir = PathBuf::from(std::env::var("MCP_SCHEMA_DIR").expect(
+        "MCP_SCHEMA_DIR is not set: .cargo/config.toml sets it to ../shared/mcp-schema; run cargo from the workspace",
+    ));
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    let schema = PathBuf::from(dir).join("2026-07-28").join("schema.json");
+    let schema = dir.join("2026-07-28").join("schema.json");
     if let Err(e) = mcp_codegen::Builder::new().schema(&schema).generate(out.join("mcp.rs")) {
         panic!("generating from {}: {e}", schema.display());
     }
+    let examples = dir.join("2026-07-28").join("examples");
+    println!("cargo:rerun-if-changed={}", examples.display());
+    std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
+}
+
+/// `fn roundtrip_as(type_name, text)`: one arm per example folder.
+fn dispatch(examples: &Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(examples)
+        .unwrap_or_else(|e| panic!("{}: {e}", examples.display()))
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut s = String::from(
+        "/// Round-trips `text` through the generated type named `type_name`.\n\
+         pub fn roundtrip_as(type_name: &str, text: &str) -> ::core::result::Result<(), String> {\n    match type_name {\n",
+    );
+    for n in &names {
+        writeln!(s, "        {n:?} => crate::roundtrip::<crate::mcp::{n}>(text),").unwrap();
+    }
+    s.push_str("        other => Err(format!(\"no generated type named {other}\")),\n    }\n}\n");
+    writeln!(s, "/// The example folders, each named after a `$def`.\npub const TYPES: &[&str] = &{names:?};").unwrap();
+    s
 }

@@ -177,7 +177,7 @@ impl Builder {
             },
         );
         let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
-        let body = prettyplease::unparse(&file);
+        let body = space_items(&prettyplease::unparse(&file));
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -195,4 +195,20 @@ impl Builder {
             types: module.types.len(),
         })
     }
+}
+
+/// Puts a blank line between top-level items (prettyplease leaves none).
+fn space_items(code: &str) -> String {
+    let mut out = String::with_capacity(code.len() + code.len() / 20);
+    let mut prev_ended_item = false;
+    for line in code.lines() {
+        let top = !line.is_empty() && !line.starts_with([' ', '}', ')', ']']);
+        if prev_ended_item && top {
+            out.push('\n');
+        }
+        prev_ended_item = line == "}" || (top && line.ends_with(';'));
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
 }

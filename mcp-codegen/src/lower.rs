@@ -865,12 +865,17 @@ impl<'a> Lowerer<'a> {
             }
         }
         let mut seen = BTreeSet::new();
-        for m in &members {
+        for (i, m) in members.iter_mut().enumerate() {
             if !seen.insert(m.name.clone()) {
-                return Err(SchemaError::new(
-                    pointer,
-                    format!("the union lists `{}` twice", m.name),
-                ));
+                if m.def.is_some() {
+                    return Err(SchemaError::new(
+                        pointer,
+                        format!("the union lists `{}` twice", m.name),
+                    ));
+                }
+                // Two anonymous members of one JSON type: told apart (or refused) below.
+                m.name = format!("{}{i}", m.name);
+                seen.insert(m.name.clone());
             }
         }
         if members
@@ -1182,7 +1187,10 @@ fn shaped(members: &[Member<'_>]) -> Union {
     // Most specific first: more positive predicates, then schema order.
     variants.sort_by_key(|(i, v)| {
         let n = match &v.select {
-            Select::Shape(p) => p.iter().filter(|p| !matches!(p, Predicate::Lacks(_))).count(),
+            Select::Shape(p) => p
+                .iter()
+                .filter(|p| !matches!(p, Predicate::Lacks(_)))
+                .count(),
             _ => 0,
         };
         (std::cmp::Reverse(n), *i)

@@ -1,8 +1,70 @@
-//! The 2026-07-28 types, generated at build time from the official schema, for the
-//! integration tests in `tests/`.
+//! The 2026-07-28 types, generated at build time from the official schema, and helpers for
+//! the integration tests in `tests/`.
 #![deny(warnings)]
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 /// Types generated from `$MCP_SCHEMA_DIR/2026-07-28/schema.json`.
 pub mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+}
+
+/// The official examples, by the `$def` each folder names.
+pub mod examples {
+    include!(concat!(env!("OUT_DIR"), "/examples.rs"));
+}
+
+/// Where the official schemas are (`$MCP_SCHEMA_DIR`, set by `.cargo/config.toml`).
+pub fn schema_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("MCP_SCHEMA_DIR"))
+}
+
+/// Deserializes `text` as `T`, serializes it back and compares the two as JSON (numbers by
+/// value, so `1` equals `1.0`).
+pub fn roundtrip<T: DeserializeOwned + Serialize>(text: &str) -> Result<(), String> {
+    let typed: T = serde_json::from_str(text).map_err(|e| format!("deserialize: {e}"))?;
+    let back = serde_json::to_value(&typed).map_err(|e| format!("serialize: {e}"))?;
+    let input: Value = serde_json::from_str(text).map_err(|e| format!("input is not JSON: {e}"))?;
+    match json_diff(&input, &back, String::new()) {
+        None => Ok(()),
+        Some(d) => Err(format!("round trip differs at {d}\n  input: {input}\n  output: {back}")),
+    }
+}
+
+/// The JSON pointer of the first difference between `a` and `b`, numbers compared by value.
+pub fn json_diff(a: &Value, b: &Value, at: String) -> Option<String> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let same = match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(p), Some(q), _, _) => p == q,
+                (_, _, Some(p), Some(q)) => p == q,
+                _ => x.as_f64() == y.as_f64(),
+            };
+            (!same).then_some(at)
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return Some(format!("{at} (array lengths {} and {})", x.len(), y.len()));
+            }
+            x.iter().zip(y).enumerate().find_map(|(i, (p, q))| json_diff(p, q, format!("{at}/{i}")))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            for k in x.keys().chain(y.keys()) {
+                match (x.get(k), y.get(k)) {
+                    (Some(p), Some(q)) => {
+                        if let Some(d) = json_diff(p, q, format!("{at}/{k}")) {
+                            return Some(d);
+                        }
+                    }
+                    (Some(_), None) => return Some(format!("{at}/{k} (dropped)")),
+                    (None, Some(_)) => return Some(format!("{at}/{k} (added)")),
+                    (None, None) => unreachable!(),
+                }
+            }
+            None
+        }
+        _ => (a != b).then_some(at),
+    }
 }
