@@ -35,3 +35,8 @@ pub mod rules;
 
 pub use builder::{Builder, Generated};
 pub use error::{Error, SchemaError, SchemaResult};
+
+/// The README's examples, compiled as doctests.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
