@@ -172,6 +172,7 @@ impl Builder {
         let tokens = emit(
             &module,
             &protocol,
+            overlay.as_ref(),
             &EmitOptions {
                 json_schema: self.json_schema,
             },

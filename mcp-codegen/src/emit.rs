@@ -12,6 +12,7 @@ use crate::ir::{
     Union, UnionMode,
 };
 use crate::names;
+use crate::overlay::Overlay;
 use crate::rules::Protocol;
 
 /// Switches that change what is emitted.
@@ -37,7 +38,12 @@ struct Emitter<'a> {
 }
 
 /// Emits the whole module.
-pub fn emit(module: &Module, protocol: &Protocol, options: &EmitOptions) -> TokenStream {
+pub fn emit(
+    module: &Module,
+    protocol: &Protocol,
+    overlay: Option<&Overlay>,
+    options: &EmitOptions,
+) -> TokenStream {
     let e = Emitter {
         module,
         protocol,
@@ -46,9 +52,11 @@ pub fn emit(module: &Module, protocol: &Protocol, options: &EmitOptions) -> Toke
     };
     let items = module.types.values().map(|d| e.item(d));
     let protocol_impls = e.protocol_impls();
+    let mrtr = crate::emit_mrtr::emit(module, protocol, overlay);
     quote! {
         #(#items)*
         #protocol_impls
+        #mrtr
     }
 }
 

@@ -24,6 +24,7 @@ mod builder;
 mod cycles;
 pub mod docs;
 pub mod emit;
+mod emit_mrtr;
 mod error;
 pub mod ir;
 mod keywords;

@@ -32,9 +32,84 @@ pub struct Overlay {
     /// `$def` -> JSON keys of which at least one must be present.
     #[serde(default)]
     pub at_least_one_of: BTreeMap<String, AtLeastOneOf>,
+    /// Which `$def`s take part in multi round-trip requests.
+    #[serde(default)]
+    pub input_requests: Option<InputRequestNames>,
     /// Input request kinds and the client capabilities each needs.
     #[serde(default)]
-    pub input_capabilities: Option<Value>,
+    pub input_capabilities: Option<InputCapabilities>,
+}
+
+/// The `$def`s of multi round-trip requests.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputRequestNames {
+    /// The input-required result (`InputRequiredResult`).
+    pub result: String,
+    /// The map of input requests (`InputRequests`).
+    pub map: String,
+    /// One input request (`InputRequest`).
+    pub request: String,
+    /// The map of responses (`InputResponses`).
+    pub responses: String,
+    /// One response (`InputResponse`).
+    pub response: String,
+    /// The client's capabilities (`ClientCapabilities`).
+    pub capabilities: String,
+    /// The error response for a missing capability.
+    pub missing_capability_error: String,
+    /// Why.
+    pub why: String,
+    /// Where the spec says so.
+    pub source: String,
+}
+
+/// The capability rules of input requests.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputCapabilities {
+    /// The rules.
+    pub rules: Vec<CapabilityRule>,
+    /// Why.
+    pub why: String,
+    /// Where the spec says so.
+    pub source: String,
+}
+
+/// One capability rule (see `mcp_runtime::capability::Rule`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilityRule {
+    /// The input request's method.
+    pub method: String,
+    /// When it applies (always, when absent).
+    #[serde(default)]
+    pub when: Option<CapabilityWhen>,
+    /// The capability needed, dotted.
+    pub needs: String,
+    /// A capability that, declared as an empty object, also satisfies the rule.
+    #[serde(default)]
+    pub or_empty: Option<String>,
+    /// `must` (default) or `should`.
+    #[serde(default)]
+    pub level: Option<String>,
+    /// Why.
+    pub why: String,
+}
+
+/// The condition of a capability rule.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilityWhen {
+    /// JSON pointer into the request, with `one_of`.
+    #[serde(default)]
+    pub pointer: Option<String>,
+    /// Values (null: missing) of the member at `pointer`.
+    #[serde(default)]
+    pub one_of: Option<Vec<Option<String>>>,
+    /// Pointers of which any present makes the rule apply.
+    #[serde(default)]
+    pub any_present: Option<Vec<String>>,
 }
 
 /// An RFC 6902-style patch of one schema node.
