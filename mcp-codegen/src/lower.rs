@@ -281,7 +281,8 @@ impl<'a> Lowerer<'a> {
 
     /// A fresh Rust name for an anonymous type, based on `hint`.
     fn fresh(&self, hint: &str) -> String {
-        let base = names::type_name(hint);
+        // Hints are built as `<RustName><PascalCaseSuffix>`: keep their case.
+        let base = names::def_name(hint);
         let taken =
             |n: &str| self.module.types.contains_key(n) || self.rust_of.values().any(|r| r == n);
         if !taken(&base) {
@@ -778,7 +779,7 @@ impl<'a> Lowerer<'a> {
         // A shared enum is named after its member (`cacheScope` -> `CacheScope`).
         let member = pointer.rsplit('/').next().unwrap_or(hint);
         let name = if shared && !member.chars().all(|c| c.is_ascii_digit()) && member != "items" {
-            self.fresh(member)
+            self.fresh(&names::type_name(member))
         } else {
             self.fresh(hint)
         };
@@ -829,6 +830,8 @@ impl<'a> Lowerer<'a> {
         if list.is_empty() {
             return Err(SchemaError::new(pointer, "an empty anyOf matches nothing"));
         }
+        let merged = merge_array_members(list);
+        let list = merged.as_ref().unwrap_or(list);
         let mut members: Vec<Member<'a>> = Vec::new();
         for (i, v) in list.iter().enumerate() {
             let p = join(pointer, &i.to_string());
@@ -974,6 +977,41 @@ impl<'a> Lowerer<'a> {
             variants,
         }))
     }
+}
+
+/// Several array members whose items are unions (JSON-RPC batch requests and batch
+/// responses) cannot be told apart by JSON type: they become one array member whose items are
+/// the union of all their items, each item then read by its own discriminator.
+fn merge_array_members(list: &[Value]) -> Option<Vec<Value>> {
+    let is_union_array = |v: &Value| {
+        v.get("type").and_then(Value::as_str) == Some("array")
+            && v.get("items")
+                .is_some_and(|i| i.get("anyOf").is_some_and(Value::is_array))
+    };
+    let arrays: Vec<usize> = (0..list.len())
+        .filter(|&i| is_union_array(&list[i]))
+        .collect();
+    if arrays.len() < 2 {
+        return None;
+    }
+    let mut items: Vec<Value> = Vec::new();
+    for &i in &arrays {
+        for member in list[i]["items"]["anyOf"].as_array().into_iter().flatten() {
+            if !items.contains(member) {
+                items.push(member.clone());
+            }
+        }
+    }
+    let merged = serde_json::json!({"type": "array", "items": {"anyOf": items}});
+    let mut out = Vec::new();
+    for (i, v) in list.iter().enumerate() {
+        if i == arrays[0] {
+            out.push(merged.clone());
+        } else if !arrays.contains(&i) {
+            out.push(v.clone());
+        }
+    }
+    Some(out)
 }
 
 /// The values of a string `enum`, sorted as the schema lists them.
