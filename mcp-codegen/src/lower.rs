@@ -601,6 +601,21 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let ps = obj(schema, &p)?;
+            if let (Some(Value::String(c)), false) = (ps.get("const"), is_required) {
+                // An optional string constant is a field of a one-value enum, so that a member
+                // left out stays left out when written back.
+                keywords::check(ps, &p)?;
+                let hint = format!("{}{}", names::unraw(rust), names::type_name(key));
+                let name = self.inline_enum(vec![c.clone()], &p, &hint, ps);
+                st.fields.push(Field {
+                    json: key.clone(),
+                    rust: unique(names::field_name(key)),
+                    ty: Ty::Named(name),
+                    required: false,
+                    docs: description(ps),
+                });
+                continue;
+            }
             if let Some(c) = ps.get("const") {
                 keywords::check(ps, &p)?;
                 let value = match c {

@@ -1,0 +1,11 @@
+use mcp_runtime::McpResult;
+use mcp_tests::mcp;
+
+#[derive(Debug, McpResult)]
+#[mcp(request = mcp::DiscoverRequest)]
+enum DiscoverOutcome {
+    Complete(mcp::DiscoverResult),
+    InputRequired(mcp::InputRequiredResult),
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use mcp_runtime::McpResult;
+use mcp_tests::mcp;
+
+#[derive(Debug, McpResult)]
+#[mcp(request = mcp::ListToolsRequest)]
+enum ListToolsOutcome {
+    Complete(mcp::ListToolsResult),
+    InputRequired(mcp::InputRequiredResult),
+}
+
+fn main() {}
