@@ -14,6 +14,19 @@ fn main() {
     if let Err(e) = mcp_codegen::Builder::new().schema(&schema).generate(out.join("mcp.rs")) {
         panic!("generating from {}: {e}", schema.display());
     }
+    // The same with `schemars::JsonSchema` derived (the opt-in switch).
+    let file = out.join("mcp-schemars.rs");
+    if let Err(e) = mcp_codegen::Builder::new().schema(&schema).json_schema(true).generate(file) {
+        panic!("generating with json_schema from {}: {e}", schema.display());
+    }
+    // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).
+    for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+        let schema = dir.join(revision).join("schema.json");
+        let file = out.join(format!("mcp-{revision}.rs"));
+        if let Err(e) = mcp_codegen::Builder::new().schema(&schema).generate(file) {
+            panic!("generating from {}: {e}", schema.display());
+        }
+    }
     let examples = dir.join("2026-07-28").join("examples");
     println!("cargo:rerun-if-changed={}", examples.display());
     std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();

@@ -124,6 +124,15 @@ impl Emitter<'_> {
         }
     }
 
+    /// `attrs` when `JsonSchema` is derived (schemars reads serde's attributes), else nothing.
+    fn json_schema_attrs(&self, attrs: TokenStream) -> TokenStream {
+        if self.options.json_schema {
+            attrs
+        } else {
+            TokenStream::new()
+        }
+    }
+
     fn schemars(&self) -> TokenStream {
         if self.options.json_schema {
             quote!(, ::schemars::JsonSchema)
@@ -240,9 +249,13 @@ impl Emitter<'_> {
         let mut fields: Vec<TokenStream> = Vec::new();
         if let Some(ResultMode::Field(f)) = &s.result {
             let f = ident(f);
+            let js = self.json_schema_attrs(
+                quote!(#[serde(rename = "resultType")] #[schemars(with = "::std::string::String")]),
+            );
             fields.push(quote! {
                 /// The result's `resultType`: `complete`, `input_required` or an accepted extension value.
                 #[mcp(result_type)]
+                #js
                 #vis #f: ::mcp_runtime::ResultType
             });
         }
@@ -256,13 +269,17 @@ impl Emitter<'_> {
                 quote!(#[mcp(rename = #j)])
             };
             let t = self.field_ty(f);
-            fields.push(quote!(#fdocs #rename #vis #fname: #t));
+            let j = &f.json;
+            let js = self.json_schema_attrs(quote!(#[serde(rename = #j)]));
+            fields.push(quote!(#fdocs #rename #js #vis #fname: #t));
         }
         if let Some(extra) = &s.extra {
             let e = ident(extra);
+            let js = self.json_schema_attrs(quote!(#[serde(flatten)]));
             fields.push(quote! {
                 /// Members the schema does not declare, kept so that they are written back unchanged.
                 #[mcp(extra)]
+                #js
                 #vis #e: ::mcp_runtime::Extra
             });
         }
@@ -426,6 +443,7 @@ impl Emitter<'_> {
             quote!(#[doc = ""])
         };
         let schemars = self.schemars();
+        let untagged = self.json_schema_attrs(quote!(#[serde(untagged)]));
         quote! {
             #docs
             #sep
@@ -433,6 +451,7 @@ impl Emitter<'_> {
             #allow
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpUnion #schemars)]
             #mode
+            #untagged
             pub enum #name { #(#variants,)* }
         }
     }
@@ -568,10 +587,12 @@ impl Emitter<'_> {
             quote!(#[mcp(request = #r)])
         });
         let schemars = self.schemars();
+        let untagged = self.json_schema_attrs(quote!(#[serde(untagged)]));
         quote! {
             #docs
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpResult #schemars)]
             #request
+            #untagged
             pub enum #name {
                 /// The request completed.
                 Complete(#complete),

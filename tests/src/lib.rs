@@ -11,6 +11,31 @@ pub mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
 }
 
+/// The 2026-07-28 types with `schemars::JsonSchema` derived too.
+pub mod with_json_schema {
+    include!(concat!(env!("OUT_DIR"), "/mcp-schemars.rs"));
+}
+
+/// Types generated from the 2024-11-05 schema.
+pub mod v2024_11_05 {
+    include!(concat!(env!("OUT_DIR"), "/mcp-2024-11-05.rs"));
+}
+
+/// Types generated from the 2025-03-26 schema (with JSON-RPC batches).
+pub mod v2025_03_26 {
+    include!(concat!(env!("OUT_DIR"), "/mcp-2025-03-26.rs"));
+}
+
+/// Types generated from the 2025-06-18 schema.
+pub mod v2025_06_18 {
+    include!(concat!(env!("OUT_DIR"), "/mcp-2025-06-18.rs"));
+}
+
+/// Types generated from the 2025-11-25 schema.
+pub mod v2025_11_25 {
+    include!(concat!(env!("OUT_DIR"), "/mcp-2025-11-25.rs"));
+}
+
 /// The official examples, by the `$def` each folder names.
 pub mod examples {
     include!(concat!(env!("OUT_DIR"), "/examples.rs"));
