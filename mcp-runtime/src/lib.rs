@@ -8,6 +8,9 @@
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
 //! - [`de`]: helpers that derive-generated (de)serializers call; not a stable API.
 
+// The derives name this crate `::mcp_runtime`; this makes that path resolve inside it too.
+extern crate self as mcp_runtime;
+
 pub mod capability;
 pub mod de;
 pub mod protocol;

@@ -1,0 +1,482 @@
+//! Parsing `#[mcp(...)]` attributes into plain data.
+//!
+//! Which keys are accepted depends on where the attribute is and which derive reads it
+//! ([`Kind`]); an unknown key is an error that lists the accepted ones. Cross-attribute rules
+//! (one `extra`, unique tag values, ...) are checked later, in `check.rs`.
+
+use crate::ast::Kind;
+use crate::errors::Errors;
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Lit, LitInt, LitStr, Path, Token, Type};
+
+/// The value of a `constant(...)` or of a `when(key = ..., equals = ...)`.
+#[derive(Clone)]
+pub enum Literal {
+    Str(LitStr),
+    Int(i64),
+    Bool(bool, Span),
+}
+
+impl Literal {
+    /// How the value is written in JSON (for messages).
+    pub fn to_json(&self) -> String {
+        match self {
+            Literal::Str(s) => format!("{:?}", s.value()),
+            Literal::Int(v) => v.to_string(),
+            Literal::Bool(v, _) => v.to_string(),
+        }
+    }
+}
+
+/// `#[mcp(constant(name = "jsonrpc", value = "2.0", optional))]`.
+pub struct Constant {
+    pub name: LitStr,
+    pub value: Literal,
+    pub optional: bool,
+}
+
+/// The discriminating rule of an `McpUnion`.
+pub enum UnionMode {
+    Tag(LitStr),
+    ByJsonType,
+    ByShape,
+}
+
+/// Attributes on the struct or enum itself.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    pub constants: Vec<Constant>,
+    pub at_least_one_of: Vec<(Span, Vec<LitStr>)>,
+    pub krate: Option<Path>,
+    pub result_type: Option<LitStr>,
+    pub request: Option<(Span, Type)>,
+    /// Every mode given, so that the check can point at a second one.
+    pub modes: Vec<(Span, UnionMode)>,
+}
+
+/// Attributes on a named field of a struct.
+#[derive(Default)]
+pub struct FieldAttrs {
+    pub rename: Option<LitStr>,
+    pub default: Option<Span>,
+    pub extra: Option<Span>,
+    pub result_type: Option<Span>,
+}
+
+/// A JSON type, for `#[mcp(json = "...")]`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum JsonType {
+    String,
+    Integer,
+    Number,
+    Boolean,
+    Array,
+    Object,
+    Null,
+}
+
+impl JsonType {
+    pub const ALL: [(&'static str, JsonType); 7] = [
+        ("string", JsonType::String),
+        ("integer", JsonType::Integer),
+        ("number", JsonType::Number),
+        ("boolean", JsonType::Boolean),
+        ("array", JsonType::Array),
+        ("object", JsonType::Object),
+        ("null", JsonType::Null),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, t)| *t == self)
+            .map_or("?", |(n, _)| n)
+    }
+}
+
+/// One `when(...)` of a `#[mcp(by_shape)]` variant.
+pub enum Predicate {
+    Equals { key: LitStr, value: Literal },
+    OneOf { key: LitStr, values: Vec<LitStr> },
+    Has(LitStr),
+    Lacks(LitStr),
+}
+
+/// Attributes on an enum variant.
+#[derive(Default)]
+pub struct VariantAttrs {
+    pub result_type: Option<LitStr>,
+    pub tag_value: Option<LitStr>,
+    pub default: Option<Span>,
+    pub json: Option<(JsonType, Span)>,
+    pub when: Vec<Predicate>,
+    /// Where the first `when` was written (for "not in this mode" errors).
+    pub when_span: Option<Span>,
+}
+
+const CONTAINER_OBJECT: &[&str] = &["constant", "at_least_one_of", "crate"];
+const CONTAINER_RESULT_STRUCT: &[&str] = &["result_type", "constant", "at_least_one_of", "crate"];
+const CONTAINER_RESULT_ENUM: &[&str] = &["request", "crate"];
+const CONTAINER_UNION: &[&str] = &["tag", "by_json_type", "by_shape", "crate"];
+const FIELD_OBJECT: &[&str] = &["rename", "default", "extra"];
+const FIELD_RESULT_STRUCT: &[&str] = &["rename", "default", "extra", "result_type"];
+const VARIANT_RESULT_ENUM: &[&str] = &["result_type"];
+const VARIANT_UNION: &[&str] = &["tag_value", "default", "json", "when"];
+
+/// Calls `f` for every key of every `#[mcp(...)]` in `attrs` that is in `allowed`; an unknown
+/// key, or an error from `f`, ends that attribute (the others are still read).
+fn each_key(
+    errors: &Errors,
+    attrs: &[Attribute],
+    allowed: &[&str],
+    place: &str,
+    mut f: impl FnMut(&str, &ParseNestedMeta) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("mcp")) {
+        let result = attr.parse_nested_meta(|meta| {
+            let name = meta
+                .path
+                .get_ident()
+                .map(ToString::to_string)
+                .unwrap_or_default();
+            if !allowed.contains(&name.as_str()) {
+                let shown = path_text(&meta.path);
+                return Err(meta.error(if allowed.is_empty() {
+                    format!("unknown attribute `{shown}`: #[mcp(...)] takes no keys on {place}")
+                } else {
+                    format!(
+                        "unknown attribute `{shown}` on {place}; expected one of: {}",
+                        allowed.join(", ")
+                    )
+                }));
+            }
+            f(&name, &meta)
+        });
+        if let Err(e) = result {
+            errors.push(e);
+        }
+    }
+}
+
+fn path_text(path: &Path) -> String {
+    path.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+fn duplicate(meta: &ParseNestedMeta, name: &str) -> syn::Error {
+    meta.error(format!("duplicate `{name}` attribute"))
+}
+
+/// A key without a value, like `default`.
+fn flag(meta: &ParseNestedMeta, name: &str) -> syn::Result<Span> {
+    if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
+        return Err(meta.error(format!("`{name}` takes no value: write just `{name}`")));
+    }
+    Ok(meta.path.segments[0].ident.span())
+}
+
+/// `key = "string"`.
+fn lit_str(meta: &ParseNestedMeta, name: &str) -> syn::Result<LitStr> {
+    let input = meta.value()?;
+    if input.peek(LitStr) {
+        let lit: LitStr = input.parse()?;
+        if lit.value().is_empty() {
+            return Err(syn::Error::new(
+                lit.span(),
+                format!("`{name}` must not be empty"),
+            ));
+        }
+        Ok(lit)
+    } else {
+        Err(input.error(format!("expected a string literal: `{name} = \"...\"`")))
+    }
+}
+
+/// A string, integer (possibly negative) or boolean literal.
+fn literal(input: syn::parse::ParseStream, what: &str) -> syn::Result<Literal> {
+    if input.peek(Token![-]) {
+        input.parse::<Token![-]>()?;
+        let lit: LitInt = input.parse()?;
+        let value: i128 = lit.base10_parse()?;
+        return i64::try_from(-value)
+            .map(Literal::Int)
+            .map_err(|_| syn::Error::new(lit.span(), "integer out of range for i64"));
+    }
+    match input.parse::<Lit>() {
+        Ok(Lit::Str(s)) => Ok(Literal::Str(s)),
+        Ok(Lit::Int(i)) => Ok(Literal::Int(i.base10_parse()?)),
+        Ok(Lit::Bool(b)) => Ok(Literal::Bool(b.value, b.span)),
+        Ok(other) => Err(syn::Error::new(
+            other.span(),
+            format!("expected a string or integer literal for {what}"),
+        )),
+        Err(e) => Err(syn::Error::new(
+            e.span(),
+            format!("expected a string or integer literal for {what}"),
+        )),
+    }
+}
+
+fn parse_crate(meta: &ParseNestedMeta) -> syn::Result<Path> {
+    let input = meta.value()?;
+    if input.peek(LitStr) {
+        let lit: LitStr = input.parse()?;
+        lit.parse::<Path>()
+    } else {
+        Path::parse_mod_style(input)
+    }
+}
+
+fn parse_constant(meta: &ParseNestedMeta) -> syn::Result<Constant> {
+    let mut name = None;
+    let mut value = None;
+    let mut optional = false;
+    meta.parse_nested_meta(|m| {
+        if m.path.is_ident("name") {
+            if name.is_some() {
+                return Err(duplicate(&m, "name"));
+            }
+            name = Some(lit_str(&m, "name")?);
+        } else if m.path.is_ident("value") {
+            if value.is_some() {
+                return Err(duplicate(&m, "value"));
+            }
+            value = Some(literal(m.value()?, "`value`")?);
+        } else if m.path.is_ident("optional") {
+            flag(&m, "optional")?;
+            optional = true;
+        } else {
+            return Err(m.error(format!(
+                "unknown key `{}` in constant(...); expected `name`, `value` or `optional`",
+                path_text(&m.path)
+            )));
+        }
+        Ok(())
+    })?;
+    let (Some(name), Some(value)) = (name, value) else {
+        return Err(meta.error(
+            "constant(...) needs both `name = \"key\"` and `value = \"...\"` (or an integer)",
+        ));
+    };
+    if let Literal::Bool(_, span) = value {
+        return Err(syn::Error::new(
+            span,
+            "a constant's value is a string or an integer literal",
+        ));
+    }
+    Ok(Constant {
+        name,
+        value,
+        optional,
+    })
+}
+
+fn parse_key_list(meta: &ParseNestedMeta, name: &str) -> syn::Result<Vec<LitStr>> {
+    let content;
+    syn::parenthesized!(content in meta.input);
+    let keys = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
+    if keys.is_empty() {
+        return Err(meta.error(format!(
+            "{name}(...) needs at least one string, e.g. {name}(\"a\", \"b\")"
+        )));
+    }
+    Ok(keys.into_iter().collect())
+}
+
+fn parse_when(meta: &ParseNestedMeta) -> syn::Result<Predicate> {
+    let mut key = None;
+    let mut equals = None;
+    let mut one_of = None;
+    let mut has = None;
+    let mut lacks = None;
+    meta.parse_nested_meta(|m| {
+        let n = m.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        match n.as_str() {
+            "key" if key.is_none() => key = Some(lit_str(&m, "key")?),
+            "equals" if equals.is_none() => equals = Some(literal(m.value()?, "`equals`")?),
+            "one_of" if one_of.is_none() => one_of = Some(parse_key_list(&m, "one_of")?),
+            "has" if has.is_none() => has = Some(lit_str(&m, "has")?),
+            "lacks" if lacks.is_none() => lacks = Some(lit_str(&m, "lacks")?),
+            "key" | "equals" | "one_of" | "has" | "lacks" => return Err(duplicate(&m, &n)),
+            _ => {
+                return Err(m.error(format!(
+                    "unknown key `{}` in when(...); expected `key` with `equals` or `one_of(...)`, `has` or `lacks`",
+                    path_text(&m.path)
+                )));
+            }
+        }
+        Ok(())
+    })?;
+    match (key, equals, one_of, has, lacks) {
+        (Some(key), Some(value), None, None, None) => Ok(Predicate::Equals { key, value }),
+        (Some(key), None, Some(values), None, None) => Ok(Predicate::OneOf { key, values }),
+        (None, None, None, Some(k), None) => Ok(Predicate::Has(k)),
+        (None, None, None, None, Some(k)) => Ok(Predicate::Lacks(k)),
+        _ => Err(meta.error(
+            "a when(...) is one of: when(key = \"k\", equals = \"v\"), when(key = \"k\", one_of(\"a\", \"b\")), when(has = \"k\"), when(lacks = \"k\")",
+        )),
+    }
+}
+
+/// Reads the container's `#[mcp(...)]`.
+pub fn container(errors: &Errors, attrs: &[Attribute], kind: Kind) -> ContainerAttrs {
+    let allowed = match kind {
+        Kind::Object => CONTAINER_OBJECT,
+        Kind::ResultStruct => CONTAINER_RESULT_STRUCT,
+        Kind::ResultEnum => CONTAINER_RESULT_ENUM,
+        Kind::Union => CONTAINER_UNION,
+    };
+    let mut out = ContainerAttrs::default();
+    each_key(errors, attrs, allowed, kind.place(), |name, meta| {
+        let span = meta.path.segments[0].ident.span();
+        match name {
+            "constant" => out.constants.push(parse_constant(meta)?),
+            "at_least_one_of" => {
+                let keys = parse_key_list(meta, "at_least_one_of")?;
+                out.at_least_one_of.push((span, keys));
+            }
+            "crate" => {
+                if out.krate.is_some() {
+                    return Err(duplicate(meta, "crate"));
+                }
+                out.krate = Some(parse_crate(meta)?);
+            }
+            "result_type" => {
+                if out.result_type.is_some() {
+                    return Err(duplicate(meta, "result_type"));
+                }
+                out.result_type = Some(lit_str(meta, "result_type")?);
+            }
+            "request" => {
+                if out.request.is_some() {
+                    return Err(duplicate(meta, "request"));
+                }
+                let input = meta.value()?;
+                let ty = if input.peek(LitStr) {
+                    input.parse::<LitStr>()?.parse::<Type>()?
+                } else {
+                    input.parse::<Type>()?
+                };
+                out.request = Some((span, ty));
+            }
+            "tag" => out
+                .modes
+                .push((span, UnionMode::Tag(lit_str(meta, "tag")?))),
+            "by_json_type" => out.modes.push((flag(meta, name)?, UnionMode::ByJsonType)),
+            "by_shape" => out.modes.push((flag(meta, name)?, UnionMode::ByShape)),
+            _ => unreachable!("key {name} is in the allowed list but not handled"),
+        }
+        Ok(())
+    });
+    out
+}
+
+/// Reads a named field's `#[mcp(...)]`.
+pub fn field(errors: &Errors, attrs: &[Attribute], kind: Kind) -> FieldAttrs {
+    let allowed = match kind {
+        Kind::ResultStruct => FIELD_RESULT_STRUCT,
+        _ => FIELD_OBJECT,
+    };
+    let mut out = FieldAttrs::default();
+    each_key(errors, attrs, allowed, kind.field_place(), |name, meta| {
+        match name {
+            "rename" => {
+                if out.rename.is_some() {
+                    return Err(duplicate(meta, name));
+                }
+                out.rename = Some(lit_str(meta, name)?);
+            }
+            "default" | "extra" | "result_type" => {
+                let slot = match name {
+                    "default" => &mut out.default,
+                    "extra" => &mut out.extra,
+                    _ => &mut out.result_type,
+                };
+                if slot.is_some() {
+                    return Err(duplicate(meta, name));
+                }
+                if name == "result_type" && meta.input.peek(Token![=]) {
+                    return Err(meta.error(
+                        "on a field, write just `#[mcp(result_type)]` (the field's type is ::mcp_runtime::ResultType); a fixed value goes on the struct: #[mcp(result_type = \"...\")]",
+                    ));
+                }
+                *slot = Some(flag(meta, name)?);
+            }
+            _ => unreachable!("key {name} is in the allowed list but not handled"),
+        }
+        Ok(())
+    });
+    out
+}
+
+/// Reads a variant's `#[mcp(...)]`.
+pub fn variant(errors: &Errors, attrs: &[Attribute], kind: Kind) -> VariantAttrs {
+    let allowed = match kind {
+        Kind::ResultEnum => VARIANT_RESULT_ENUM,
+        _ => VARIANT_UNION,
+    };
+    let mut out = VariantAttrs::default();
+    each_key(
+        errors,
+        attrs,
+        allowed,
+        kind.variant_place(),
+        |name, meta| {
+            let span = meta.path.segments[0].ident.span();
+            match name {
+                "result_type" | "tag_value" => {
+                    let slot = if name == "result_type" {
+                        &mut out.result_type
+                    } else {
+                        &mut out.tag_value
+                    };
+                    if slot.is_some() {
+                        return Err(duplicate(meta, name));
+                    }
+                    *slot = Some(lit_str(meta, name)?);
+                }
+                "default" => {
+                    if out.default.is_some() {
+                        return Err(duplicate(meta, name));
+                    }
+                    out.default = Some(flag(meta, name)?);
+                }
+                "json" => {
+                    if out.json.is_some() {
+                        return Err(duplicate(meta, name));
+                    }
+                    let lit = lit_str(meta, name)?;
+                    let value = lit.value();
+                    let Some((_, ty)) = JsonType::ALL.iter().find(|(n, _)| *n == value) else {
+                        let names: Vec<_> = JsonType::ALL.iter().map(|(n, _)| *n).collect();
+                        return Err(syn::Error::new(
+                            lit.span(),
+                            format!(
+                                "unknown JSON type \"{value}\"; expected one of: {}",
+                                names.join(", ")
+                            ),
+                        ));
+                    };
+                    out.json = Some((*ty, lit.span()));
+                }
+                "when" => {
+                    out.when_span.get_or_insert(span);
+                    out.when.push(parse_when(meta)?);
+                }
+                _ => unreachable!("key {name} is in the allowed list but not handled"),
+            }
+            Ok(())
+        },
+    );
+    out
+}
+
+/// Reports any `#[mcp(...)]` where none is read (fields of enum variants).
+pub fn forbid(errors: &Errors, attrs: &[Attribute], place: &str) {
+    each_key(errors, attrs, &[], place, |_, _| Ok(()));
+}

@@ -1,0 +1,310 @@
+//! The rules that need more than one attribute to judge: each broken rule is one error, at the
+//! item that breaks it, saying what to do.
+
+use crate::ast::{Container, Data, Kind, Variant};
+use crate::attr::UnionMode;
+use crate::errors::Errors;
+use proc_macro2::Span;
+use std::collections::HashMap;
+
+pub fn check(errors: &Errors, cont: &Container) {
+    check_generics(errors, cont);
+    if matches!(cont.data, Data::Invalid) {
+        return;
+    }
+    match cont.kind {
+        Kind::Object | Kind::ResultStruct => check_struct(errors, cont),
+        Kind::ResultEnum => check_outcome(errors, cont),
+        Kind::Union => check_union(errors, cont),
+    }
+}
+
+fn check_generics(errors: &Errors, cont: &Container) {
+    let generics = &cont.input.generics;
+    if !generics.params.is_empty() || generics.where_clause.is_some() {
+        errors.spanned(
+            generics,
+            "MCP derives do not support generic parameters: protocol types are concrete",
+        );
+    }
+}
+
+fn check_struct(errors: &Errors, cont: &Container) {
+    let result = cont.kind == Kind::ResultStruct;
+    // Every JSON key the type writes, with what claims it.
+    let mut keys: HashMap<String, String> = HashMap::new();
+    let mut claim = |key: &str, span: Span, what: String| {
+        if let Some(first) = keys.get(key) {
+            errors.at(
+                span,
+                format!("duplicate JSON key `{key}`: {what} and {first} both use it"),
+            );
+        } else {
+            keys.insert(key.to_owned(), what);
+        }
+    };
+
+    for c in &cont.attrs.constants {
+        let name = c.name.value();
+        if result && name == "resultType" {
+            errors.spanned(
+                &c.name,
+                "the `resultType` member is written and checked by #[derive(McpResult)]: use #[mcp(result_type = \"...\")] on the struct instead of a constant",
+            );
+            continue;
+        }
+        claim(&name, c.name.span(), format!("constant `{name}`"));
+    }
+
+    let mut extra_seen = false;
+    let mut result_field_seen = false;
+    for f in cont.fields() {
+        let a = &f.attrs;
+        if let Some(span) = a.extra {
+            if extra_seen {
+                errors.at(span, "only one field may be #[mcp(extra)]");
+            }
+            extra_seen = true;
+            if a.rename.is_some() || a.default.is_some() || a.result_type.is_some() {
+                errors.at(
+                    span,
+                    "an #[mcp(extra)] field holds the undeclared members; it takes no `rename`, `default` or `result_type`",
+                );
+            }
+            if f.optional {
+                errors.spanned(
+                    f.ty,
+                    "an #[mcp(extra)] field has type ::mcp_runtime::Extra (empty when there are no extra members), not an Option",
+                );
+            }
+            continue;
+        }
+        if let Some(span) = a.result_type {
+            if result_field_seen {
+                errors.at(span, "only one field may be #[mcp(result_type)]");
+            }
+            result_field_seen = true;
+            if let Some(lit) = &cont.attrs.result_type {
+                errors.spanned(
+                    lit,
+                    "a struct with an #[mcp(result_type)] field reads its resultType from that field; remove #[mcp(result_type = \"...\")] from the struct (or the field attribute)",
+                );
+            }
+            if a.rename.is_some() || a.default.is_some() || f.optional {
+                errors.at(
+                    span,
+                    "the #[mcp(result_type)] field is always the `resultType` member (missing reads as Complete): it takes no `rename` or `default` and is not an Option",
+                );
+            }
+            claim("resultType", span, format!("field `{}`", f.member));
+            continue;
+        }
+        if let (Some(span), true) = (a.default, f.optional) {
+            errors.at(
+                span,
+                "an Option field is already optional (missing or null reads as None, None is not written); remove #[mcp(default)]",
+            );
+        }
+        if result && f.key == "resultType" {
+            errors.at(
+                f.key_span,
+                "the `resultType` member is handled by #[derive(McpResult)]: mark this field #[mcp(result_type)] (of type ::mcp_runtime::ResultType) to carry it, or remove the field",
+            );
+            continue;
+        }
+        claim(&f.key, f.key_span, format!("field `{}`", f.member));
+    }
+
+    for (_, list) in &cont.attrs.at_least_one_of {
+        for lit in list {
+            let key = lit.value();
+            let field = cont
+                .fields()
+                .iter()
+                .find(|f| f.key == key && f.attrs.extra.is_none());
+            match field {
+                Some(f) if f.optional => {}
+                Some(f) => errors.spanned(
+                    lit,
+                    format!(
+                        "at_least_one_of lists `{key}`, but field `{}` is not an Option: it is always present",
+                        f.member
+                    ),
+                ),
+                None => errors.spanned(
+                    lit,
+                    format!("at_least_one_of lists `{key}`, which is not the JSON key of any field"),
+                ),
+            }
+        }
+    }
+}
+
+/// Reports the second of two variants that claim the same value.
+struct Unique<'a> {
+    seen: HashMap<String, String>,
+    errors: &'a Errors,
+    what: &'static str,
+}
+
+impl<'a> Unique<'a> {
+    fn new(errors: &'a Errors, what: &'static str) -> Self {
+        Unique {
+            seen: HashMap::new(),
+            errors,
+            what,
+        }
+    }
+
+    fn claim(&mut self, value: &str, variant: &Variant, span: Span) {
+        let name = variant.ident.to_string();
+        if let Some(first) = self.seen.get(value) {
+            self.errors.at(
+                span,
+                format!(
+                    "variants `{first}` and `{name}` both have {} {value:?}: each value selects exactly one variant; change or remove one",
+                    self.what
+                ),
+            );
+        } else {
+            self.seen.insert(value.to_owned(), name);
+        }
+    }
+}
+
+fn newtype(errors: &Errors, v: &Variant, derive: &str, example: &str) {
+    if v.ty.is_none() {
+        errors.spanned(
+            v.original,
+            format!(
+                "every variant of an enum deriving {derive} is a one-field tuple variant, e.g. `{example}`"
+            ),
+        );
+    }
+}
+
+fn check_outcome(errors: &Errors, cont: &Container) {
+    let mut unique = Unique::new(errors, "resultType");
+    let mut has_complete = false;
+    for v in cont.variants() {
+        newtype(errors, v, "McpResult", "Complete(CallToolResult)");
+        let span = v
+            .attrs
+            .result_type
+            .as_ref()
+            .map_or_else(|| v.ident.span(), |l| l.span());
+        match v.result_type() {
+            Some(rt) => {
+                has_complete |= rt == "complete";
+                unique.claim(&rt, v, span);
+            }
+            None => errors.spanned(
+                v.ident,
+                format!(
+                    "cannot tell which resultType variant `{}` stands for: rename it `Complete` or `InputRequired`, or add #[mcp(result_type = \"...\")]",
+                    v.ident
+                ),
+            ),
+        }
+    }
+    if !has_complete {
+        errors.spanned(
+            cont.ident,
+            "an enum deriving McpResult needs a variant for resultType \"complete\" (what a result without resultType is): add a `Complete(...)` variant",
+        );
+    }
+}
+
+fn check_union(errors: &Errors, cont: &Container) {
+    let modes = &cont.attrs.modes;
+    let Some((_, mode)) = modes.first() else {
+        errors.spanned(
+            cont.ident,
+            "#[derive(McpUnion)] needs one of #[mcp(tag = \"...\")], #[mcp(by_json_type)] or #[mcp(by_shape)] on the enum",
+        );
+        return;
+    };
+    for (span, _) in &modes[1..] {
+        errors.at(
+            *span,
+            "an McpUnion has exactly one of `tag`, `by_json_type` and `by_shape`",
+        );
+    }
+    if cont.variants().is_empty() {
+        errors.spanned(
+            cont.ident,
+            "an enum deriving McpUnion needs at least one variant",
+        );
+    }
+    let not_here = |span: Option<Span>, key: &str, mode: &str| {
+        if let Some(span) = span {
+            errors.at(span, format!("`{key}` is only used with #[mcp({mode})]"));
+        }
+    };
+    let json_span = |v: &Variant| v.attrs.json.map(|(_, s)| s);
+    let tag_span = |v: &Variant| v.attrs.tag_value.as_ref().map(|l| l.span());
+
+    match mode {
+        UnionMode::Tag(tag) => {
+            let mut values = Unique::new(errors, "tag_value");
+            let mut default: Option<String> = None;
+            for v in cont.variants() {
+                newtype(errors, v, "McpUnion", "Text(TextContent)");
+                not_here(json_span(v), "json", "by_json_type");
+                not_here(v.attrs.when_span, "when", "by_shape");
+                match &v.attrs.tag_value {
+                    Some(lit) => values.claim(&lit.value(), v, lit.span()),
+                    None => errors.spanned(
+                        v.ident,
+                        format!(
+                            "variant `{}` needs #[mcp(tag_value = \"...\")]: the value of `{}` that selects it",
+                            v.ident,
+                            tag.value()
+                        ),
+                    ),
+                }
+                if let Some(span) = v.attrs.default {
+                    if let Some(first) = &default {
+                        errors.at(
+                            span,
+                            format!(
+                                "variants `{first}` and `{}` are both #[mcp(default)]: at most one variant is read when `{}` is missing",
+                                v.ident,
+                                tag.value()
+                            ),
+                        );
+                    } else {
+                        default = Some(v.ident.to_string());
+                    }
+                }
+            }
+        }
+        UnionMode::ByJsonType => {
+            let mut types = Unique::new(errors, "JSON type");
+            for v in cont.variants() {
+                newtype(errors, v, "McpUnion", "String(String)");
+                not_here(tag_span(v), "tag_value", "tag = \"...\"");
+                not_here(v.attrs.default, "default", "tag = \"...\"");
+                not_here(v.attrs.when_span, "when", "by_shape");
+                match v.attrs.json {
+                    Some((ty, span)) => types.claim(ty.name(), v, span),
+                    None => errors.spanned(
+                        v.ident,
+                        format!(
+                            "variant `{}` needs #[mcp(json = \"...\")]: the JSON type it is read from (string, integer, number, boolean, array, object or null)",
+                            v.ident
+                        ),
+                    ),
+                }
+            }
+        }
+        UnionMode::ByShape => {
+            for v in cont.variants() {
+                newtype(errors, v, "McpUnion", "String(StringSchema)");
+                not_here(tag_span(v), "tag_value", "tag = \"...\"");
+                not_here(v.attrs.default, "default", "tag = \"...\"");
+                not_here(json_span(v), "json", "by_json_type");
+            }
+        }
+    }
+}

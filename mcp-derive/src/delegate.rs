@@ -1,0 +1,108 @@
+//! What every enum derive shares: `Serialize` by delegating to the variant's value, and a
+//! `From` impl per variant type.
+
+use crate::ast::Container;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use std::collections::HashMap;
+use syn::spanned::Spanned;
+
+/// `impl Serialize`: write the inner value as it is.
+pub fn serialize(cont: &Container) -> TokenStream {
+    let ident = cont.ident;
+    let serde = cont.serde();
+    let arms = cont.variants().iter().filter_map(|v| {
+        let ty = v.ty?;
+        let variant = v.ident;
+        let call = quote_spanned!(ty.span()=> <#ty as #serde::Serialize>::serialize);
+        Some(quote!(#ident::#variant(__value) => #call(__value, __serializer),))
+    });
+    quote! {
+        #[automatically_derived]
+        impl #serde::Serialize for #ident {
+            fn serialize<__S>(
+                &self,
+                __serializer: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error>
+            where
+                __S: #serde::Serializer,
+            {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+    }
+}
+
+/// `impl From<T> for Enum` for each variant whose type no other variant has.
+pub fn from_impls(cont: &Container) -> TokenStream {
+    let ident = cont.ident;
+    let mut count: HashMap<String, usize> = HashMap::new();
+    for v in cont.variants() {
+        if let Some(ty) = v.ty {
+            *count.entry(quote!(#ty).to_string()).or_default() += 1;
+        }
+    }
+    let impls = cont.variants().iter().filter_map(|v| {
+        let ty = v.ty?;
+        if count[&quote!(#ty).to_string()] > 1 {
+            return None;
+        }
+        let variant = v.ident;
+        Some(quote! {
+            #[automatically_derived]
+            impl ::core::convert::From<#ty> for #ident {
+                #[inline]
+                fn from(__value: #ty) -> Self {
+                    #ident::#variant(__value)
+                }
+            }
+        })
+    });
+    quote!(#(#impls)*)
+}
+
+/// `impl Deserialize` whose visitor accepts only maps, running `body` in `visit_map` (with
+/// `__map: __A` in scope).
+pub fn map_deserialize(cont: &Container, body: TokenStream) -> TokenStream {
+    let ident = cont.ident;
+    let serde = cont.serde();
+    let expecting = format!("a {} object", cont.name);
+    quote! {
+        #[automatically_derived]
+        impl<'de> #serde::Deserialize<'de> for #ident {
+            fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
+            where
+                __D: #serde::Deserializer<'de>,
+            {
+                #[doc(hidden)]
+                struct __Visitor;
+
+                #[automatically_derived]
+                impl<'de> #serde::de::Visitor<'de> for __Visitor {
+                    type Value = #ident;
+
+                    fn expecting(
+                        &self,
+                        __formatter: &mut ::core::fmt::Formatter<'_>,
+                    ) -> ::core::fmt::Result {
+                        ::core::fmt::Formatter::write_str(__formatter, #expecting)
+                    }
+
+                    fn visit_map<__A>(
+                        self,
+                        mut __map: __A,
+                    ) -> ::core::result::Result<Self::Value, __A::Error>
+                    where
+                        __A: #serde::de::MapAccess<'de>,
+                    {
+                        #body
+                    }
+                }
+
+                #serde::Deserializer::deserialize_map(__deserializer, __Visitor)
+            }
+        }
+    }
+}

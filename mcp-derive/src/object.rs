@@ -1,0 +1,511 @@
+//! Expansion of `#[derive(McpObject)]` and of `#[derive(McpResult)]` on a struct: a JSON object
+//! with constants, declared fields and (optionally) extra members, plus the `resultType` rules
+//! for results.
+
+use crate::ast::{Container, Field};
+use crate::attr::{Constant, Literal};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// How a result struct carries `resultType`.
+enum ResultMode<'f> {
+    /// Not a result (McpObject).
+    None,
+    /// `#[mcp(result_type = "...")]` on the struct (default "complete").
+    Fixed(String),
+    /// The field marked `#[mcp(result_type)]`.
+    Field(&'f Field<'f>),
+}
+
+/// The role of a field in (de)serialization.
+enum Role {
+    Required,
+    Optional,
+    Default,
+    Extra,
+    ResultType,
+}
+
+fn role(f: &Field) -> Role {
+    if f.attrs.extra.is_some() {
+        Role::Extra
+    } else if f.attrs.result_type.is_some() {
+        Role::ResultType
+    } else if f.optional {
+        Role::Optional
+    } else if f.attrs.default.is_some() {
+        Role::Default
+    } else {
+        Role::Required
+    }
+}
+
+pub fn expand(cont: &Container) -> TokenStream {
+    let mode = if cont.kind == crate::ast::Kind::ResultStruct {
+        match cont.result_type_field() {
+            Some(f) => ResultMode::Field(f),
+            None => ResultMode::Fixed(cont.fixed_result_type()),
+        }
+    } else {
+        ResultMode::None
+    };
+    let ser = serialize(cont, &mode);
+    let de = deserialize(cont, &mode);
+    let result_type = match &mode {
+        ResultMode::Fixed(value) => {
+            let ident = cont.ident;
+            let krate = cont.krate();
+            quote! {
+                #[automatically_derived]
+                impl #krate::McpResultType for #ident {
+                    const RESULT_TYPE: &'static str = #value;
+                }
+            }
+        }
+        _ => TokenStream::new(),
+    };
+    quote! {
+        #result_type
+        #ser
+        #de
+    }
+}
+
+/// Every JSON key the type declares (what `extra` must not repeat).
+fn declared_keys(cont: &Container, mode: &ResultMode) -> Vec<String> {
+    let mut keys = Vec::new();
+    if !matches!(mode, ResultMode::None) {
+        keys.push("resultType".to_owned());
+    }
+    keys.extend(cont.attrs.constants.iter().map(|c| c.name.value()));
+    keys.extend(
+        cont.fields()
+            .iter()
+            .filter(|f| matches!(role(f), Role::Required | Role::Optional | Role::Default))
+            .map(|f| f.key.clone()),
+    );
+    keys
+}
+
+fn constant_value(c: &Constant) -> TokenStream {
+    match &c.value {
+        Literal::Str(s) => quote!(#s),
+        Literal::Int(v) => quote!(&#v),
+        Literal::Bool(v, _) => quote!(&#v),
+    }
+}
+
+fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
+    let ident = cont.ident;
+    let krate = cont.krate();
+    let serde = cont.serde();
+    let entry = quote!(#serde::ser::SerializeMap::serialize_entry);
+    let declared = declared_keys(cont, mode);
+
+    let mut fixed = cont.attrs.constants.len();
+    let mut counted = Vec::new();
+    let mut writes = Vec::new();
+
+    match mode {
+        ResultMode::None => {}
+        ResultMode::Fixed(value) => {
+            fixed += 1;
+            writes.push(quote!(#entry(&mut __map, "resultType", #value)?;));
+        }
+        ResultMode::Field(f) => {
+            fixed += 1;
+            let member = f.member;
+            writes.push(quote!(#entry(&mut __map, "resultType", &self.#member)?;));
+        }
+    }
+    for c in &cont.attrs.constants {
+        let name = &c.name;
+        let value = constant_value(c);
+        writes.push(quote!(#entry(&mut __map, #name, #value)?;));
+    }
+    let mut extra = None;
+    for f in cont.fields() {
+        let member = f.member;
+        let key = &f.key;
+        match role(f) {
+            Role::Required | Role::Default => {
+                fixed += 1;
+                writes.push(quote!(#entry(&mut __map, #key, &self.#member)?;));
+            }
+            Role::Optional => {
+                counted.push(quote! {
+                    + ::core::primitive::usize::from(::core::option::Option::is_some(&self.#member))
+                });
+                writes.push(quote! {
+                    if let ::core::option::Option::Some(__value) = &self.#member {
+                        #entry(&mut __map, #key, __value)?;
+                    }
+                });
+            }
+            Role::Extra => extra = Some(f),
+            Role::ResultType => {}
+        }
+    }
+    let (extra_decl, extra_len, extra_write) = match extra {
+        Some(f) => {
+            let member = f.member;
+            let field = quote_spanned!(f.ty.span()=> {
+                let __extra: &#krate::Extra = &self.#member;
+                __extra
+            });
+            (
+                quote!(const __DECLARED: &[&str] = &[#(#declared),*];),
+                quote!(+ #krate::de::extra_len(#field, __DECLARED)),
+                quote!(#krate::de::serialize_extra(&mut __map, #field, __DECLARED)?;),
+            )
+        }
+        None => Default::default(),
+    };
+
+    quote! {
+        #[automatically_derived]
+        impl #serde::Serialize for #ident {
+            fn serialize<__S>(
+                &self,
+                __serializer: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error>
+            where
+                __S: #serde::Serializer,
+            {
+                #extra_decl
+                let __len: usize = #fixed #(#counted)* #extra_len;
+                let mut __map = #serde::Serializer::serialize_map(
+                    __serializer,
+                    ::core::option::Option::Some(__len),
+                )?;
+                #(#writes)*
+                #extra_write
+                #serde::ser::SerializeMap::end(__map)
+            }
+        }
+    }
+}
+
+fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
+    let ident = cont.ident;
+    let name = &cont.name;
+    let krate = cont.krate();
+    let serde = cont.serde();
+    let error = quote!(<__A::Error as #serde::de::Error>);
+    let has_extra = cont.fields().iter().any(|f| f.attrs.extra.is_some());
+
+    // (match pattern string, __Field variant) for the key visitor.
+    let mut keys: Vec<(String, proc_macro2::Ident)> = Vec::new();
+    let mut slots = Vec::new();
+    let mut arms = Vec::new();
+    let mut after = Vec::new();
+    let mut init = Vec::new();
+
+    match mode {
+        ResultMode::None => {}
+        ResultMode::Fixed(value) => {
+            let var = format_ident!("__result_type");
+            keys.push(("resultType".to_owned(), var.clone()));
+            slots.push(quote!(let mut __result_type: bool = false;));
+            arms.push(quote! {
+                __Field::#var => {
+                    if __result_type {
+                        return ::core::result::Result::Err(#error::duplicate_field("resultType"));
+                    }
+                    #serde::de::MapAccess::next_value_seed(
+                        &mut __map,
+                        #krate::de::ResultTypeIs { type_name: #name, expected: #value },
+                    )?;
+                    __result_type = true;
+                }
+            });
+            if value != "complete" {
+                after.push(quote! {
+                    if !__result_type {
+                        #krate::de::missing_result_type::<__A::Error>(#name, #value)?;
+                    }
+                });
+            }
+        }
+        ResultMode::Field(f) => {
+            let var = format_ident!("__result_type");
+            let ty = f.ty;
+            let member = f.member;
+            keys.push(("resultType".to_owned(), var.clone()));
+            slots.push(quote!(let mut __result_type: ::core::option::Option<#ty> = ::core::option::Option::None;));
+            arms.push(quote! {
+                __Field::#var => {
+                    if ::core::option::Option::is_some(&__result_type) {
+                        return ::core::result::Result::Err(#error::duplicate_field("resultType"));
+                    }
+                    __result_type = ::core::option::Option::Some(
+                        #serde::de::MapAccess::next_value::<#ty>(&mut __map)?,
+                    );
+                }
+            });
+            init.push(quote_spanned! {ty.span()=>
+                #member: match __result_type {
+                    ::core::option::Option::Some(__value) => __value,
+                    ::core::option::Option::None => #krate::ResultType::Complete,
+                },
+            });
+        }
+    }
+
+    for (i, c) in cont.attrs.constants.iter().enumerate() {
+        let var = format_ident!("__c{}", i);
+        let key = c.name.value();
+        keys.push((key.clone(), var.clone()));
+        let seed = match &c.value {
+            Literal::Str(s) => quote!(#krate::de::ConstStr { key: #key, expected: #s }),
+            Literal::Int(v) => quote!(#krate::de::ConstInt { key: #key, expected: #v }),
+            Literal::Bool(..) => unreachable!("rejected when parsed"),
+        };
+        slots.push(quote!(let mut #var: bool = false;));
+        arms.push(quote! {
+            __Field::#var => {
+                if #var {
+                    return ::core::result::Result::Err(#error::duplicate_field(#key));
+                }
+                #serde::de::MapAccess::next_value_seed(&mut __map, #seed)?;
+                #var = true;
+            }
+        });
+        if !c.optional {
+            after.push(quote! {
+                if !#var {
+                    return ::core::result::Result::Err(#error::missing_field(#key));
+                }
+            });
+        }
+    }
+
+    let mut checks = Vec::new();
+    for (i, f) in cont.fields().iter().enumerate() {
+        let var = format_ident!("__f{}", i);
+        let member = f.member;
+        let ty = f.ty;
+        let key = &f.key;
+        match role(f) {
+            Role::ResultType => continue,
+            Role::Extra => {
+                slots.push(quote!(let mut __extra = #krate::Extra::new();));
+                init.push(quote_spanned!(ty.span()=> #member: __extra,));
+                continue;
+            }
+            Role::Required | Role::Optional | Role::Default => {}
+        }
+        keys.push((key.clone(), var.clone()));
+        slots.push(quote! {
+            let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;
+        });
+        arms.push(quote! {
+            __Field::#var => {
+                if ::core::option::Option::is_some(&#var) {
+                    return ::core::result::Result::Err(#error::duplicate_field(#key));
+                }
+                #var = ::core::option::Option::Some(
+                    #serde::de::MapAccess::next_value::<#ty>(&mut __map)?,
+                );
+            }
+        });
+        let missing = match role(f) {
+            Role::Required => {
+                quote!(return ::core::result::Result::Err(#error::missing_field(#key)))
+            }
+            Role::Optional => quote!(::core::option::Option::None),
+            _ => quote!(::core::default::Default::default()),
+        };
+        checks.push(quote! {
+            let #var = match #var {
+                ::core::option::Option::Some(__value) => __value,
+                ::core::option::Option::None => #missing,
+            };
+        });
+        init.push(quote!(#member: #var,));
+    }
+
+    for (_, list) in &cont.attrs.at_least_one_of {
+        let vars: Vec<_> = list
+            .iter()
+            .filter_map(|lit| {
+                let key = lit.value();
+                cont.fields()
+                    .iter()
+                    .position(|f| f.key == key && f.attrs.extra.is_none())
+                    .map(|i| format_ident!("__f{}", i))
+            })
+            .collect();
+        let message = format!(
+            "at least one of {} must be present",
+            list.iter()
+                .map(|l| format!("`{}`", l.value()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        checks.push(quote! {
+            if #(::core::option::Option::is_none(&#vars))&&* {
+                return ::core::result::Result::Err(#error::custom(#message));
+            }
+        });
+    }
+
+    let (other_variant, other_arm, str_fallback, bytes_fallback, string_visitor) = if has_extra {
+        (
+            quote!(__other(#krate::de::String)),
+            quote! {
+                __Field::__other(__key) => {
+                    let __value = #serde::de::MapAccess::next_value::<
+                        #krate::__private::serde_json::Value,
+                    >(&mut __map)?;
+                    #krate::de::insert_extra::<__A::Error>(&mut __extra, __key, __value)?;
+                }
+            },
+            quote!(__Field::__other(::core::convert::From::from(__value))),
+            quote!(__Field::__other(#krate::de::key_from_bytes(__value))),
+            {
+                let pats = keys.iter().map(|(k, _)| k);
+                let vars = keys.iter().map(|(_, v)| v);
+                quote! {
+                    fn visit_string<__E>(
+                        self,
+                        __value: #krate::de::String,
+                    ) -> ::core::result::Result<__Field, __E>
+                    where
+                        __E: #serde::de::Error,
+                    {
+                        ::core::result::Result::Ok(match __value.as_str() {
+                            #(#pats => __Field::#vars,)*
+                            _ => __Field::__other(__value),
+                        })
+                    }
+                }
+            },
+        )
+    } else {
+        (
+            quote!(__ignore),
+            quote! {
+                __Field::__ignore => {
+                    let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut __map)?;
+                }
+            },
+            quote!(__Field::__ignore),
+            quote!(__Field::__ignore),
+            TokenStream::new(),
+        )
+    };
+    let field_vars: Vec<_> = keys.iter().map(|(_, v)| v).collect();
+    let str_pats = keys.iter().map(|(k, _)| k);
+    let byte_pats = keys
+        .iter()
+        .map(|(k, _)| syn::LitByteStr::new(k.as_bytes(), proc_macro2::Span::call_site()));
+    let expecting = format!("a {name} object");
+
+    quote! {
+        #[automatically_derived]
+        impl<'de> #serde::Deserialize<'de> for #ident {
+            fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
+            where
+                __D: #serde::Deserializer<'de>,
+            {
+                #[allow(non_camel_case_types)]
+                #[doc(hidden)]
+                enum __Field {
+                    #(#field_vars,)*
+                    #other_variant,
+                }
+
+                #[doc(hidden)]
+                struct __FieldVisitor;
+
+                #[automatically_derived]
+                impl<'de> #serde::de::Visitor<'de> for __FieldVisitor {
+                    type Value = __Field;
+
+                    fn expecting(
+                        &self,
+                        __formatter: &mut ::core::fmt::Formatter<'_>,
+                    ) -> ::core::fmt::Result {
+                        ::core::fmt::Formatter::write_str(__formatter, "a member name")
+                    }
+
+                    fn visit_str<__E>(self, __value: &str) -> ::core::result::Result<__Field, __E>
+                    where
+                        __E: #serde::de::Error,
+                    {
+                        ::core::result::Result::Ok(match __value {
+                            #(#str_pats => __Field::#field_vars,)*
+                            _ => #str_fallback,
+                        })
+                    }
+
+                    fn visit_bytes<__E>(self, __value: &[u8]) -> ::core::result::Result<__Field, __E>
+                    where
+                        __E: #serde::de::Error,
+                    {
+                        ::core::result::Result::Ok(match __value {
+                            #(#byte_pats => __Field::#field_vars,)*
+                            _ => #bytes_fallback,
+                        })
+                    }
+
+                    #string_visitor
+                }
+
+                #[automatically_derived]
+                impl<'de> #serde::Deserialize<'de> for __Field {
+                    #[inline]
+                    fn deserialize<__D2>(
+                        __deserializer: __D2,
+                    ) -> ::core::result::Result<Self, __D2::Error>
+                    where
+                        __D2: #serde::Deserializer<'de>,
+                    {
+                        #serde::Deserializer::deserialize_identifier(__deserializer, __FieldVisitor)
+                    }
+                }
+
+                #[doc(hidden)]
+                struct __Visitor;
+
+                #[automatically_derived]
+                impl<'de> #serde::de::Visitor<'de> for __Visitor {
+                    type Value = #ident;
+
+                    fn expecting(
+                        &self,
+                        __formatter: &mut ::core::fmt::Formatter<'_>,
+                    ) -> ::core::fmt::Result {
+                        ::core::fmt::Formatter::write_str(__formatter, #expecting)
+                    }
+
+                    #[inline]
+                    fn visit_map<__A>(
+                        self,
+                        mut __map: __A,
+                    ) -> ::core::result::Result<Self::Value, __A::Error>
+                    where
+                        __A: #serde::de::MapAccess<'de>,
+                    {
+                        #(#slots)*
+                        while let ::core::option::Option::Some(__key) =
+                            #serde::de::MapAccess::next_key::<__Field>(&mut __map)?
+                        {
+                            match __key {
+                                #(#arms)*
+                                #other_arm
+                            }
+                        }
+                        #(#after)*
+                        #(#checks)*
+                        ::core::result::Result::Ok(#ident { #(#init)* })
+                    }
+                }
+
+                #serde::Deserializer::deserialize_map(__deserializer, __Visitor)
+            }
+        }
+    }
+}
