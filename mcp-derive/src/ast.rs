@@ -175,6 +175,15 @@ impl<'a> Container<'a> {
         }
     }
 
+    /// "a CallToolResult object" / "an InputRequiredResult object": what a visitor expects.
+    pub fn expecting_object(&self) -> String {
+        let article = match self.name.chars().next() {
+            Some('A' | 'E' | 'I' | 'O' | 'U' | 'a' | 'e' | 'i' | 'o' | 'u') => "an",
+            _ => "a",
+        };
+        format!("{article} {} object", self.name)
+    }
+
     /// The path of the runtime crate: `#[mcp(crate = "...")]`, else `::mcp_runtime`.
     pub fn krate(&self) -> TokenStream {
         match &self.attrs.krate {

@@ -68,7 +68,7 @@ pub fn from_impls(cont: &Container) -> TokenStream {
 pub fn map_deserialize(cont: &Container, body: TokenStream) -> TokenStream {
     let ident = cont.ident;
     let serde = cont.serde();
-    let expecting = format!("a {} object", cont.name);
+    let expecting = cont.expecting_object();
     quote! {
         #[automatically_derived]
         impl<'de> #serde::Deserialize<'de> for #ident {

@@ -401,7 +401,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
     let byte_pats = keys
         .iter()
         .map(|(k, _)| syn::LitByteStr::new(k.as_bytes(), proc_macro2::Span::call_site()));
-    let expecting = format!("a {name} object");
+    let expecting = cont.expecting_object();
 
     quote! {
         #[automatically_derived]

@@ -1,0 +1,464 @@
+//! `#[derive(McpResult)]`: result structs (fixed and field `resultType`) and outcome enums.
+#![deny(warnings)]
+
+mod common;
+
+use common::{assert_error, error, map_len, round_trip, written_keys};
+use mcp_runtime::result_type::{INPUT_REQUIRED, accepting};
+use mcp_runtime::{Extra, McpResult, McpResultType, Request, ResultType};
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, PartialEq, McpResult)]
+struct CallToolResult {
+    content: Vec<Value>,
+    #[mcp(rename = "isError")]
+    is_error: Option<bool>,
+    #[mcp(extra)]
+    extra: Extra,
+}
+
+#[derive(Debug, Clone, PartialEq, McpResult)]
+#[mcp(result_type = "input_required")]
+#[mcp(at_least_one_of("inputRequests", "requestState"))]
+struct InputRequiredResult {
+    #[mcp(rename = "inputRequests")]
+    input_requests: Option<Extra>,
+    #[mcp(rename = "requestState")]
+    request_state: Option<String>,
+    #[mcp(extra)]
+    extra: Extra,
+}
+
+/// A result type of an extension.
+#[derive(Debug, Clone, PartialEq, McpResult)]
+#[mcp(result_type = "com.example/deferred")]
+struct DeferredResult {
+    ticket: String,
+}
+
+/// The schema's base `Result`: any resultType, carried in a field.
+#[derive(Debug, Clone, PartialEq, McpResult)]
+struct Result {
+    #[mcp(result_type)]
+    result_type: ResultType,
+    #[mcp(rename = "_meta")]
+    meta: Option<Extra>,
+    #[mcp(extra)]
+    extra: Extra,
+}
+
+/// Constants and resultType together: resultType is written first.
+#[derive(Debug, Clone, PartialEq, McpResult)]
+#[mcp(constant(name = "kind", value = "k"))]
+struct WithConstant {
+    value: u8,
+}
+
+struct CallToolRequest;
+
+impl Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = ();
+    type Result = MyToolOutcome;
+}
+
+impl mcp_runtime::MayRequireInput for CallToolRequest {}
+
+#[derive(Debug, Clone, PartialEq, McpResult)]
+#[mcp(request = CallToolRequest)]
+enum MyToolOutcome {
+    Complete(CallToolResult),
+    InputRequired(InputRequiredResult),
+}
+
+/// An outcome with an extension variant and variants named by attribute.
+#[derive(Debug, Clone, PartialEq, McpResult)]
+enum ExtendedOutcome {
+    #[mcp(result_type = "complete")]
+    Done(CallToolResult),
+    #[mcp(result_type = "input_required")]
+    NeedsInput(InputRequiredResult),
+    #[mcp(result_type = "com.example/deferred")]
+    Deferred(DeferredResult),
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixed resultType
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn implements_result_type_constant() {
+    assert_eq!(CallToolResult::RESULT_TYPE, "complete");
+    assert_eq!(InputRequiredResult::RESULT_TYPE, INPUT_REQUIRED);
+    assert_eq!(DeferredResult::RESULT_TYPE, "com.example/deferred");
+    assert_eq!(WithConstant::RESULT_TYPE, "complete");
+}
+
+#[test]
+fn writes_result_type_first() {
+    let r = CallToolResult {
+        content: vec![json!({"type": "text", "text": "hi"})],
+        is_error: Some(false),
+        extra: Extra::new(),
+    };
+    assert_eq!(
+        serde_json::to_string(&r).unwrap(),
+        r#"{"resultType":"complete","content":[{"text":"hi","type":"text"}],"isError":false}"#
+    );
+    assert_eq!(map_len(&r), (Some(3), 3));
+    let w = WithConstant { value: 1 };
+    assert_eq!(
+        serde_json::to_string(&w).unwrap(),
+        r#"{"resultType":"complete","kind":"k","value":1}"#
+    );
+    let i: InputRequiredResult =
+        serde_json::from_str(r#"{"requestState":"s","resultType":"input_required"}"#).unwrap();
+    assert_eq!(written_keys(&i), ["resultType", "requestState"]);
+}
+
+#[test]
+fn missing_result_type_reads_as_complete() {
+    let r: CallToolResult = serde_json::from_str(r#"{"content":[]}"#).unwrap();
+    assert!(r.content.is_empty());
+    // ... which is not what an input_required type is.
+    assert_error::<InputRequiredResult>(
+        r#"{"requestState":"s"}"#,
+        &[
+            "missing field `resultType`",
+            "InputRequiredResult",
+            "\"input_required\"",
+        ],
+    );
+}
+
+#[test]
+fn own_value_is_accepted_in_any_position() {
+    for json in [
+        r#"{"resultType":"complete","content":[]}"#,
+        r#"{"content":[],"resultType":"complete"}"#,
+        r#"{"content":[],"resultType":"complete","isError":true}"#,
+    ] {
+        round_trip::<CallToolResult>(json);
+    }
+    round_trip::<InputRequiredResult>(r#"{"requestState":"s","resultType":"input_required"}"#);
+}
+
+#[test]
+fn other_values_are_rejected_naming_them() {
+    assert_error::<CallToolResult>(
+        r#"{"resultType":"input_required","content":[]}"#,
+        &[r#"resultType "input_required" is not valid for CallToolResult: expected "complete""#],
+    );
+    for bad in ["success", "Complete", "", "com.example/deferred"] {
+        assert_error::<CallToolResult>(
+            &format!(r#"{{"content":[],"resultType":"{bad}"}}"#),
+            &[&format!(
+                r#"resultType "{bad}" is not valid for CallToolResult"#
+            )],
+        );
+    }
+    assert_error::<InputRequiredResult>(
+        r#"{"resultType":"complete","requestState":"s"}"#,
+        &[
+            r#"resultType "complete" is not valid for InputRequiredResult: expected "input_required""#,
+        ],
+    );
+}
+
+#[test]
+fn non_string_values_are_rejected_naming_them() {
+    assert_error::<CallToolResult>(
+        r#"{"resultType":null,"content":[]}"#,
+        &["invalid type: null, expected resultType string"],
+    );
+    assert_error::<CallToolResult>(
+        r#"{"resultType":1,"content":[]}"#,
+        &["invalid type: integer `1`, expected resultType string"],
+    );
+    assert_error::<CallToolResult>(
+        r#"{"resultType":["complete"],"content":[]}"#,
+        &["invalid type: sequence, expected resultType string"],
+    );
+}
+
+#[test]
+fn duplicate_result_type_is_rejected() {
+    assert_error::<CallToolResult>(
+        r#"{"resultType":"complete","content":[],"resultType":"complete"}"#,
+        &["duplicate field `resultType`"],
+    );
+}
+
+#[test]
+fn result_type_is_not_an_extra_member() {
+    let r: CallToolResult =
+        serde_json::from_str(r#"{"resultType":"complete","content":[],"z":1}"#).unwrap();
+    assert_eq!(r.extra.len(), 1);
+    assert!(!r.extra.contains_key("resultType"));
+}
+
+#[test]
+fn extension_types_need_the_client_to_have_advertised_the_extension() {
+    let json = r#"{"resultType":"com.example/deferred","ticket":"t1"}"#;
+    assert_error::<DeferredResult>(
+        json,
+        &[
+            r#"resultType "com.example/deferred" comes from an extension the client did not advertise"#,
+        ],
+    );
+    let d: DeferredResult = accepting(&["com.example/deferred"], || {
+        serde_json::from_str(json).unwrap()
+    });
+    assert_eq!(d.ticket, "t1");
+    assert_eq!(serde_json::to_string(&d).unwrap(), json);
+    // Accepted only inside the call.
+    assert!(serde_json::from_str::<DeferredResult>(json).is_err());
+    // Another extension's value is still wrong for this type.
+    let other = accepting(&["com.example/other"], || {
+        error::<DeferredResult>(r#"{"resultType":"com.example/other","ticket":"t1"}"#)
+    });
+    assert!(
+        other.contains(r#"resultType "com.example/other" is not valid for DeferredResult: expected "com.example/deferred""#),
+        "{other}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// resultType in a field
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn field_mode_reads_and_writes_the_field_first() {
+    let r: Result = serde_json::from_str(r#"{"x":1}"#).unwrap();
+    assert_eq!(r.result_type, ResultType::Complete);
+    assert_eq!(
+        serde_json::to_string(&r).unwrap(),
+        r#"{"resultType":"complete","x":1}"#
+    );
+    let r: Result = serde_json::from_str(r#"{"_meta":{},"resultType":"input_required"}"#).unwrap();
+    assert_eq!(r.result_type, ResultType::InputRequired);
+    assert_eq!(written_keys(&r), ["resultType", "_meta"]);
+    assert_eq!(map_len(&r), (Some(2), 2));
+    round_trip::<Result>(r#"{"resultType":"input_required","_meta":{"a":1},"b":[]}"#);
+}
+
+#[test]
+fn field_mode_validates_through_result_type() {
+    assert_error::<Result>(r#"{"resultType":"success"}"#, &["\"success\""]);
+    assert_error::<Result>(r#"{"resultType":"Complete"}"#, &["\"Complete\""]);
+    assert_error::<Result>(r#"{"resultType":null}"#, &["invalid type: null"]);
+    assert_error::<Result>(r#"{"resultType":1}"#, &["invalid type: integer `1`"]);
+    assert_error::<Result>(
+        r#"{"resultType":"complete","resultType":"complete"}"#,
+        &["duplicate field `resultType`"],
+    );
+    let ext = r#"{"resultType":"com.example/deferred"}"#;
+    assert_error::<Result>(ext, &["\"com.example/deferred\""]);
+    let r: Result = accepting(&["com.example/deferred"], || {
+        serde_json::from_str(ext).unwrap()
+    });
+    assert_eq!(
+        r.result_type,
+        ResultType::Extension("com.example/deferred".into())
+    );
+    assert_eq!(serde_json::to_string(&r).unwrap(), ext);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcome enums
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn outcome_complete_streams_into_the_complete_variant() {
+    let o: MyToolOutcome =
+        serde_json::from_str(r#"{"resultType":"complete","content":[]}"#).unwrap();
+    assert_eq!(
+        o,
+        MyToolOutcome::Complete(CallToolResult {
+            content: vec![],
+            is_error: None,
+            extra: Extra::new(),
+        })
+    );
+}
+
+#[test]
+fn outcome_missing_result_type_is_complete() {
+    let o: MyToolOutcome = serde_json::from_str(r#"{"content":[{"a":1}],"isError":true}"#).unwrap();
+    let MyToolOutcome::Complete(r) = o else {
+        panic!("expected Complete, got {o:?}")
+    };
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(r.content, [json!({"a": 1})]);
+    // Written back with its resultType.
+    assert_eq!(
+        serde_json::to_string(&MyToolOutcome::Complete(r)).unwrap(),
+        r#"{"resultType":"complete","content":[{"a":1}],"isError":true}"#
+    );
+    // `{}` has no resultType, so it is a CallToolResult, which requires `content`.
+    assert_error::<MyToolOutcome>("{}", &["missing field `content`"]);
+}
+
+fn empty() -> CallToolResult {
+    CallToolResult {
+        content: vec![],
+        is_error: None,
+        extra: Extra::new(),
+    }
+}
+
+#[test]
+fn outcome_input_required_keeps_stray_members_in_extra() {
+    let o: MyToolOutcome =
+        serde_json::from_str(r#"{"resultType":"input_required","requestState":"s","content":[]}"#)
+            .unwrap();
+    let MyToolOutcome::InputRequired(r) = &o else {
+        panic!("expected InputRequired, got {o:?}")
+    };
+    assert_eq!(r.request_state.as_deref(), Some("s"));
+    assert_eq!(r.extra.get("content"), Some(&json!([])));
+    round_trip::<MyToolOutcome>(
+        r#"{"resultType":"input_required","requestState":"s","content":[]}"#,
+    );
+}
+
+#[test]
+fn outcome_result_type_may_come_anywhere() {
+    for json in [
+        r#"{"resultType":"input_required","requestState":"s","inputRequests":{}}"#,
+        r#"{"requestState":"s","resultType":"input_required","inputRequests":{}}"#,
+        r#"{"requestState":"s","inputRequests":{},"resultType":"input_required"}"#,
+    ] {
+        let o: MyToolOutcome = serde_json::from_str(json).unwrap();
+        let MyToolOutcome::InputRequired(r) = o else {
+            panic!("{json}: expected InputRequired")
+        };
+        assert_eq!(r.request_state.as_deref(), Some("s"));
+        assert_eq!(r.input_requests, Some(Extra::new()));
+        assert!(r.extra.is_empty());
+    }
+    for json in [
+        r#"{"resultType":"complete","content":[],"isError":false}"#,
+        r#"{"content":[],"isError":false,"resultType":"complete"}"#,
+    ] {
+        let o: MyToolOutcome = serde_json::from_str(json).unwrap();
+        assert!(matches!(o, MyToolOutcome::Complete(_)), "{json}");
+    }
+}
+
+#[test]
+fn outcome_reads_from_a_value_too() {
+    let v = json!({"requestState": "s", "resultType": "input_required", "z": [1]});
+    let o: MyToolOutcome = serde_json::from_value(v.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&o).unwrap(), v);
+}
+
+#[test]
+fn outcome_rejects_unknown_values_listing_the_accepted_ones() {
+    for bad in ["success", "Complete", "com.example/unknown"] {
+        assert_error::<MyToolOutcome>(
+            &format!(r#"{{"content":[],"resultType":"{bad}"}}"#),
+            &[&format!(
+                r#"unknown resultType "{bad}" for MyToolOutcome: expected one of "complete", "input_required""#
+            )],
+        );
+    }
+    assert_error::<MyToolOutcome>(
+        r#"{"content":[],"resultType":null}"#,
+        &["invalid type: null, expected resultType string"],
+    );
+    assert_error::<MyToolOutcome>(
+        r#"{"resultType":1,"content":[]}"#,
+        &["invalid type: integer `1`, expected resultType string"],
+    );
+    assert_error::<MyToolOutcome>(r#"[]"#, &["expected a MyToolOutcome object"]);
+}
+
+#[test]
+fn outcome_errors_of_the_variant_type_are_reported() {
+    // From the replayed buffer (the value went through serde_json::Value) ...
+    assert_error::<MyToolOutcome>(
+        r#"{"content":5,"resultType":"complete"}"#,
+        &["invalid type: integer `5`, expected a sequence"],
+    );
+    // ... and from the live rest of the map.
+    assert_error::<MyToolOutcome>(
+        r#"{"resultType":"complete","content":5}"#,
+        &["invalid type: integer `5`, expected a sequence"],
+    );
+    assert_error::<MyToolOutcome>(
+        r#"{"resultType":"input_required"}"#,
+        &["at least one of `inputRequests`, `requestState` must be present"],
+    );
+    // A second resultType, after the one that chose the variant.
+    assert_error::<MyToolOutcome>(
+        r#"{"resultType":"complete","content":[],"resultType":"input_required"}"#,
+        &["duplicate field `resultType`"],
+    );
+    // Duplicates across the buffer and the live map.
+    assert_error::<MyToolOutcome>(
+        r#"{"content":[],"resultType":"complete","content":[]}"#,
+        &["duplicate field `content`"],
+    );
+}
+
+#[test]
+fn outcome_extension_variants_are_chosen_only_when_accepted() {
+    let json = r#"{"ticket":"t","resultType":"com.example/deferred"}"#;
+    assert_error::<ExtendedOutcome>(
+        json,
+        &[
+            r#"resultType "com.example/deferred" comes from an extension the client did not advertise"#,
+            r#""complete", "input_required", "com.example/deferred""#,
+        ],
+    );
+    let o: ExtendedOutcome = accepting(&["com.example/deferred"], || {
+        serde_json::from_str(json).unwrap()
+    });
+    assert_eq!(
+        o,
+        ExtendedOutcome::Deferred(DeferredResult { ticket: "t".into() })
+    );
+    assert_eq!(
+        serde_json::to_string(&o).unwrap(),
+        r#"{"resultType":"com.example/deferred","ticket":"t"}"#
+    );
+    // Variants named by attribute.
+    let o: ExtendedOutcome = serde_json::from_str(r#"{"content":[]}"#).unwrap();
+    assert!(matches!(o, ExtendedOutcome::Done(_)));
+    let o: ExtendedOutcome =
+        serde_json::from_str(r#"{"resultType":"input_required","requestState":"s"}"#).unwrap();
+    assert!(matches!(o, ExtendedOutcome::NeedsInput(_)));
+    assert_error::<ExtendedOutcome>(
+        r#"{"resultType":"com.example/other"}"#,
+        &[
+            r#"unknown resultType "com.example/other" for ExtendedOutcome: expected one of "complete", "input_required", "com.example/deferred""#,
+        ],
+    );
+}
+
+#[test]
+fn outcome_has_from_impls_and_serializes_as_the_inner_value() {
+    let inner = InputRequiredResult {
+        input_requests: None,
+        request_state: Some("s".into()),
+        extra: Extra::new(),
+    };
+    let o: MyToolOutcome = inner.clone().into();
+    assert_eq!(o, MyToolOutcome::InputRequired(inner.clone()));
+    assert_eq!(
+        serde_json::to_value(&o).unwrap(),
+        serde_json::to_value(&inner).unwrap()
+    );
+    let c: MyToolOutcome = empty().into();
+    assert!(matches!(c, MyToolOutcome::Complete(_)));
+    assert_eq!(map_len(&c), (Some(2), 2));
+}
+
+#[test]
+fn request_result_is_the_outcome() {
+    fn result_of<R: Request>() -> &'static str {
+        std::any::type_name::<R::Result>()
+    }
+    assert!(result_of::<CallToolRequest>().ends_with("MyToolOutcome"));
+}
