@@ -182,6 +182,9 @@ fn flag(meta: &ParseNestedMeta, name: &str) -> syn::Result<Span> {
 
 /// `key = "string"`.
 fn lit_str(meta: &ParseNestedMeta, name: &str) -> syn::Result<LitStr> {
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!("expected a value: `{name} = \"...\"`")));
+    }
     let input = meta.value()?;
     if input.peek(LitStr) {
         let lit: LitStr = input.parse()?;

@@ -174,8 +174,9 @@ impl<'a> Unique<'a> {
 
 fn newtype(errors: &Errors, v: &Variant, derive: &str, example: &str) {
     if v.ty.is_none() {
+        let (ident, fields) = (v.ident, &v.original.fields);
         errors.spanned(
-            v.original,
+            quote::quote!(#ident #fields),
             format!(
                 "every variant of an enum deriving {derive} is a one-field tuple variant, e.g. `{example}`"
             ),

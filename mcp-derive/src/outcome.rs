@@ -56,8 +56,12 @@ fn assertions(cont: &Container, d: &Dispatch) -> TokenStream {
         let ty = a.ty;
         let value = &a.value;
         let message = format!(
-            "variant `{}` of `{}` is for resultType {:?}, but its type's McpResultType::RESULT_TYPE differs: hold a result type with #[mcp(result_type = {:?})], or change the variant",
-            a.variant, cont.name, value, value
+            "variant `{}` of `{}` holds `{}`, whose McpResultType::RESULT_TYPE is not {:?}: hold a result type of resultType {:?}, or rename the variant or change its #[mcp(result_type = \"...\")]",
+            a.variant,
+            cont.name,
+            quote!(#ty).to_string().replace(' ', ""),
+            value,
+            value
         )
         .replace('{', "{{")
         .replace('}', "}}");
@@ -75,10 +79,11 @@ fn assertions(cont: &Container, d: &Dispatch) -> TokenStream {
             // on_unimplemented message) points at the variant.
             let span = v.ident.span();
             let request = respan(request.to_token_stream(), span);
-            out.extend(quote_spanned! {span=>
+            let call = quote_spanned!(span=> __assert_may_require_input::<#request>);
+            out.extend(quote! {
                 const _: () = {
                     fn __assert_may_require_input<__R: #krate::MayRequireInput>() {}
-                    let _ = __assert_may_require_input::<#request>;
+                    let _ = #call;
                 };
             });
         }
