@@ -18,6 +18,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde_json::Value;
 use std::fmt;
+use std::marker::PhantomData;
 
 #[doc(hidden)]
 pub use std::string::String;
@@ -462,6 +463,48 @@ pub fn read_discriminator<'de, A: MapAccess<'de>>(
     Ok(None)
 }
 
+/// The discriminator's value as it is replayed to the variant type: it reads as a JSON string
+/// would (so that a field `Option<T>` or a unit-variant enum can take it), without the
+/// string being copied.
+struct TagValue<E> {
+    value: &'static str,
+    error: PhantomData<E>,
+}
+
+impl<'de, E: de::Error> Deserializer<'de> for TagValue<E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_borrowed_str(self.value)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        BorrowedStrDeserializer::<E>::new(self.value).deserialize_enum(name, variants, visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
 enum Pending {
     None,
     Static(&'static str),
@@ -538,9 +581,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match std::mem::replace(&mut self.pending, Pending::None) {
-            Pending::Static(value) => {
-                seed.deserialize(BorrowedStrDeserializer::<A::Error>::new(value))
-            }
+            Pending::Static(value) => seed.deserialize(TagValue::<A::Error> {
+                value,
+                error: PhantomData,
+            }),
             Pending::Value(value) => seed.deserialize(value).map_err(de::Error::custom),
             Pending::None => match &mut self.live {
                 Some(live) => live.next_value_seed(seed),
@@ -608,34 +652,49 @@ pub fn from_object<'de, T: de::Deserialize<'de>, E: de::Error>(object: Extra) ->
     T::deserialize(Value::Object(object)).map_err(E::custom)
 }
 
+/// The member `key` of `object`. A key that the object does not have literally and that
+/// contains `/` is a path into nested objects: `items/enum` is the `enum` member of the
+/// `items` member.
+fn lookup<'v>(object: &'v Extra, key: &str) -> Option<&'v Value> {
+    if let Some(value) = object.get(key) {
+        return Some(value);
+    }
+    let mut parts = key.split('/');
+    let first = object.get(parts.next()?)?;
+    if !key.contains('/') {
+        return None;
+    }
+    parts.try_fold(first, |v, part| v.as_object()?.get(part))
+}
+
 /// `when(key = "k", equals = "v")`.
 #[doc(hidden)]
 pub fn key_is_str(object: &Extra, key: &str, value: &str) -> bool {
-    matches!(object.get(key), Some(Value::String(s)) if s == value)
+    matches!(lookup(object, key), Some(Value::String(s)) if s == value)
 }
 
 /// `when(key = "k", equals = 1)`.
 #[doc(hidden)]
 pub fn key_is_i64(object: &Extra, key: &str, value: i64) -> bool {
-    object.get(key).and_then(Value::as_i64) == Some(value)
+    lookup(object, key).and_then(Value::as_i64) == Some(value)
 }
 
 /// `when(key = "k", equals = true)`.
 #[doc(hidden)]
 pub fn key_is_bool(object: &Extra, key: &str, value: bool) -> bool {
-    object.get(key).and_then(Value::as_bool) == Some(value)
+    lookup(object, key).and_then(Value::as_bool) == Some(value)
 }
 
 /// `when(key = "k", one_of("a", "b"))`.
 #[doc(hidden)]
 pub fn key_in(object: &Extra, key: &str, values: &[&str]) -> bool {
-    matches!(object.get(key), Some(Value::String(s)) if values.contains(&s.as_str()))
+    matches!(lookup(object, key), Some(Value::String(s)) if values.contains(&s.as_str()))
 }
 
-/// `when(has = "k")`; `when(lacks = "k")` is its negation.
+/// `when(has = "k")`; `when(lacks = "k")` is its negation. A present `null` counts as present.
 #[doc(hidden)]
 pub fn has_key(object: &Extra, key: &str) -> bool {
-    object.contains_key(key)
+    lookup(object, key).is_some()
 }
 
 /// No variant of a `#[mcp(by_shape)]` union matched; `variants` describes them.
@@ -705,6 +764,25 @@ mod tests {
         assert!(str_eq(&a, &a));
         assert!(!str_eq(&a, &b));
         assert!(!str_eq(&a, "complete!"));
+    }
+
+    #[test]
+    fn predicates_follow_slash_paths_into_nested_objects() {
+        let object = serde_json::json!({
+            "type": "array",
+            "items": {"enum": ["a"], "type": "string"},
+            "a/b": 1,
+        });
+        let object = object.as_object().unwrap();
+        assert!(has_key(object, "items/enum"));
+        assert!(key_is_str(object, "items/type", "string"));
+        assert!(key_in(object, "items/type", &["number", "string"]));
+        assert!(!has_key(object, "items/anyOf"));
+        assert!(!has_key(object, "type/enum"));
+        assert!(!has_key(object, "enum"));
+        // A literal key with a slash wins.
+        assert!(key_is_i64(object, "a/b", 1));
+        assert!(!key_is_bool(object, "a/b", true));
     }
 
     #[test]

@@ -149,6 +149,43 @@ fn tag_default_variant_is_read_when_the_tag_is_missing() {
     );
 }
 
+/// The tag is replayed as a string value that reads like JSON: here into an `Option` field
+/// (the generator turns optional constants into one-value enum fields).
+#[derive(Debug, Clone, PartialEq, McpObject)]
+struct LooseForm {
+    mode: Option<String>,
+    message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, McpUnion)]
+#[mcp(tag = "mode")]
+enum LooseElicit {
+    #[mcp(tag_value = "form", default)]
+    Form(LooseForm),
+    #[mcp(tag_value = "url")]
+    Url(UrlParams),
+}
+
+#[test]
+fn tag_value_is_replayed_like_a_json_string() {
+    for json in [
+        r#"{"mode":"form","message":"m"}"#,
+        r#"{"message":"m","mode":"form"}"#,
+    ] {
+        let e: LooseElicit = serde_json::from_str(json).unwrap();
+        assert_eq!(
+            e,
+            LooseElicit::Form(LooseForm {
+                mode: Some("form".into()),
+                message: "m".into()
+            }),
+            "{json}"
+        );
+    }
+    let e: LooseElicit = round_trip(r#"{"message":"m"}"#);
+    assert!(matches!(e, LooseElicit::Form(LooseForm { mode: None, .. })));
+}
+
 #[test]
 fn tag_unions_have_from_impls() {
     let c: ContentBlock = AudioContent { data: "d".into() }.into();
@@ -447,4 +484,26 @@ fn shape_predicates_compare_integers_and_booleans_and_an_empty_list_matches_anyt
 fn shape_unions_have_from_impls() {
     let s: PrimitiveSchemaDefinition = StringSchema { min_length: None }.into();
     assert_eq!(serde_json::to_string(&s).unwrap(), r#"{"type":"string"}"#);
+}
+
+/// Predicates may look into nested objects with `/`.
+#[derive(Debug, Clone, PartialEq, McpUnion)]
+#[mcp(by_shape)]
+enum MultiSelect {
+    #[mcp(when(key = "type", equals = "array"), when(has = "items/enum"))]
+    Untitled(Extra),
+    #[mcp(when(key = "type", equals = "array"), when(has = "items/anyOf"))]
+    Titled(Extra),
+}
+
+#[test]
+fn shape_predicates_follow_slash_paths() {
+    let m: MultiSelect = round_trip(r#"{"type":"array","items":{"type":"string","enum":["a"]}}"#);
+    assert!(matches!(m, MultiSelect::Untitled(_)));
+    let m: MultiSelect = round_trip(r#"{"type":"array","items":{"anyOf":[]}}"#);
+    assert!(matches!(m, MultiSelect::Titled(_)));
+    assert_error::<MultiSelect>(
+        r#"{"type":"array","items":{}}"#,
+        &["Untitled (`type` is \"array\", has `items/enum`)"],
+    );
 }
