@@ -1,5 +1,41 @@
-//! Derive macros for MCP protocol types. Use them through `mcp_runtime`, which re-exports them
-//! and holds what the generated code calls.
+//! Derive macros for the Model Context Protocol's JSON types: [`McpObject`](macro@McpObject),
+//! [`McpResult`](macro@McpResult) and [`McpUnion`](macro@McpUnion).
+//!
+//! Use them through `mcp_runtime`, which re-exports them and holds what the generated code
+//! calls (`mcp_runtime::de`, `mcp_runtime::result_type`). The generated code names nothing but
+//! `::mcp_runtime::…` and `::core::…`, so a crate that uses the derives needs only
+//! `mcp_runtime` as a dependency; it is warning-free under `#![deny(warnings)]` and clippy, and
+//! does not mind a type of the crate being called `Result` or a field being a raw identifier
+//! (`r#type`). A crate that re-exports `mcp_runtime` under another path says so with
+//! `#[mcp(crate = "path::to::mcp_runtime")]` on the type.
+//!
+//! All three derives read one attribute, `#[mcp(...)]`:
+//!
+//! | where | key | derive | meaning |
+//! | --- | --- | --- | --- |
+//! | struct | `constant(name = "k", value = "v" \| 1 [, optional])` | McpObject, McpResult | member `k` always has value `v` (repeatable) |
+//! | struct | `at_least_one_of("a", "b", ...)` | McpObject, McpResult | one of these `Option` members must be present |
+//! | struct | `result_type = "..."` | McpResult | the struct's fixed `resultType` (default `"complete"`) |
+//! | field | `rename = "jsonName"` | McpObject, McpResult | the JSON key (default: the field name without `r#`) |
+//! | field | `default` | McpObject, McpResult | missing reads as `Default::default()` |
+//! | field | `extra` | McpObject, McpResult | an `::mcp_runtime::Extra` that keeps undeclared members |
+//! | field | `result_type` | McpResult | a `::mcp_runtime::ResultType` field carries `resultType` |
+//! | enum | `request = Path` | McpResult | the request the outcome answers (checked at compile time) |
+//! | variant | `result_type = "..."` | McpResult | the `resultType` that selects the variant |
+//! | enum | `tag = "type"` / `by_json_type` / `by_shape` | McpUnion | how the variant is chosen |
+//! | variant | `tag_value = "..."` [, `default`] | McpUnion (tag) | the tag value that selects it |
+//! | variant | `json = "string"` … | McpUnion (by_json_type) | the JSON type that selects it |
+//! | variant | `when(...)`, … | McpUnion (by_shape) | predicates on the object |
+//! | any | `crate = "path"` | all | where `mcp_runtime` is |
+//!
+//! A misused attribute is a compile error at the attribute, saying what to write instead; all
+//! errors of one derive are reported together, and the derive still emits placeholder impls so
+//! that they are the only errors (no "trait not implemented" cascade where the type is used).
+//! Generic types are not supported (protocol types are concrete).
+//!
+//! Deserializing never buffers what it does not need to: objects stream from the input map,
+//! and enums dispatched by a member buffer only the members before it. No enum ever tries its
+//! variants in turn.
 
 mod ast;
 mod attr;
@@ -18,18 +54,369 @@ use proc_macro::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, parse_macro_input};
 
+/// A JSON object as a struct with named fields.
+///
+/// Generates `Serialize` and `Deserialize` (through `::mcp_runtime::__private::serde`).
+///
+/// # Struct attributes
+///
+/// - `#[mcp(constant(name = "jsonrpc", value = "2.0"))]`, repeatable: member `jsonrpc` is
+///   always `"2.0"`. `value` is a string or an integer literal (`value = -32020`). The constant
+///   is not a field. Reading, the member must be present (else ``missing field `jsonrpc` ``)
+///   and equal (else ``invalid value for `jsonrpc`: expected "2.0", found "1.0"``, also for a
+///   value of another JSON type). Add `optional` (`constant(name = "mode", value = "form",
+///   optional)`) to let the member be missing. Writing, every constant is written, in
+///   attribute order, before the fields.
+/// - `#[mcp(at_least_one_of("inputRequests", "requestState"))]` (JSON keys of `Option`
+///   fields): reading fails with ``at least one of `inputRequests`, `requestState` must be
+///   present`` when all of them are missing or null.
+/// - `#[mcp(crate = "path")]`: where `mcp_runtime` is (default `::mcp_runtime`).
+///
+/// # Field attributes and kinds of field
+///
+/// - `#[mcp(rename = "jsonName")]`: the JSON key; by default the field's name, `r#` stripped.
+/// - A field whose type's last path segment is `Option` is optional: missing or `null` reads as
+///   `None`, and `None` is not written.
+/// - `#[mcp(default)]`: missing reads as `Default::default()`; the field is always written.
+///   (Not on an `Option` field, which is optional already.)
+/// - `#[mcp(extra)]`: at most one field, of type `::mcp_runtime::Extra`: every member the
+///   struct does not declare is kept there when reading, and written back after the declared
+///   fields (a key that the struct declares is not written twice). Without an extra field,
+///   undeclared members are skipped.
+/// - Any other field is required: ``missing field `name` `` when it is missing.
+///
+/// A key that appears twice is an error (``duplicate field `name` ``), and so is a JSON key
+/// that two fields or constants share (at compile time).
+///
+/// # Example
+///
+/// ```
+/// use mcp_runtime::{Extra, McpObject};
+///
+/// #[derive(Debug, PartialEq, McpObject)]
+/// #[mcp(constant(name = "jsonrpc", value = "2.0"))]
+/// #[mcp(constant(name = "method", value = "notifications/progress"))]
+/// struct ProgressNotification {
+///     #[mcp(rename = "progressToken")]
+///     token: String,
+///     progress: f64,
+///     total: Option<f64>,
+///     #[mcp(default)]
+///     labels: Vec<String>,
+///     #[mcp(extra)]
+///     extra: Extra,
+/// }
+///
+/// let text = r#"{"progress":0.5,"progressToken":"t","method":"notifications/progress","jsonrpc":"2.0","x-trace":7}"#;
+/// let n: ProgressNotification = serde_json::from_str(text)?;
+/// assert_eq!((n.token.as_str(), n.progress, n.total), ("t", 0.5, None));
+/// assert_eq!(n.extra["x-trace"], 7);
+///
+/// // Constants first, then the fields in declaration order, then the extra members.
+/// assert_eq!(
+///     serde_json::to_string(&n)?,
+///     r#"{"jsonrpc":"2.0","method":"notifications/progress","progressToken":"t","progress":0.5,"labels":[],"x-trace":7}"#
+/// );
+///
+/// let wrong = r#"{"jsonrpc":"1.0","method":"notifications/progress","progressToken":"t","progress":1}"#;
+/// let err = serde_json::from_str::<ProgressNotification>(wrong).unwrap_err();
+/// assert!(err.to_string().contains(r#"invalid value for `jsonrpc`: expected "2.0", found "1.0""#));
+///
+/// let missing = r#"{"jsonrpc":"2.0","method":"notifications/progress","progress":1}"#;
+/// let err = serde_json::from_str::<ProgressNotification>(missing).unwrap_err();
+/// assert!(err.to_string().contains("missing field `progressToken`"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// Two fields with one key are rejected when compiling:
+///
+/// ```compile_fail
+/// use mcp_runtime::McpObject;
+///
+/// #[derive(McpObject)]
+/// struct Tool {
+///     name: String,
+///     #[mcp(rename = "name")]
+///     title: String, // error: duplicate JSON key `name`
+/// }
+/// ```
 #[proc_macro_derive(McpObject, attributes(mcp))]
 pub fn derive_mcp_object(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand(&input, Derive::Object).into()
 }
 
+/// A result: on a struct, an [`McpObject`](macro@McpObject) with the `resultType` rules; on an
+/// enum, an outcome whose variant `resultType` selects.
+///
+/// # On a struct
+///
+/// Everything [`McpObject`](macro@McpObject) does, with the same attributes, and one of two
+/// ways to carry `resultType`:
+///
+/// - **Fixed** (the default): `#[mcp(result_type = "input_required")]` on the struct, or
+///   nothing for `"complete"`. Implements `::mcp_runtime::McpResultType` with that
+///   `RESULT_TYPE`. Writing, `"resultType": RESULT_TYPE` is the first member (before the
+///   constants). Reading, the `resultType` member (handled by the derive, not a field) must be
+///   a string equal to the type's value; a missing member reads as `"complete"`. Any other
+///   value is an error that names it, e.g. ``resultType "input_required" is not valid for
+///   CallToolResult: expected "complete"``, or `invalid type: null, expected resultType
+///   string`. A value that is not a core one (`"complete"`, `"input_required"`) must also be
+///   accepted on this thread (`mcp_runtime::result_type::accepting`), else the error is
+///   `resultType "com.example/x" comes from an extension the client did not advertise`.
+/// - **Field**: exactly one field marked `#[mcp(result_type)]`, of type
+///   `::mcp_runtime::ResultType`. It is read from `resultType` (missing reads as
+///   `ResultType::Complete`; `ResultType` validates the value) and written first. No
+///   `McpResultType` impl then, and no `result_type = "..."` on the struct.
+///
+/// Any other field or constant keyed `"resultType"` is a compile error.
+///
+/// ```
+/// use mcp_runtime::result_type::accepting;
+/// use mcp_runtime::{Extra, McpResult, McpResultType};
+///
+/// #[derive(Debug, McpResult)]
+/// struct CallToolResult {
+///     content: Vec<serde_json::Value>,
+///     #[mcp(extra)]
+///     extra: Extra,
+/// }
+///
+/// #[derive(Debug, McpResult)]
+/// #[mcp(result_type = "com.example/deferred")]
+/// struct DeferredResult {
+///     ticket: String,
+/// }
+///
+/// assert_eq!(CallToolResult::RESULT_TYPE, "complete");
+/// let r: CallToolResult = serde_json::from_str(r#"{"content":[]}"#)?;
+/// assert_eq!(serde_json::to_string(&r)?, r#"{"resultType":"complete","content":[]}"#);
+///
+/// let err = serde_json::from_str::<CallToolResult>(r#"{"resultType":"success","content":[]}"#)
+///     .unwrap_err();
+/// assert!(err.to_string().contains(r#"resultType "success" is not valid for CallToolResult"#));
+///
+/// // An extension's value is accepted only while the client's extensions are.
+/// let deferred = r#"{"resultType":"com.example/deferred","ticket":"t"}"#;
+/// assert!(serde_json::from_str::<DeferredResult>(deferred).is_err());
+/// let d: DeferredResult = accepting(&["com.example/deferred"], || serde_json::from_str(deferred))?;
+/// assert_eq!(d.ticket, "t");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// # On an enum: an outcome
+///
+/// Every variant is a one-field tuple variant `V(T)` where `T` derives `McpResult` (fixed
+/// mode). A variant's `resultType` is its `#[mcp(result_type = "...")]`, else its name:
+/// `Complete` is `"complete"`, `InputRequired` is `"input_required"`. There must be a
+/// `"complete"` variant, and no two variants may share a `resultType`. It is checked at compile
+/// time that each `T::RESULT_TYPE` is its variant's `resultType`.
+///
+/// - `#[mcp(request = path::to::Request)]` on the enum: the request this outcome answers. If
+///   the enum has an `input_required` variant, the request must implement
+///   `::mcp_runtime::MayRequireInput` (the schema allows `InputRequiredResult` in its
+///   response); otherwise the variant is a compile error.
+/// - Reading streams: members before `resultType` are buffered, the variant is chosen by the
+///   value (a missing `resultType` chooses the `"complete"` variant), and `T` is read from the
+///   buffer and the rest of the input. An extension variant is chosen only while its value is
+///   accepted (`mcp_runtime::result_type::accepting`). Any other value is an error naming it
+///   and the enum's values.
+/// - Writing writes the variant's value. `From<T>` is implemented for every variant type that
+///   no other variant has.
+///
+/// ```
+/// use mcp_runtime::{Extra, MayRequireInput, McpResult, Request};
+///
+/// #[derive(Debug, McpResult)]
+/// struct CallToolResult {
+///     content: Vec<serde_json::Value>,
+/// }
+///
+/// #[derive(Debug, McpResult)]
+/// #[mcp(result_type = "input_required")]
+/// struct InputRequiredResult {
+///     #[mcp(rename = "requestState")]
+///     request_state: Option<String>,
+///     #[mcp(extra)]
+///     extra: Extra,
+/// }
+///
+/// struct CallToolRequest;
+/// impl Request for CallToolRequest {
+///     const METHOD: &'static str = "tools/call";
+///     type Params = ();
+///     type Result = MyToolOutcome;
+/// }
+/// impl MayRequireInput for CallToolRequest {}
+///
+/// #[derive(Debug, McpResult)]
+/// #[mcp(request = CallToolRequest)]
+/// enum MyToolOutcome {
+///     Complete(CallToolResult),
+///     InputRequired(InputRequiredResult),
+/// }
+///
+/// let o: MyToolOutcome = serde_json::from_str(r#"{"content":[],"resultType":"complete"}"#)?;
+/// assert!(matches!(o, MyToolOutcome::Complete(_)));
+///
+/// let o: MyToolOutcome =
+///     serde_json::from_str(r#"{"resultType":"input_required","requestState":"s","content":[]}"#)?;
+/// let MyToolOutcome::InputRequired(r) = o else { unreachable!() };
+/// assert_eq!(r.request_state.as_deref(), Some("s"));
+/// assert!(r.extra.contains_key("content")); // not a member of InputRequiredResult
+///
+/// let err = serde_json::from_str::<MyToolOutcome>(r#"{"resultType":"Complete"}"#).unwrap_err();
+/// assert!(err.to_string().contains(
+///     r#"unknown resultType "Complete" for MyToolOutcome: expected one of "complete", "input_required""#
+/// ));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// A request that the schema never answers with `input_required` cannot have such a variant:
+///
+/// ```compile_fail
+/// use mcp_runtime::{Extra, McpResult, Request};
+///
+/// #[derive(McpResult)]
+/// struct ListToolsResult { tools: Vec<String> }
+///
+/// #[derive(McpResult)]
+/// #[mcp(result_type = "input_required")]
+/// struct InputRequiredResult { #[mcp(extra)] extra: Extra }
+///
+/// struct ListToolsRequest;
+/// impl Request for ListToolsRequest {
+///     const METHOD: &'static str = "tools/list";
+///     type Params = ();
+///     type Result = ListToolsResult;
+/// }
+///
+/// #[derive(McpResult)]
+/// #[mcp(request = ListToolsRequest)]
+/// enum ListToolsOutcome {
+///     Complete(ListToolsResult),
+///     InputRequired(InputRequiredResult), // error: `ListToolsRequest` may not be answered with `input_required`
+/// }
+/// ```
 #[proc_macro_derive(McpResult, attributes(mcp))]
 pub fn derive_mcp_result(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     expand(&input, Derive::Result).into()
 }
 
+/// An `anyOf` union: an enum of one-field tuple variants `V(T)`, with exactly one way of
+/// telling them apart.
+///
+/// Writing writes the variant's value. `From<T>` is implemented for every variant type that no
+/// other variant has.
+///
+/// # `#[mcp(tag = "type")]`: by the value of a member
+///
+/// Each variant has `#[mcp(tag_value = "text")]`; at most one may also be `default`, read when
+/// the tag member is missing (elicitation: no `mode` means form). Members before the tag are
+/// buffered; the variant's type is read from the tag, the buffer and the rest of the input (so
+/// it checks the tag as its own constant). An unknown value is ``unknown `type` "foo": expected
+/// one of "text", "image"``; a missing tag without a default is ``missing field `type` ``.
+///
+/// ```
+/// use mcp_runtime::{McpObject, McpUnion};
+///
+/// #[derive(Debug, McpObject)]
+/// #[mcp(constant(name = "type", value = "text"))]
+/// struct TextContent { text: String }
+///
+/// #[derive(Debug, McpObject)]
+/// #[mcp(constant(name = "type", value = "image"))]
+/// struct ImageContent { data: String }
+///
+/// #[derive(Debug, McpUnion)]
+/// #[mcp(tag = "type")]
+/// enum ContentBlock {
+///     #[mcp(tag_value = "text")]
+///     Text(TextContent),
+///     #[mcp(tag_value = "image")]
+///     Image(ImageContent),
+/// }
+///
+/// let c: ContentBlock = serde_json::from_str(r#"{"data":"AA==","type":"image"}"#)?;
+/// assert!(matches!(c, ContentBlock::Image(_)));
+/// assert_eq!(serde_json::to_string(&c)?, r#"{"type":"image","data":"AA=="}"#);
+/// let err = serde_json::from_str::<ContentBlock>(r#"{"type":"video"}"#).unwrap_err();
+/// assert!(err.to_string().contains(r#"unknown `type` "video": expected one of "text", "image""#));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// # `#[mcp(by_json_type)]`: by the JSON type of the value
+///
+/// Each variant has `#[mcp(json = "...")]`, one of `string`, `integer`, `number`, `boolean`,
+/// `array`, `object`, `null`, each at most once. `number` also takes integers when there is no
+/// `integer` variant. Any other JSON type is an error naming the expected ones.
+///
+/// ```
+/// use mcp_runtime::McpUnion;
+///
+/// #[derive(Debug, PartialEq, McpUnion)]
+/// #[mcp(by_json_type)]
+/// enum RequestId {
+///     #[mcp(json = "string")]
+///     String(String),
+///     #[mcp(json = "integer")]
+///     Integer(i64),
+/// }
+///
+/// assert_eq!(serde_json::from_str::<RequestId>("7")?, RequestId::Integer(7));
+/// assert_eq!(serde_json::from_str::<RequestId>(r#""a""#)?, RequestId::String("a".into()));
+/// let err = serde_json::from_str::<RequestId>("1.5").unwrap_err();
+/// assert!(err.to_string().contains("expected a JSON string or integer (RequestId)"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// # `#[mcp(by_shape)]`: by predicates on the object
+///
+/// For unions that have no discriminator. Each variant lists predicates, all of which must
+/// hold: `when(key = "type", equals = "string")` (also an integer or `true`/`false`),
+/// `when(key = "type", one_of("integer", "number"))`, `when(has = "enum")`,
+/// `when(lacks = "enumNames")`. A key containing `/` that the object does not have literally
+/// is a path into nested objects (`has = "items/enum"`). A variant without predicates matches
+/// any object. The object is read whole, and the **first** variant (in declaration order)
+/// whose predicates hold is read from it; if none does, the error is `no variant of
+/// PrimitiveSchemaDefinition matches this object` with the list of variants and their
+/// predicates.
+///
+/// ```
+/// use mcp_runtime::{Extra, McpUnion};
+///
+/// #[derive(Debug, McpUnion)]
+/// #[mcp(by_shape)]
+/// enum PrimitiveSchemaDefinition {
+///     #[mcp(when(key = "type", equals = "string"), when(has = "enum"))]
+///     Enum(Extra),
+///     #[mcp(when(key = "type", equals = "string"))]
+///     String(Extra),
+///     #[mcp(when(key = "type", one_of("integer", "number")))]
+///     Number(Extra),
+/// }
+///
+/// let s: PrimitiveSchemaDefinition = serde_json::from_str(r#"{"type":"string","enum":["a"]}"#)?;
+/// assert!(matches!(s, PrimitiveSchemaDefinition::Enum(_)));
+/// let err = serde_json::from_str::<PrimitiveSchemaDefinition>(r#"{"type":"boolean"}"#).unwrap_err();
+/// assert!(err.to_string().contains("no variant of PrimitiveSchemaDefinition matches this object"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// Each variant of a tagged union needs its tag value:
+///
+/// ```compile_fail
+/// use mcp_runtime::McpUnion;
+///
+/// #[derive(McpUnion)]
+/// #[mcp(tag = "type")]
+/// enum Content {
+///     #[mcp(tag_value = "text")]
+///     Text(mcp_runtime::Extra),
+///     Image(mcp_runtime::Extra), // error: variant `Image` needs #[mcp(tag_value = "...")]
+/// }
+/// ```
 #[proc_macro_derive(McpUnion, attributes(mcp))]
 pub fn derive_mcp_union(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
