@@ -483,3 +483,94 @@ pub fn variant(errors: &Errors, attrs: &[Attribute], kind: Kind) -> VariantAttrs
 pub fn forbid(errors: &Errors, attrs: &[Attribute], place: &str) {
     each_key(errors, attrs, &[], place, |_, _| Ok(()));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quote::quote;
+
+    fn container_of(
+        tokens: proc_macro2::TokenStream,
+        kind: Kind,
+    ) -> (ContainerAttrs, syn::Result<()>) {
+        let input: syn::DeriveInput = syn::parse2(tokens).unwrap();
+        let errors = Errors::new();
+        let attrs = container(&errors, &input.attrs, kind);
+        (attrs, errors.finish())
+    }
+
+    #[test]
+    fn negative_integer_constants_parse_as_punct_and_literal_or_as_one_literal() {
+        // From source text, `-32020` is a `-` and a literal; from a generator's TokenStream it
+        // may be one negative literal.
+        let one_literal = proc_macro2::Literal::i64_unsuffixed(-32020);
+        for value in [quote!(-32020), quote!(#one_literal)] {
+            let (attrs, result) = container_of(
+                quote!(
+                    #[mcp(constant(name = "code", value = #value))]
+                    struct S {}
+                ),
+                Kind::Object,
+            );
+            result.unwrap();
+            assert!(matches!(attrs.constants[0].value, Literal::Int(-32020)));
+        }
+    }
+
+    #[test]
+    fn every_error_of_one_attribute_list_is_reported_once() {
+        let (_, result) = container_of(
+            quote! {
+                #[mcp(tag = "type")]
+                #[mcp(constant(name = "a"))]
+                #[mcp(crate = "x", crate = "y")]
+                struct S {}
+            },
+            Kind::Object,
+        );
+        let messages: Vec<String> = result
+            .unwrap_err()
+            .into_iter()
+            .map(|e| e.to_string())
+            .collect();
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert!(
+            messages[0].starts_with("unknown attribute `tag`"),
+            "{messages:?}"
+        );
+        assert!(messages[1].contains("needs both `name"), "{messages:?}");
+        assert_eq!(messages[2], "duplicate `crate` attribute");
+    }
+
+    #[test]
+    fn when_predicates_parse_each_form() {
+        let input: syn::DeriveInput = syn::parse2(quote! {
+            enum E {
+                #[mcp(when(key = "type", equals = "string"), when(has = "enum"))]
+                #[mcp(when(lacks = "x"), when(key = "t", one_of("a", "b")), when(key = "v", equals = -1))]
+                A(u8),
+            }
+        })
+        .unwrap();
+        let syn::Data::Enum(e) = &input.data else {
+            unreachable!()
+        };
+        let errors = Errors::new();
+        let attrs = variant(&errors, &e.variants[0].attrs, Kind::Union);
+        errors.finish().unwrap();
+        assert_eq!(attrs.when.len(), 5);
+        assert!(
+            matches!(&attrs.when[0], Predicate::Equals { value: Literal::Str(s), .. } if s.value() == "string")
+        );
+        assert!(matches!(&attrs.when[1], Predicate::Has(k) if k.value() == "enum"));
+        assert!(matches!(&attrs.when[2], Predicate::Lacks(k) if k.value() == "x"));
+        assert!(matches!(&attrs.when[3], Predicate::OneOf { values, .. } if values.len() == 2));
+        assert!(matches!(
+            &attrs.when[4],
+            Predicate::Equals {
+                value: Literal::Int(-1),
+                ..
+            }
+        ));
+    }
+}

@@ -785,6 +785,62 @@ mod tests {
         assert!(!key_is_bool(object, "a/b", true));
     }
 
+    /// Inside this crate the derives work both with the default `::mcp_runtime` path (through
+    /// `extern crate self as mcp_runtime`) and with `#[mcp(crate = "crate")]`.
+    #[derive(Debug, PartialEq, crate::McpObject)]
+    #[mcp(constant(name = "kind", value = "k"))]
+    struct ByDefaultPath {
+        a: u8,
+        #[mcp(extra)]
+        extra: Extra,
+    }
+
+    #[derive(Debug, PartialEq, crate::McpResult)]
+    #[mcp(crate = "crate", result_type = "input_required")]
+    struct ByCratePath {
+        b: Option<u8>,
+    }
+
+    #[derive(Debug, PartialEq, crate::McpResult)]
+    #[mcp(crate = "crate")]
+    enum Outcome {
+        #[mcp(result_type = "complete")]
+        Done(ByCratePathComplete),
+        InputRequired(ByCratePath),
+    }
+
+    #[derive(Debug, PartialEq, crate::McpResult)]
+    #[mcp(crate = "crate")]
+    struct ByCratePathComplete {}
+
+    #[derive(Debug, PartialEq, crate::McpUnion)]
+    #[mcp(crate = "crate", by_json_type)]
+    enum Id {
+        #[mcp(json = "string")]
+        S(String),
+        #[mcp(json = "integer")]
+        I(i64),
+    }
+
+    #[test]
+    fn derives_inside_the_crate_with_either_path() {
+        let v: ByDefaultPath = serde_json::from_str(r#"{"a":1,"kind":"k","z":true}"#).unwrap();
+        assert_eq!(v.a, 1);
+        assert_eq!(
+            serde_json::to_string(&v).unwrap(),
+            r#"{"kind":"k","a":1,"z":true}"#
+        );
+        let o: Outcome = serde_json::from_str(r#"{"b":2,"resultType":"input_required"}"#).unwrap();
+        assert_eq!(o, Outcome::InputRequired(ByCratePath { b: Some(2) }));
+        let o: Outcome = serde_json::from_str("{}").unwrap();
+        assert_eq!(o, Outcome::Done(ByCratePathComplete {}));
+        assert_eq!(serde_json::from_str::<Id>("3").unwrap(), Id::I(3));
+        assert_eq!(
+            serde_json::from_str::<Id>(r#""x""#).unwrap(),
+            Id::S("x".into())
+        );
+    }
+
     #[test]
     fn quoted_escapes_like_json() {
         assert_eq!(Quoted("a\"b").to_string(), r#""a\"b""#);

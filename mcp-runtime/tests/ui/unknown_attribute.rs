@@ -17,5 +17,7 @@ struct CallToolResult {}
 
 fn main() {
     // No cascade: the impls exist even though the derive failed.
-    let _ = serde_json::to_string(&Tool { input_schema: String::new() });
+    let _ = serde_json::to_string(&Tool {
+        input_schema: String::new(),
+    });
 }

@@ -8,7 +8,10 @@ struct CallToolResult {
 }
 
 #[derive(Debug, Clone, PartialEq, McpResult)]
-#[mcp(result_type = "input_required", at_least_one_of("inputRequests", "requestState"))]
+#[mcp(
+    result_type = "input_required",
+    at_least_one_of("inputRequests", "requestState")
+)]
 struct InputRequiredResult {
     #[mcp(rename = "inputRequests")]
     input_requests: Option<Extra>,
