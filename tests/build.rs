@@ -11,12 +11,19 @@ fn main() {
     ));
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let schema = dir.join("2026-07-28").join("schema.json");
-    if let Err(e) = mcp_codegen::Builder::new().schema(&schema).generate(out.join("mcp.rs")) {
+    if let Err(e) = mcp_codegen::Builder::new()
+        .schema(&schema)
+        .generate(out.join("mcp.rs"))
+    {
         panic!("generating from {}: {e}", schema.display());
     }
     // The same with `schemars::JsonSchema` derived (the opt-in switch).
     let file = out.join("mcp-schemars.rs");
-    if let Err(e) = mcp_codegen::Builder::new().schema(&schema).json_schema(true).generate(file) {
+    if let Err(e) = mcp_codegen::Builder::new()
+        .schema(&schema)
+        .json_schema(true)
+        .generate(file)
+    {
         panic!("generating with json_schema from {}: {e}", schema.display());
     }
     // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).
@@ -46,7 +53,11 @@ fn dispatch(examples: &Path) -> String {
          pub fn roundtrip_as(type_name: &str, text: &str) -> ::core::result::Result<(), String> {\n    match type_name {\n",
     );
     for n in &names {
-        writeln!(s, "        {n:?} => crate::roundtrip::<crate::mcp::{n}>(text),").unwrap();
+        writeln!(
+            s,
+            "        {n:?} => crate::roundtrip::<crate::mcp::{n}>(text),"
+        )
+        .unwrap();
     }
     s.push_str("        other => Err(format!(\"no generated type named {other}\")),\n    }\n}\n");
     writeln!(s, "/// The example folders, each named after a `$def`.\npub const TYPES: &[&str] = &{names:?};").unwrap();

@@ -207,7 +207,8 @@ fn space_items(code: &str) -> String {
         if prev_ended_item && top {
             out.push('\n');
         }
-        prev_ended_item = line == "}" || (top && line.ends_with(';'));
+        let code_line = !line.starts_with("//") && !line.starts_with('#');
+        prev_ended_item = line == "}" || (top && code_line && line.ends_with(';'));
         out.push_str(line);
         out.push('\n');
     }

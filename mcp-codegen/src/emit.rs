@@ -232,10 +232,10 @@ impl Emitter<'_> {
             };
             attrs.push(quote!(#[mcp(constant(name = #key, value = #value #optional))]));
         }
-        if let Some(ResultMode::Fixed(v)) = &s.result {
-            if v != "complete" {
-                attrs.push(quote!(#[mcp(result_type = #v)]));
-            }
+        if let Some(ResultMode::Fixed(v)) = &s.result
+            && v != "complete"
+        {
+            attrs.push(quote!(#[mcp(result_type = #v)]));
         }
         if !s.at_least_one_of.is_empty() {
             let keys = &s.at_least_one_of;
@@ -449,6 +449,7 @@ impl Emitter<'_> {
             #sep
             #[doc = #how]
             #allow
+            #[allow(clippy::large_enum_variant)]
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpUnion #schemars)]
             #mode
             #untagged
@@ -549,6 +550,7 @@ impl Emitter<'_> {
             #docs
             #[doc = ""]
             #[doc = " A union of result types. `Deserialize` can tell only `resultType` apart: an input-required result is read as that variant, any other as the generic result (nothing is lost: undeclared members are kept). Use [`Self::from_method`] to read the concrete result of a method."]
+            #[allow(clippy::large_enum_variant)]
             #[derive(Debug, Clone, PartialEq)]
             pub enum #name { #(#variants,)* }
 
@@ -590,6 +592,7 @@ impl Emitter<'_> {
         let untagged = self.json_schema_attrs(quote!(#[serde(untagged)]));
         quote! {
             #docs
+            #[allow(clippy::large_enum_variant)]
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpResult #schemars)]
             #request
             #untagged

@@ -311,15 +311,19 @@ fn rule_table(rules: &[CapabilityRule]) -> TokenStream {
             }
             _ => quote!(::mcp_runtime::capability::When::Always),
         };
-        let doc = format!(" {}", r.why);
         quote! {
-            #[doc = #doc]
             ::mcp_runtime::capability::Rule { method: #method, when: #when, needs: #needs, or_empty: #or_empty, level: #level }
         }
     });
+    let why = rules.iter().map(|r| {
+        let line = format!(" - `{}` needs `{}`: {}", r.method, r.needs, r.why);
+        quote!(#[doc = #line])
+    });
     quote! {
         /// Which client capability each kind (and mode) of input request needs, from this
-        /// project's overlay for the revision (`schema/<revision>.json`, `input_capabilities`).
+        /// project's overlay for the revision (`schema/<revision>.json`, `input_capabilities`):
+        ///
+        #(#why)*
         pub const INPUT_CAPABILITY_RULES: &[::mcp_runtime::capability::Rule] = &[#(#entries),*];
     }
 }

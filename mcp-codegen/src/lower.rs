@@ -638,7 +638,13 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let hint = format!("{}{}", names::unraw(rust), names::type_name(key));
-            let ty = self.ty_of(schema, &p, &hint, depth + 1)?;
+            let outcome = def
+                .and_then(|d| self.protocol.outcomes.get(d))
+                .filter(|_| key == "result");
+            let ty = match outcome {
+                Some(o) => Ty::Named(o.name.clone()),
+                None => self.ty_of(schema, &p, &hint, depth + 1)?,
+            };
             st.fields.push(Field {
                 json: key.clone(),
                 rust: unique(names::field_name(key)),

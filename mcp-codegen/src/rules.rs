@@ -102,7 +102,12 @@ impl Protocol {
             let rptr = format!("{}/properties/result", ptr(name));
             if let Some(target) = ref_name(result, defs_key) {
                 answers.insert(base.to_owned(), target.to_owned());
-                answering.push(target.to_owned());
+                // Only the response of a request with a method answers one: the generic
+                // `JSONRPCResultResponse` carries the generic `Result`.
+                let request = defs.get(&format!("{base}Request"));
+                if request.is_some_and(|r| const_str(r, "method").is_some()) {
+                    answering.push(target.to_owned());
+                }
             } else if let Some(any) = result.get("anyOf").and_then(Value::as_array) {
                 let targets: Vec<&str> = any.iter().filter_map(|s| ref_name(s, defs_key)).collect();
                 if targets.len() != any.len() {

@@ -149,7 +149,10 @@ impl CapabilityError {
 }
 
 fn lookup<'v>(caps: &'v Value, dotted: &str) -> Option<&'v Value> {
-    dotted.split('.').try_fold(caps, |v, part| v.get(part)).filter(|v| !v.is_null())
+    dotted
+        .split('.')
+        .try_fold(caps, |v, part| v.get(part))
+        .filter(|v| !v.is_null())
 }
 
 fn applies(when: &When, request: &Value) -> bool {
@@ -163,14 +166,25 @@ fn applies(when: &When, request: &Value) -> bool {
                 _ => false,
             })
         }
-        When::AnyPresent(pointers) => pointers.iter().any(|p| request.pointer(p).is_some_and(|v| !v.is_null())),
+        When::AnyPresent(pointers) => pointers
+            .iter()
+            .any(|p| request.pointer(p).is_some_and(|v| !v.is_null())),
     }
 }
 
 /// The refusals for one input request (`request` is its JSON form, with `method`), given the
 /// client's capabilities in JSON form. SHOULD rules are skipped when `allow_should`.
-pub fn check(key: &str, request: &Value, caps: &Value, rules: &[Rule], allow_should: bool) -> Vec<Refusal> {
-    let method = request.get("method").and_then(Value::as_str).unwrap_or_default();
+pub fn check(
+    key: &str,
+    request: &Value,
+    caps: &Value,
+    rules: &[Rule],
+    allow_should: bool,
+) -> Vec<Refusal> {
+    let method = request
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     rules
         .iter()
         .filter(|r| r.method == method && applies(&r.when, request))
@@ -194,5 +208,9 @@ pub fn check(key: &str, request: &Value, caps: &Value, rules: &[Rule], allow_sho
 
 /// Collects refusals into a result.
 pub fn into_result(refusals: Vec<Refusal>) -> Result<(), CapabilityError> {
-    if refusals.is_empty() { Ok(()) } else { Err(CapabilityError { refusals }) }
+    if refusals.is_empty() {
+        Ok(())
+    } else {
+        Err(CapabilityError { refusals })
+    }
 }

@@ -31,7 +31,7 @@ pub trait Notification {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` may not be answered with `input_required`",
     label = "this request's result cannot be an InputRequiredResult",
-    note = "only requests whose *ResultResponse in the schema allows InputRequiredResult (tools/call, prompts/get, resources/read in 2026-07-28) implement `MayRequireInput`; remove the input_required variant"
+    note = "the generator implements `MayRequireInput` only for requests whose *ResultResponse in the schema lists InputRequiredResult in its result; remove the input_required variant"
 )]
 pub trait MayRequireInput: Request {}
 

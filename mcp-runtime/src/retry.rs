@@ -40,14 +40,24 @@ impl fmt::Display for RetryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RetryError::MissingResponse { key, method } => {
-                write!(f, "inputResponses has no response for inputRequests[{key:?}] ({method})")
+                write!(
+                    f,
+                    "inputResponses has no response for inputRequests[{key:?}] ({method})"
+                )
             }
-            RetryError::WrongKind { key, method, expected } => write!(
+            RetryError::WrongKind {
+                key,
+                method,
+                expected,
+            } => write!(
                 f,
                 "inputResponses[{key:?}] must be a {expected}, the result of the {method} request at that key"
             ),
             RetryError::UnexpectedResponse { key } => {
-                write!(f, "inputResponses[{key:?}] answers no request: the server did not ask for it")
+                write!(
+                    f,
+                    "inputResponses[{key:?}] answers no request: the server did not ask for it"
+                )
             }
             RetryError::SameId => f.write_str("the retried request needs a new JSON-RPC id"),
         }

@@ -54,7 +54,9 @@ pub fn roundtrip<T: DeserializeOwned + Serialize>(text: &str) -> Result<(), Stri
     let input: Value = serde_json::from_str(text).map_err(|e| format!("input is not JSON: {e}"))?;
     match json_diff(&input, &back, String::new()) {
         None => Ok(()),
-        Some(d) => Err(format!("round trip differs at {d}\n  input: {input}\n  output: {back}")),
+        Some(d) => Err(format!(
+            "round trip differs at {d}\n  input: {input}\n  output: {back}"
+        )),
     }
 }
 
@@ -73,7 +75,10 @@ pub fn json_diff(a: &Value, b: &Value, at: String) -> Option<String> {
             if x.len() != y.len() {
                 return Some(format!("{at} (array lengths {} and {})", x.len(), y.len()));
             }
-            x.iter().zip(y).enumerate().find_map(|(i, (p, q))| json_diff(p, q, format!("{at}/{i}")))
+            x.iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (p, q))| json_diff(p, q, format!("{at}/{i}")))
         }
         (Value::Object(x), Value::Object(y)) => {
             for k in x.keys().chain(y.keys()) {

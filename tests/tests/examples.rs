@@ -10,16 +10,30 @@ fn every_official_example_round_trips() {
     let mut failures = Vec::new();
     for type_name in examples::TYPES {
         let dir = root.join(type_name);
-        let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
-        for file in files.into_iter().filter(|f| f.extension().is_some_and(|e| e == "json")) {
+        for file in files
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "json"))
+        {
             let text = std::fs::read_to_string(&file).unwrap();
             if let Err(e) = examples::roundtrip_as(type_name, &text) {
-                failures.push(format!("{type_name}/{}: {e}", file.file_name().unwrap().to_string_lossy()));
+                failures.push(format!(
+                    "{type_name}/{}: {e}",
+                    file.file_name().unwrap().to_string_lossy()
+                ));
             }
             checked += 1;
         }
     }
-    assert!(failures.is_empty(), "{} of {checked} examples fail:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} examples fail:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert_eq!(checked, 129, "the official schema ships 129 examples");
 }

@@ -9,6 +9,14 @@ fn json_schema_uses_wire_names() {
     assert!(props.contains_key("_meta"), "{schema}");
     assert!(props.contains_key("inputResponses"), "{schema}");
     assert!(!props.contains_key("input_responses"), "{schema}");
-    let required: Vec<&str> = schema["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-    assert!(required.contains(&"name") && required.contains(&"_meta"), "{schema}");
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        required.contains(&"name") && required.contains(&"_meta"),
+        "{schema}"
+    );
 }

@@ -23,7 +23,9 @@ fn form(mode: Option<&str>) -> mcp::InputRequest {
 }
 
 fn url() -> mcp::InputRequest {
-    request(json!({"method": "elicitation/create", "params": {"mode": "url", "message": "log in", "url": "https://example.com/login", "elicitationId": "e1"}}))
+    request(
+        json!({"method": "elicitation/create", "params": {"mode": "url", "message": "log in", "url": "https://example.com/login", "elicitationId": "e1"}}),
+    )
 }
 
 fn sampling(extra: Value) -> mcp::InputRequest {
@@ -45,7 +47,13 @@ fn refused(c: &Value, r: mcp::InputRequest) -> Option<String> {
         Ok(_) => None,
         Err(e) => {
             assert_eq!(e.refusals[0].key, "k");
-            Some(e.refusals.iter().map(|r| r.capability.clone()).collect::<Vec<_>>().join(","))
+            Some(
+                e.refusals
+                    .iter()
+                    .map(|r| r.capability.clone())
+                    .collect::<Vec<_>>()
+                    .join(","),
+            )
         }
     }
 }
@@ -63,31 +71,116 @@ fn capability_matrix() {
     let with_roots = json!({"roots": {}});
 
     let cases: Vec<(&str, &Value, mcp::InputRequest, Option<&str>)> = vec![
-        ("form, no caps", &none, form(None), Some("elicitation,elicitation.form")),
-        ("form without mode, {}", &empty_elicitation, form(None), None),
-        ("form with mode, {}", &empty_elicitation, form(Some("form")), None),
+        (
+            "form, no caps",
+            &none,
+            form(None),
+            Some("elicitation,elicitation.form"),
+        ),
+        (
+            "form without mode, {}",
+            &empty_elicitation,
+            form(None),
+            None,
+        ),
+        (
+            "form with mode, {}",
+            &empty_elicitation,
+            form(Some("form")),
+            None,
+        ),
         ("form, form", &form_only, form(None), None),
-        ("form, url only", &url_only, form(Some("form")), Some("elicitation.form")),
-        ("form without mode, url only", &url_only, form(None), Some("elicitation.form")),
+        (
+            "form, url only",
+            &url_only,
+            form(Some("form")),
+            Some("elicitation.form"),
+        ),
+        (
+            "form without mode, url only",
+            &url_only,
+            form(None),
+            Some("elicitation.form"),
+        ),
         ("form, both", &both, form(None), None),
-        ("url, no caps", &none, url(), Some("elicitation,elicitation.url")),
-        ("url, {}", &empty_elicitation, url(), Some("elicitation.url")),
+        (
+            "url, no caps",
+            &none,
+            url(),
+            Some("elicitation,elicitation.url"),
+        ),
+        (
+            "url, {}",
+            &empty_elicitation,
+            url(),
+            Some("elicitation.url"),
+        ),
         ("url, form only", &form_only, url(), Some("elicitation.url")),
         ("url, url", &url_only, url(), None),
         ("url, both", &both, url(), None),
-        ("sampling, none", &none, sampling(json!({})), Some("sampling")),
-        ("sampling, sampling", &sampling_plain, sampling(json!({})), None),
-        ("sampling tools, sampling", &sampling_plain, sampling(json!({"tools": []})), Some("sampling.tools")),
-        ("sampling toolChoice, sampling", &sampling_plain, sampling(json!({"toolChoice": {"mode": "auto"}})), Some("sampling.tools")),
-        ("sampling tools, sampling.tools", &sampling_tools, sampling(json!({"tools": []})), None),
-        ("sampling context, sampling", &sampling_plain, sampling(json!({"includeContext": "thisServer"})), Some("sampling.context")),
-        ("sampling allServers, sampling", &sampling_plain, sampling(json!({"includeContext": "allServers"})), Some("sampling.context")),
-        ("sampling context none, sampling", &sampling_plain, sampling(json!({"includeContext": "none"})), None),
-        ("sampling context, sampling.context", &sampling_context, sampling(json!({"includeContext": "thisServer"})), None),
+        (
+            "sampling, none",
+            &none,
+            sampling(json!({})),
+            Some("sampling"),
+        ),
+        (
+            "sampling, sampling",
+            &sampling_plain,
+            sampling(json!({})),
+            None,
+        ),
+        (
+            "sampling tools, sampling",
+            &sampling_plain,
+            sampling(json!({"tools": []})),
+            Some("sampling.tools"),
+        ),
+        (
+            "sampling toolChoice, sampling",
+            &sampling_plain,
+            sampling(json!({"toolChoice": {"mode": "auto"}})),
+            Some("sampling.tools"),
+        ),
+        (
+            "sampling tools, sampling.tools",
+            &sampling_tools,
+            sampling(json!({"tools": []})),
+            None,
+        ),
+        (
+            "sampling context, sampling",
+            &sampling_plain,
+            sampling(json!({"includeContext": "thisServer"})),
+            Some("sampling.context"),
+        ),
+        (
+            "sampling allServers, sampling",
+            &sampling_plain,
+            sampling(json!({"includeContext": "allServers"})),
+            Some("sampling.context"),
+        ),
+        (
+            "sampling context none, sampling",
+            &sampling_plain,
+            sampling(json!({"includeContext": "none"})),
+            None,
+        ),
+        (
+            "sampling context, sampling.context",
+            &sampling_context,
+            sampling(json!({"includeContext": "thisServer"})),
+            None,
+        ),
         ("roots, none", &none, roots(), Some("roots")),
         ("roots, sampling", &sampling_plain, roots(), Some("roots")),
         ("roots, roots", &with_roots, roots(), None),
-        ("elicitation, roots", &with_roots, form(None), Some("elicitation,elicitation.form")),
+        (
+            "elicitation, roots",
+            &with_roots,
+            form(None),
+            Some("elicitation,elicitation.form"),
+        ),
     ];
     for (name, c, r, want) in cases {
         assert_eq!(refused(c, r).as_deref(), want, "{name}");
@@ -98,11 +191,15 @@ fn capability_matrix() {
 fn should_rules_can_be_allowed_explicitly() {
     let c = caps(json!({"sampling": {}}));
     let mut strict = mcp::InputRequestsBuilder::new(&c);
-    let e = strict.insert("s", sampling(json!({"includeContext": "thisServer"}))).unwrap_err();
+    let e = strict
+        .insert("s", sampling(json!({"includeContext": "thisServer"})))
+        .unwrap_err();
     assert_eq!(e.refusals[0].level, Level::Should);
     assert!(e.to_string().contains("SHOULD"), "{e}");
     let mut lenient = mcp::InputRequestsBuilder::new(&c).allow_should_rules();
-    lenient.insert("s", sampling(json!({"includeContext": "thisServer"}))).unwrap();
+    lenient
+        .insert("s", sampling(json!({"includeContext": "thisServer"})))
+        .unwrap();
     // MUST rules stay.
     assert!(lenient.insert("t", sampling(json!({"tools": []}))).is_err());
     assert_eq!(lenient.build().len(), 1);
@@ -113,12 +210,27 @@ fn refusal_names_key_kind_and_capability_and_becomes_32021() {
     let mut b = mcp::InputRequestsBuilder::new(&caps(json!({"elicitation": {}})));
     let e = b.insert("login", url()).unwrap_err();
     let msg = e.to_string();
-    assert!(msg.contains("\"login\"") && msg.contains("elicitation/create") && msg.contains("elicitation.url"), "{msg}");
-    assert_eq!(e.required_capabilities(), json!({"elicitation": {"url": {}}}));
-    let resp = mcp::MissingRequiredClientCapabilityError::from_capability_error(Some(mcp::RequestId::Integer(3)), &e).unwrap();
+    assert!(
+        msg.contains("\"login\"")
+            && msg.contains("elicitation/create")
+            && msg.contains("elicitation.url"),
+        "{msg}"
+    );
+    assert_eq!(
+        e.required_capabilities(),
+        json!({"elicitation": {"url": {}}})
+    );
+    let resp = mcp::MissingRequiredClientCapabilityError::from_capability_error(
+        Some(mcp::RequestId::Integer(3)),
+        &e,
+    )
+    .unwrap();
     let v = serde_json::to_value(&resp).unwrap();
     assert_eq!(v["error"]["code"], json!(-32021));
-    assert_eq!(v["error"]["data"]["requiredCapabilities"], json!({"elicitation": {"url": {}}}));
+    assert_eq!(
+        v["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {"url": {}}})
+    );
     assert_eq!(v["id"], json!(3));
 }
 
@@ -129,10 +241,21 @@ fn client_side_check_reports_every_offending_key() {
     requests.insert("b".into(), roots());
     requests.insert("c".into(), form(None));
     let ir = mcp::InputRequiredResult::new(Some(requests), None).unwrap();
-    let e = ir.check_capabilities(&caps(json!({"elicitation": {"form": {}}}))).unwrap_err();
-    let keys: Vec<(&str, &str)> = e.refusals.iter().map(|r| (r.key.as_str(), r.capability.as_str())).collect();
+    let e = ir
+        .check_capabilities(&caps(json!({"elicitation": {"form": {}}})))
+        .unwrap_err();
+    let keys: Vec<(&str, &str)> = e
+        .refusals
+        .iter()
+        .map(|r| (r.key.as_str(), r.capability.as_str()))
+        .collect();
     assert_eq!(keys, [("a", "elicitation.url"), ("b", "roots")]);
-    assert!(ir.check_capabilities(&caps(json!({"elicitation": {"form": {}, "url": {}}, "roots": {}}))).is_ok());
+    assert!(
+        ir.check_capabilities(&caps(
+            json!({"elicitation": {"form": {}, "url": {}}, "roots": {}})
+        ))
+        .is_ok()
+    );
 }
 
 fn call() -> mcp::CallToolRequest {
@@ -158,33 +281,63 @@ fn retry_copies_state_and_needs_matching_responses() {
     let original = call();
     let mut requests = mcp::InputRequests::new();
     requests.insert("login".into(), form(None));
-    let answer = mcp::InputRequiredResult::new(Some(requests), Some("opaque-state==".into())).unwrap();
+    let answer =
+        mcp::InputRequiredResult::new(Some(requests), Some("opaque-state==".into())).unwrap();
 
     let mut responses = mcp::InputResponses::new();
     responses.insert("login".into(), elicit_result());
-    let retry = original.retry(mcp::RequestId::Integer(2), &answer, responses.clone()).unwrap();
+    let retry = original
+        .retry(mcp::RequestId::Integer(2), &answer, responses.clone())
+        .unwrap();
     assert_eq!(retry.id, mcp::RequestId::Integer(2));
-    assert_eq!(retry.params.request_state.as_deref(), Some("opaque-state=="));
+    assert_eq!(
+        retry.params.request_state.as_deref(),
+        Some("opaque-state==")
+    );
     assert_eq!(retry.params.input_responses.as_ref(), Some(&responses));
     assert_eq!(retry.params.name, "weather");
     assert_eq!(retry.params.arguments, original.params.arguments);
 
-    assert_eq!(original.retry(mcp::RequestId::Integer(1), &answer, responses.clone()).unwrap_err(), RetryError::SameId);
     assert_eq!(
-        original.retry(mcp::RequestId::Integer(2), &answer, mcp::InputResponses::new()).unwrap_err(),
-        RetryError::MissingResponse { key: "login".into(), method: "elicitation/create".into() }
+        original
+            .retry(mcp::RequestId::Integer(1), &answer, responses.clone())
+            .unwrap_err(),
+        RetryError::SameId
+    );
+    assert_eq!(
+        original
+            .retry(
+                mcp::RequestId::Integer(2),
+                &answer,
+                mcp::InputResponses::new()
+            )
+            .unwrap_err(),
+        RetryError::MissingResponse {
+            key: "login".into(),
+            method: "elicitation/create".into()
+        }
     );
     let mut wrong = mcp::InputResponses::new();
     wrong.insert("login".into(), roots_result());
     assert_eq!(
-        original.retry(mcp::RequestId::Integer(2), &answer, wrong).unwrap_err(),
-        RetryError::WrongKind { key: "login".into(), method: "elicitation/create".into(), expected: "ElicitResult" }
+        original
+            .retry(mcp::RequestId::Integer(2), &answer, wrong)
+            .unwrap_err(),
+        RetryError::WrongKind {
+            key: "login".into(),
+            method: "elicitation/create".into(),
+            expected: "ElicitResult"
+        }
     );
     let mut extra = responses.clone();
     extra.insert("other".into(), roots_result());
     assert_eq!(
-        original.retry(mcp::RequestId::Integer(2), &answer, extra).unwrap_err(),
-        RetryError::UnexpectedResponse { key: "other".into() }
+        original
+            .retry(mcp::RequestId::Integer(2), &answer, extra)
+            .unwrap_err(),
+        RetryError::UnexpectedResponse {
+            key: "other".into()
+        }
     );
 }
 
@@ -195,14 +348,22 @@ fn retry_sends_no_state_when_none_came() {
     let answer = mcp::InputRequiredResult::new(Some(requests), None).unwrap();
     let mut responses = mcp::InputResponses::new();
     responses.insert("r".into(), roots_result());
-    let retry = call().retry(mcp::RequestId::String("x".into()), &answer, responses).unwrap();
+    let retry = call()
+        .retry(mcp::RequestId::String("x".into()), &answer, responses)
+        .unwrap();
     assert_eq!(retry.params.request_state, None);
     let text = serde_json::to_string(&retry).unwrap();
     assert!(!text.contains("requestState"), "{text}");
 
     // State only: the retry echoes it and carries no inputResponses.
     let answer = mcp::InputRequiredResult::new(None, Some("s1".into())).unwrap();
-    let retry = call().retry(mcp::RequestId::Integer(9), &answer, mcp::InputResponses::new()).unwrap();
+    let retry = call()
+        .retry(
+            mcp::RequestId::Integer(9),
+            &answer,
+            mcp::InputResponses::new(),
+        )
+        .unwrap();
     assert_eq!(retry.params.request_state.as_deref(), Some("s1"));
     assert_eq!(retry.params.input_responses, None);
 }
