@@ -267,12 +267,19 @@ mod tests {
 
     #[test]
     fn json_value_patch_makes_it_any() {
-        let mut root = serde_json::json!({"$defs": {"JSONValue": {"anyOf": [{"type": "string"}]}}});
+        let mut root = serde_json::json!({"$defs": {
+            "JSONValue": {"anyOf": [{"type": "string"}]},
+            "ReadResourceResult": {"required": ["cacheScope", "contents", "resultType", "ttlMs"]}
+        }});
         Overlay::builtin("2026-07-28")
             .unwrap()
             .apply(&mut root)
             .unwrap();
         assert_eq!(root["$defs"]["JSONValue"], serde_json::json!({}));
+        assert_eq!(
+            root["$defs"]["ReadResourceResult"]["required"],
+            serde_json::json!(["contents", "resultType"])
+        );
     }
 
     #[test]
