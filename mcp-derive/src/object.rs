@@ -150,10 +150,10 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
     let (extra_decl, extra_len, extra_write) = match extra {
         Some(f) => {
             let member = f.member;
-            let field = quote_spanned!(f.ty.span()=> {
-                let __extra: &#krate::Extra = &self.#member;
-                __extra
-            });
+            let ty = f.ty;
+            let field = quote_spanned!(ty.span()=>
+                <#ty as #krate::de::ExtraField>::as_extra(&self.#member)
+            );
             (
                 quote!(const __DECLARED: &[&str] = &[#(#declared),*];),
                 quote!(+ #krate::de::extra_len(#field, __DECLARED)),
@@ -291,7 +291,9 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             Role::ResultType => continue,
             Role::Extra => {
                 slots.push(quote!(let mut __extra = #krate::Extra::new();));
-                init.push(quote_spanned!(ty.span()=> #member: __extra,));
+                init.push(quote_spanned! {ty.span()=>
+                    #member: <#ty as #krate::de::ExtraField>::from_extra(__extra),
+                });
                 continue;
             }
             Role::Required | Role::Optional | Role::Default => {}

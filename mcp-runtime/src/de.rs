@@ -709,6 +709,28 @@ pub fn no_shape_match<E: de::Error>(type_name: &str, variants: &str) -> E {
 // Extra members
 // ---------------------------------------------------------------------------------------------
 
+/// The type of an `#[mcp(extra)]` field: [`Extra`]. A trait (and not a plain type check) so
+/// that a field of another type is one clear error.
+#[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "an #[mcp(extra)] field has type `::mcp_runtime::Extra`, not `{Self}`",
+    label = "change this type to `::mcp_runtime::Extra`"
+)]
+pub trait ExtraField {
+    fn as_extra(&self) -> &Extra;
+    fn from_extra(extra: Extra) -> Self;
+}
+
+impl ExtraField for Extra {
+    fn as_extra(&self) -> &Extra {
+        self
+    }
+
+    fn from_extra(extra: Extra) -> Self {
+        extra
+    }
+}
+
 /// Stores an undeclared member, rejecting a repeated key.
 #[doc(hidden)]
 pub fn insert_extra<E: de::Error>(extra: &mut Extra, key: String, value: Value) -> Result<(), E> {
