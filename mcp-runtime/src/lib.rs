@@ -16,6 +16,8 @@ pub mod de;
 pub mod protocol;
 pub mod result_type;
 pub mod retry;
+#[cfg(feature = "seal")]
+pub mod seal;
 
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
 pub use protocol::{AtLeastOneOf, MayRequireInput, McpResultType, Notification, Request};
