@@ -224,6 +224,3 @@ impl Ty {
         }
     }
 }
-
-/// Groups types by name for quick lookup.
-pub type TypeIndex<'a> = BTreeMap<&'a str, &'a TypeDef>;

@@ -33,6 +33,7 @@ pub mod lower;
 pub mod names;
 pub mod overlay;
 pub mod rules;
+mod union_dispatch;
 
 pub use builder::{Builder, Generated};
 pub use error::{Error, SchemaError, SchemaResult};

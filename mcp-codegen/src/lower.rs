@@ -7,13 +7,14 @@ use serde_json::{Map, Value};
 
 use crate::error::{SchemaError, SchemaResult, escape_token};
 use crate::ir::{
-    ConstValue, Constant, EnumValue, Field, Kind, Module, Outcome, Predicate, ResultMode, Select,
-    Struct, Ty, TypeDef, Union, UnionMode, Variant,
+    ConstValue, Constant, EnumValue, Field, Kind, Module, Outcome, ResultMode, Select, Struct, Ty,
+    TypeDef, Union, UnionMode, Variant,
 };
 use crate::keywords;
 use crate::names;
 use crate::overlay::Overlay;
 use crate::rules::{Protocol, ResultKind};
+use crate::union_dispatch::{JsonType, Member, json_type_of, merge_array_members, shaped, tagged};
 
 /// How deep schemas may nest before the generator refuses them (a guard against hostile input).
 const MAX_DEPTH: usize = 512;
@@ -41,80 +42,6 @@ pub struct Lowerer<'a> {
     enum_counts: BTreeMap<Vec<String>, usize>,
     /// Named unions by their list of `$ref`s, so an inline copy reuses the name.
     unions: BTreeMap<Vec<String>, String>,
-}
-
-/// The JSON type a union member accepts, for dispatch by JSON type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum JsonType {
-    Object,
-    Array,
-    String,
-    Integer,
-    Number,
-    Boolean,
-    Null,
-}
-
-impl JsonType {
-    fn parse(s: &str) -> Option<JsonType> {
-        Some(match s {
-            "object" => JsonType::Object,
-            "array" => JsonType::Array,
-            "string" => JsonType::String,
-            "integer" => JsonType::Integer,
-            "number" => JsonType::Number,
-            "boolean" => JsonType::Boolean,
-            "null" => JsonType::Null,
-            _ => return None,
-        })
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            JsonType::Object => "object",
-            JsonType::Array => "array",
-            JsonType::String => "string",
-            JsonType::Integer => "integer",
-            JsonType::Number => "number",
-            JsonType::Boolean => "boolean",
-            JsonType::Null => "null",
-        }
-    }
-
-    fn variant(self) -> &'static str {
-        match self {
-            JsonType::Object => "Object",
-            JsonType::Array => "Array",
-            JsonType::String => "String",
-            JsonType::Integer => "Integer",
-            JsonType::Number => "Number",
-            JsonType::Boolean => "Boolean",
-            JsonType::Null => "Null",
-        }
-    }
-
-    fn ty(self) -> Ty {
-        match self {
-            JsonType::Object => Ty::Object,
-            JsonType::Array => Ty::Vec(Box::new(Ty::Value)),
-            JsonType::String => Ty::String,
-            JsonType::Integer => Ty::I64,
-            JsonType::Number => Ty::F64,
-            JsonType::Boolean => Ty::Bool,
-            JsonType::Null => Ty::Unit,
-        }
-    }
-}
-
-/// A union member, resolved.
-struct Member<'s> {
-    name: String,
-    ty: Ty,
-    /// The object schema behind it (after `$ref`s and allOf), when it is an object.
-    object: Option<Value>,
-    json: Option<JsonType>,
-    /// The `$def` it refers to, if any.
-    def: Option<&'s str>,
 }
 
 fn obj<'v>(v: &'v Value, pointer: &str) -> SchemaResult<&'v Map<String, Value>> {
@@ -459,7 +386,7 @@ impl<'a> Lowerer<'a> {
         match s.get("type") {
             Some(Value::Array(types)) => {
                 let members = self.type_list_members(types, &join(pointer, "type"))?;
-                self.json_type_union(members, pointer, rust, depth)
+                self.json_type_union(members, pointer, rust)
             }
             Some(Value::String(t)) if t == "object" => {
                 self.object_kind(s, pointer, rust, def, depth)
@@ -924,7 +851,7 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(Kind::Union(shaped(&members)));
         }
-        self.json_type_union(members, pointer, rust, depth)
+        self.json_type_union(members, pointer, rust)
     }
 
     fn json_type_union(
@@ -932,7 +859,6 @@ impl<'a> Lowerer<'a> {
         members: Vec<Member<'a>>,
         pointer: &str,
         rust: &str,
-        depth: usize,
     ) -> SchemaResult<Kind> {
         let mut by_type: BTreeMap<JsonType, Vec<Member<'a>>> = BTreeMap::new();
         for m in members {
@@ -986,7 +912,6 @@ impl<'a> Lowerer<'a> {
                     name
                 }
             };
-            let _ = depth;
             variants.push(Variant {
                 name: "Object".to_owned(),
                 ty: Ty::Named(inner),
@@ -1000,43 +925,8 @@ impl<'a> Lowerer<'a> {
     }
 }
 
-/// Several array members whose items are unions (JSON-RPC batch requests and batch
-/// responses) cannot be told apart by JSON type: they become one array member whose items are
-/// the union of all their items, each item then read by its own discriminator.
-fn merge_array_members(list: &[Value]) -> Option<Vec<Value>> {
-    let is_union_array = |v: &Value| {
-        v.get("type").and_then(Value::as_str) == Some("array")
-            && v.get("items")
-                .is_some_and(|i| i.get("anyOf").is_some_and(Value::is_array))
-    };
-    let arrays: Vec<usize> = (0..list.len())
-        .filter(|&i| is_union_array(&list[i]))
-        .collect();
-    if arrays.len() < 2 {
-        return None;
-    }
-    let mut items: Vec<Value> = Vec::new();
-    for &i in &arrays {
-        for member in list[i]["items"]["anyOf"].as_array().into_iter().flatten() {
-            if !items.contains(member) {
-                items.push(member.clone());
-            }
-        }
-    }
-    let merged = serde_json::json!({"type": "array", "items": {"anyOf": items}});
-    let mut out = Vec::new();
-    for (i, v) in list.iter().enumerate() {
-        if i == arrays[0] {
-            out.push(merged.clone());
-        } else if !arrays.contains(&i) {
-            out.push(v.clone());
-        }
-    }
-    Some(out)
-}
-
 /// The values of a string `enum`, sorted as the schema lists them.
-fn string_enum(s: &Map<String, Value>) -> Option<Vec<String>> {
+pub(crate) fn string_enum(s: &Map<String, Value>) -> Option<Vec<String>> {
     let values = s.get("enum")?.as_array()?;
     values
         .iter()
@@ -1075,201 +965,10 @@ fn ref_list(any: &Value, defs_key: &str) -> Option<Vec<String>> {
         .collect()
 }
 
-fn json_type_of(s: &Map<String, Value>, is_object: bool) -> Option<JsonType> {
-    if is_object {
-        return Some(JsonType::Object);
-    }
-    match s.get("type") {
-        Some(Value::String(t)) => JsonType::parse(t),
-        None if s.contains_key("items") => Some(JsonType::Array),
-        _ => None,
-    }
-}
-
-fn consts(o: &Value) -> BTreeMap<String, String> {
-    o.get("properties")
-        .and_then(Value::as_object)
-        .map(|p| {
-            p.iter()
-                .filter_map(|(k, v)| Some((k.clone(), v.get("const")?.as_str()?.to_owned())))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn required(o: &Value) -> BTreeSet<String> {
-    o.get("required")
-        .and_then(Value::as_array)
-        .map(|r| {
-            r.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn declared(o: &Value) -> BTreeSet<String> {
-    o.get("properties")
-        .and_then(Value::as_object)
-        .map(|p| p.keys().cloned().collect())
-        .unwrap_or_default()
-}
-
-/// A tagged union, if every member has a distinct constant under one key (`method`, `type`,
-/// `mode`, then any other), at most one member not requiring it (the default).
-fn tagged(members: &[Member<'_>]) -> Option<Union> {
-    let all: Vec<BTreeMap<String, String>> = members
-        .iter()
-        .map(|m| consts(m.object.as_ref().expect("object")))
-        .collect();
-    let mut keys: Vec<String> = all
-        .first()?
-        .keys()
-        .filter(|k| all.iter().all(|c| c.contains_key(*k)))
-        .cloned()
-        .collect();
-    keys.sort_by_key(|k| {
-        (
-            ["method", "type", "mode"]
-                .iter()
-                .position(|p| p == k)
-                .unwrap_or(3),
-            k.clone(),
-        )
-    });
-    'key: for key in keys {
-        let values: BTreeSet<&String> = all.iter().map(|c| &c[&key]).collect();
-        if values.len() != members.len() {
-            continue;
-        }
-        let mut variants = Vec::new();
-        let mut defaults = 0;
-        for (m, c) in members.iter().zip(&all) {
-            let default = !required(m.object.as_ref().expect("object")).contains(&key);
-            defaults += usize::from(default);
-            if defaults > 1 {
-                continue 'key;
-            }
-            variants.push(Variant {
-                name: m.name.clone(),
-                ty: m.ty.clone(),
-                select: Select::Tag {
-                    value: c[&key].clone(),
-                    default,
-                },
-            });
-        }
-        return Some(Union {
-            mode: UnionMode::Tag(key),
-            variants,
-        });
-    }
-    None
-}
-
-/// A union read by the members present: each variant gets the predicates its required members
-/// and constants give, plus `lacks` predicates that tell it from any variant whose predicates
-/// include its own; the most specific variants are tried first.
-fn shaped(members: &[Member<'_>]) -> Union {
-    struct Info {
-        positives: BTreeSet<Predicate>,
-        required: BTreeSet<String>,
-        declared: BTreeSet<String>,
-        object: Value,
-    }
-    let infos: Vec<Info> = members
-        .iter()
-        .map(|m| {
-            let o = m.object.clone().expect("object");
-            let req = required(&o);
-            let cs = consts(&o);
-            let mut positives = BTreeSet::new();
-            for k in &req {
-                let prop = o.get("properties").and_then(|p| p.get(k));
-                if let Some(v) = cs.get(k) {
-                    positives.insert(Predicate::Equals(k.clone(), v.clone()));
-                } else if let Some(values) = prop.and_then(Value::as_object).and_then(string_enum) {
-                    positives.insert(Predicate::OneOf(k.clone(), values));
-                } else {
-                    positives.insert(Predicate::Has(k.clone()));
-                }
-            }
-            Info {
-                positives,
-                required: req,
-                declared: declared(&o),
-                object: o,
-            }
-        })
-        .collect();
-    let mut variants: Vec<(usize, Variant)> = Vec::new();
-    for (i, m) in members.iter().enumerate() {
-        let me = &infos[i];
-        let mut preds: Vec<Predicate> = me.positives.iter().cloned().collect();
-        let mut lacks = BTreeSet::new();
-        for (j, other) in infos.iter().enumerate() {
-            if i == j || !other.positives.is_superset(&me.positives) {
-                continue;
-            }
-            let same = other.positives == me.positives;
-            for k in &other.required {
-                if !me.declared.contains(k) {
-                    lacks.insert(k.clone());
-                }
-            }
-            if same {
-                for k in other.declared.difference(&me.declared) {
-                    lacks.insert(k.clone());
-                }
-                if other.declared == me.declared {
-                    // Same members: look one level down, at required members of nested objects.
-                    for k in me.required.intersection(&other.required) {
-                        let mine = nested_required(&me.object, k);
-                        let theirs = nested_required(&other.object, k);
-                        for x in mine.difference(&theirs) {
-                            preds.push(Predicate::Has(format!("{k}/{x}")));
-                        }
-                    }
-                }
-            }
-        }
-        preds.extend(lacks.into_iter().map(Predicate::Lacks));
-        variants.push((
-            i,
-            Variant {
-                name: m.name.clone(),
-                ty: m.ty.clone(),
-                select: Select::Shape(preds),
-            },
-        ));
-    }
-    // Most specific first: more positive predicates, then schema order.
-    variants.sort_by_key(|(i, v)| {
-        let n = match &v.select {
-            Select::Shape(p) => p
-                .iter()
-                .filter(|p| !matches!(p, Predicate::Lacks(_)))
-                .count(),
-            _ => 0,
-        };
-        (std::cmp::Reverse(n), *i)
-    });
-    Union {
-        mode: UnionMode::Shape,
-        variants: variants.into_iter().map(|(_, v)| v).collect(),
-    }
-}
-
-fn nested_required(o: &Value, key: &str) -> BTreeSet<String> {
-    o.get("properties")
-        .and_then(|p| p.get(key))
-        .map(required)
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::Predicate;
     use serde_json::json;
 
     fn lower(defs: Value) -> SchemaResult<Module> {
