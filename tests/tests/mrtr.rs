@@ -367,3 +367,16 @@ fn retry_sends_no_state_when_none_came() {
     assert_eq!(retry.params.request_state.as_deref(), Some("s1"));
     assert_eq!(retry.params.input_responses, None);
 }
+
+#[test]
+fn input_requests_are_only_the_three_kinds_by_method() {
+    for method in ["tools/list", "ping", "initialize", "notifications/progress"] {
+        let e = serde_json::from_value::<mcp::InputRequest>(json!({"method": method, "params": {}})).unwrap_err();
+        assert!(e.to_string().contains(method), "{e}");
+    }
+    let e = serde_json::from_value::<mcp::InputRequest>(json!({"params": {}})).unwrap_err();
+    assert!(e.to_string().contains("method"), "{e}");
+    assert_eq!(roots().method(), "roots/list");
+    assert_eq!(url().method(), "elicitation/create");
+    assert_eq!(sampling(json!({})).method(), "sampling/createMessage");
+}
