@@ -1,0 +1,850 @@
+//! What the server offers: discovery, tools, prompts, resources, completion and the
+//! `subscriptions/listen` stream. Everything is built from the generated types.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::response::Response;
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+
+use crate::rpc::{Ctx, Failure, INVALID_PARAMS, to_json};
+use crate::{App, Change, SUPPORTED_VERSIONS, mcp, mrtr, result_meta};
+
+/// 1x1 red PNG.
+pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+/// A minimal WAV file.
+pub const WAV_BASE64: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+
+/// How long clients may cache lists and resources: none of them depends on who asks.
+const LIST_TTL_MS: u64 = 60_000;
+const DISCOVER_TTL_MS: u64 = 300_000;
+
+/// Answers one request (all but `subscriptions/listen`, which [`listen`] streams).
+pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<Value, Failure> {
+    use mcp::ClientRequest as C;
+    let id = ctx.id.clone();
+    match request {
+        C::DiscoverRequest(_) => to_json(&mcp::DiscoverResultResponse {
+            id,
+            result: discover(),
+            extra: Default::default(),
+        }),
+        C::ListToolsRequest(_) => to_json(&mcp::ListToolsResultResponse {
+            id,
+            result: mcp::ListToolsResult {
+                meta: result_meta(),
+                cache_scope: mcp::CacheScope::Public,
+                next_cursor: None,
+                tools: tools(),
+                ttl_ms: LIST_TTL_MS,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        }),
+        C::CallToolRequest(r) => {
+            let result = call_tool(&ctx, &r).await?;
+            to_json(&mcp::CallToolResultResponse {
+                id,
+                result,
+                extra: Default::default(),
+            })
+        }
+        C::ListPromptsRequest(_) => to_json(&mcp::ListPromptsResultResponse {
+            id,
+            result: mcp::ListPromptsResult {
+                meta: result_meta(),
+                cache_scope: mcp::CacheScope::Public,
+                next_cursor: None,
+                prompts: prompts(),
+                ttl_ms: LIST_TTL_MS,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        }),
+        C::GetPromptRequest(r) => {
+            let result = get_prompt(&ctx, &r)?;
+            to_json(&mcp::GetPromptResultResponse {
+                id,
+                result,
+                extra: Default::default(),
+            })
+        }
+        C::ListResourcesRequest(_) => to_json(&mcp::ListResourcesResultResponse {
+            id,
+            result: mcp::ListResourcesResult {
+                meta: result_meta(),
+                cache_scope: mcp::CacheScope::Public,
+                next_cursor: None,
+                resources: resources(),
+                ttl_ms: LIST_TTL_MS,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        }),
+        C::ListResourceTemplatesRequest(_) => to_json(&mcp::ListResourceTemplatesResultResponse {
+            id,
+            result: mcp::ListResourceTemplatesResult {
+                meta: result_meta(),
+                cache_scope: mcp::CacheScope::Public,
+                next_cursor: None,
+                resource_templates: vec![mcp::ResourceTemplate {
+                    meta: None,
+                    annotations: None,
+                    description: Some("Data for an id, substituted into the URI".to_owned()),
+                    icons: None,
+                    mime_type: Some("application/json".to_owned()),
+                    name: "template-data".to_owned(),
+                    title: None,
+                    uri_template: "test://template/{id}/data".to_owned(),
+                    extra: Default::default(),
+                }],
+                ttl_ms: LIST_TTL_MS,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        }),
+        C::ReadResourceRequest(r) => {
+            let result = read_resource(&ctx, &r)?;
+            to_json(&mcp::ReadResourceResultResponse {
+                id,
+                result: mcp::ReadResourceOutcome::Complete(result),
+                extra: Default::default(),
+            })
+        }
+        C::CompleteRequest(r) => to_json(&mcp::CompleteResultResponse {
+            id,
+            result: complete(&r),
+            extra: Default::default(),
+        }),
+        C::SubscriptionsListenRequest(_) => Err(Failure::new(
+            Some(&id),
+            crate::rpc::INTERNAL_ERROR,
+            "subscriptions/listen is streamed, not dispatched",
+        )),
+    }
+}
+
+fn discover() -> mcp::DiscoverResult {
+    mcp::DiscoverResult {
+        meta: result_meta(),
+        cache_scope: mcp::CacheScope::Public,
+        capabilities: mcp::ServerCapabilities {
+            completions: Some(Default::default()),
+            experimental: None,
+            extensions: None,
+            logging: Some(Default::default()),
+            prompts: Some(mcp::ServerCapabilitiesPrompts {
+                list_changed: Some(true),
+                extra: Default::default(),
+            }),
+            resources: Some(mcp::ServerCapabilitiesResources::default()),
+            tools: Some(mcp::ServerCapabilitiesTools {
+                list_changed: Some(true),
+                extra: Default::default(),
+            }),
+            extra: Default::default(),
+        },
+        instructions: Some(
+            "A conformance fixture: the test_* tools, prompts and resources of the MCP conformance suite."
+                .to_owned(),
+        ),
+        supported_versions: SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect(),
+        ttl_ms: DISCOVER_TTL_MS,
+        extra: Default::default(),
+    }
+}
+
+// ----- content helpers -----
+
+pub fn text(s: impl Into<String>) -> mcp::ContentBlock {
+    mcp::TextContent {
+        meta: None,
+        annotations: None,
+        text: s.into(),
+        extra: Default::default(),
+    }
+    .into()
+}
+
+fn image() -> mcp::ContentBlock {
+    mcp::ImageContent {
+        meta: None,
+        annotations: None,
+        data: PNG_BASE64.to_owned(),
+        mime_type: "image/png".to_owned(),
+        extra: Default::default(),
+    }
+    .into()
+}
+
+fn text_contents(uri: &str, mime: &str, text: &str) -> mcp::EmbeddedResourceResource {
+    mcp::TextResourceContents {
+        meta: None,
+        mime_type: Some(mime.to_owned()),
+        text: text.to_owned(),
+        uri: uri.to_owned(),
+        extra: Default::default(),
+    }
+    .into()
+}
+
+fn embedded(uri: &str, mime: &str, text: &str) -> mcp::ContentBlock {
+    mcp::EmbeddedResource {
+        meta: None,
+        annotations: None,
+        resource: text_contents(uri, mime, text),
+        extra: Default::default(),
+    }
+    .into()
+}
+
+pub fn tool_result(content: Vec<mcp::ContentBlock>) -> mcp::CallToolOutcome {
+    mcp::CallToolOutcome::Complete(mcp::CallToolResult {
+        meta: result_meta(),
+        content,
+        is_error: None,
+        structured_content: None,
+        extra: Default::default(),
+    })
+}
+
+// ----- tools -----
+
+fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
+    let mut extra = mcp_runtime::Extra::new();
+    extra.insert("properties".to_owned(), properties);
+    if !required.is_empty() {
+        extra.insert("required".to_owned(), json!(required));
+    }
+    mcp::ToolInputSchema {
+        schema: None,
+        extra,
+    }
+}
+
+fn tool(name: &str, description: &str, input_schema: mcp::ToolInputSchema) -> mcp::Tool {
+    mcp::Tool {
+        meta: None,
+        annotations: None,
+        description: Some(description.to_owned()),
+        icons: None,
+        input_schema,
+        name: name.to_owned(),
+        output_schema: None,
+        title: None,
+        extra: Default::default(),
+    }
+}
+
+/// The tools, always in this order.
+fn tools() -> Vec<mcp::Tool> {
+    let none = || schema(json!({}), &[]);
+    // A contact form in JSON Schema 2020-12: `$schema`, `$defs` with an `$anchor`, a `$ref`,
+    // composition and conditional keywords, closed with `additionalProperties: false`. All of
+    // it must reach the client unchanged (ToolInputSchema keeps undeclared members).
+    let mut json_schema_2020_12 = schema(
+        json!({
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        }),
+        &[],
+    );
+    json_schema_2020_12.schema = Some("https://json-schema.org/draft/2020-12/schema".to_owned());
+    for (k, v) in [
+        (
+            "$defs",
+            json!({"address": {
+                "$anchor": "postalAddress",
+                "type": "object",
+                "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+            }}),
+        ),
+        (
+            "allOf",
+            json!([{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}]),
+        ),
+        (
+            "if",
+            json!({"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]}),
+        ),
+        ("then", json!({"required": ["phone"]})),
+        ("else", json!({"required": ["email"]})),
+        ("additionalProperties", json!(false)),
+    ] {
+        json_schema_2020_12.extra.insert(k.to_owned(), v);
+    }
+    vec![
+        tool("test_simple_text", "Returns simple text content", none()),
+        tool("test_image_content", "Returns image content", none()),
+        tool("test_audio_content", "Returns audio content", none()),
+        tool(
+            "test_embedded_resource",
+            "Returns an embedded resource",
+            none(),
+        ),
+        tool(
+            "test_multiple_content_types",
+            "Returns text, image and resource content",
+            none(),
+        ),
+        tool(
+            "test_tool_with_logging",
+            "Sends three log messages (when the request sets a logLevel)",
+            none(),
+        ),
+        tool(
+            "test_tool_with_progress",
+            "Reports progress 0, 50, 100 (when the request has a progressToken)",
+            none(),
+        ),
+        tool(
+            "test_error_handling",
+            "Always fails, reported in the result (isError)",
+            none(),
+        ),
+        tool(
+            "test_missing_capability",
+            "Needs the client's sampling capability (-32021 without it)",
+            none(),
+        ),
+        tool(
+            "test_streaming_elicitation",
+            "Asks for input through an InputRequiredResult, never a request on the stream",
+            none(),
+        ),
+        tool(
+            "test_logging_tool",
+            "Logs one message, only when the request sets a logLevel",
+            none(),
+        ),
+        tool(
+            "test_trigger_tool_change",
+            "Announces a tool list change to subscriptions/listen streams",
+            none(),
+        ),
+        tool(
+            "test_trigger_prompt_change",
+            "Announces a prompt list change to subscriptions/listen streams",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_elicitation",
+            "MRTR: asks the user's name (elicitation)",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_sampling",
+            "MRTR: asks the client's LLM (sampling)",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_list_roots",
+            "MRTR: asks for the client's roots",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_request_state",
+            "MRTR: confirmation with sealed requestState",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_multiple_inputs",
+            "MRTR: elicitation, sampling and roots in one round",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_multi_round",
+            "MRTR: two rounds, requestState evolving",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_tampered_state",
+            "MRTR: rejects a requestState that fails verification",
+            none(),
+        ),
+        tool(
+            "test_input_required_result_capabilities",
+            "MRTR: asks only for what the client's capabilities allow",
+            none(),
+        ),
+        tool(
+            "json_schema_2020_12_tool",
+            "Has a JSON Schema 2020-12 inputSchema ($schema, $defs, $ref)",
+            json_schema_2020_12,
+        ),
+        tool(
+            "test_custom_header",
+            "Its region argument travels in the Mcp-Param-Region header too (x-mcp-header)",
+            schema(
+                json!({"region": {"type": "string", "x-mcp-header": "Region"}}),
+                &["region"],
+            ),
+        ),
+        tool(
+            "add_numbers",
+            "Adds two numbers",
+            schema(
+                json!({"a": {"type": "number"}, "b": {"type": "number"}}),
+                &["a", "b"],
+            ),
+        ),
+    ]
+}
+
+/// The parameters of `tool` that a client mirrors into `Mcp-Param-{Name}` headers
+/// (`x-mcp-header` in the tool's input schema): `(parameter, header name)`.
+pub fn mirrored_params(tool: &str) -> Vec<(String, String)> {
+    let Some(t) = tools().into_iter().find(|t| t.name == tool) else {
+        return Vec::new();
+    };
+    let Some(props) = t
+        .input_schema
+        .extra
+        .get("properties")
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .filter_map(|(k, v)| {
+            let h = v.get("x-mcp-header")?.as_str()?;
+            Some((k.clone(), h.to_owned()))
+        })
+        .collect()
+}
+
+async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {
+    let p = &r.params;
+    let args = p.arguments.clone().unwrap_or_default();
+    Ok(match p.name.as_str() {
+        "test_simple_text" => {
+            tool_result(vec![text("This is a simple text response for testing.")])
+        }
+        "test_image_content" => tool_result(vec![image()]),
+        "test_audio_content" => tool_result(vec![
+            mcp::AudioContent {
+                meta: None,
+                annotations: None,
+                data: WAV_BASE64.to_owned(),
+                mime_type: "audio/wav".to_owned(),
+                extra: Default::default(),
+            }
+            .into(),
+        ]),
+        "test_embedded_resource" => tool_result(vec![embedded(
+            "test://embedded-resource",
+            "text/plain",
+            "This is an embedded resource content.",
+        )]),
+        "test_multiple_content_types" => tool_result(vec![
+            text("Multiple content types test:"),
+            image(),
+            embedded(
+                "test://mixed-content-resource",
+                "application/json",
+                &json!({"test": "data", "value": 123}).to_string(),
+            ),
+        ]),
+        "test_tool_with_logging" => {
+            for (i, m) in [
+                "Tool execution started",
+                "Tool processing data",
+                "Tool execution completed",
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if i > 0 {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                ctx.notifier.log(mcp::LoggingLevel::Info, json!(m));
+            }
+            tool_result(vec![text("Tool with logging executed successfully")])
+        }
+        "test_tool_with_progress" => {
+            for (i, step) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+                if i > 0 {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                ctx.notifier
+                    .progress(step, Some(100.0), Some(format!("Completed {step} of 100")));
+            }
+            tool_result(vec![text("Progress reported")])
+        }
+        "test_error_handling" => mcp::CallToolOutcome::Complete(mcp::CallToolResult {
+            meta: result_meta(),
+            content: vec![text("This tool intentionally returns an error for testing")],
+            is_error: Some(true),
+            structured_content: None,
+            extra: Default::default(),
+        }),
+        "test_logging_tool" => {
+            ctx.notifier
+                .log(mcp::LoggingLevel::Info, json!("test_logging_tool ran"));
+            tool_result(vec![text("Logged (if the request asked for a log level)")])
+        }
+        "test_trigger_tool_change" => {
+            let _ = ctx.app.changes.send(Change::Tools);
+            tool_result(vec![text("Tool list change announced")])
+        }
+        "test_trigger_prompt_change" => {
+            let _ = ctx.app.changes.send(Change::Prompts);
+            tool_result(vec![text("Prompt list change announced")])
+        }
+        "json_schema_2020_12_tool" => {
+            tool_result(vec![text(format!("Received: {}", Value::Object(args)))])
+        }
+        "test_custom_header" => tool_result(vec![text(format!(
+            "region={}",
+            args.get("region")
+                .and_then(Value::as_str)
+                .unwrap_or("(none)")
+        ))]),
+        "add_numbers" => {
+            let n = |k: &str| args.get(k).and_then(Value::as_f64);
+            match (n("a"), n("b")) {
+                (Some(a), Some(b)) => {
+                    tool_result(vec![text(format!("The sum of {a} and {b} is {}", a + b))])
+                }
+                _ => {
+                    return Err(Failure::new(
+                        Some(&ctx.id),
+                        INVALID_PARAMS,
+                        "add_numbers needs numbers a and b",
+                    ));
+                }
+            }
+        }
+        name if mrtr::is_mrtr_tool(name) => mrtr::call_tool(ctx, r)?,
+        other => {
+            return Err(Failure::new(
+                Some(&ctx.id),
+                INVALID_PARAMS,
+                format!("Unknown tool: {other}"),
+            ));
+        }
+    })
+}
+
+// ----- prompts -----
+
+fn argument(name: &str, description: &str) -> mcp::PromptArgument {
+    mcp::PromptArgument {
+        description: Some(description.to_owned()),
+        name: name.to_owned(),
+        required: Some(true),
+        title: None,
+        extra: Default::default(),
+    }
+}
+
+fn prompt(name: &str, description: &str, arguments: Vec<mcp::PromptArgument>) -> mcp::Prompt {
+    mcp::Prompt {
+        meta: None,
+        arguments: (!arguments.is_empty()).then_some(arguments),
+        description: Some(description.to_owned()),
+        icons: None,
+        name: name.to_owned(),
+        title: None,
+        extra: Default::default(),
+    }
+}
+
+fn prompts() -> Vec<mcp::Prompt> {
+    vec![
+        prompt(
+            "test_simple_prompt",
+            "A simple prompt without arguments",
+            vec![],
+        ),
+        prompt(
+            "test_prompt_with_arguments",
+            "A prompt with two required arguments",
+            vec![
+                argument("arg1", "First test argument"),
+                argument("arg2", "Second test argument"),
+            ],
+        ),
+        prompt(
+            "test_prompt_with_embedded_resource",
+            "A prompt that embeds a resource",
+            vec![argument("resourceUri", "URI of the resource to embed")],
+        ),
+        prompt("test_prompt_with_image", "A prompt with an image", vec![]),
+        prompt(
+            "test_input_required_result_prompt",
+            "MRTR on prompts/get: asks for the context first",
+            vec![],
+        ),
+    ]
+}
+
+pub fn user(content: mcp::ContentBlock) -> mcp::PromptMessage {
+    mcp::PromptMessage {
+        content,
+        role: mcp::Role::User,
+        extra: Default::default(),
+    }
+}
+
+pub fn prompt_result(messages: Vec<mcp::PromptMessage>) -> mcp::GetPromptOutcome {
+    mcp::GetPromptOutcome::Complete(mcp::GetPromptResult {
+        meta: result_meta(),
+        description: None,
+        messages,
+        extra: Default::default(),
+    })
+}
+
+fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, Failure> {
+    let p = &r.params;
+    let arg = |name: &str| -> Result<String, Failure> {
+        p.arguments
+            .as_ref()
+            .and_then(|a| a.get(name))
+            .cloned()
+            .ok_or_else(|| {
+                Failure::new(
+                    Some(&ctx.id),
+                    INVALID_PARAMS,
+                    format!("Prompt {:?} needs the argument {name:?}", p.name),
+                )
+            })
+    };
+    Ok(match p.name.as_str() {
+        "test_simple_prompt" => {
+            prompt_result(vec![user(text("This is a simple prompt for testing."))])
+        }
+        "test_prompt_with_arguments" => {
+            let (a1, a2) = (arg("arg1")?, arg("arg2")?);
+            prompt_result(vec![user(text(format!(
+                "Prompt with arguments: arg1='{a1}', arg2='{a2}'"
+            )))])
+        }
+        "test_prompt_with_embedded_resource" => {
+            let uri = arg("resourceUri")?;
+            prompt_result(vec![
+                user(embedded(
+                    &uri,
+                    "text/plain",
+                    "Embedded resource content for testing.",
+                )),
+                user(text("Please process the embedded resource above.")),
+            ])
+        }
+        "test_prompt_with_image" => prompt_result(vec![
+            user(image()),
+            user(text("Please analyze the image above.")),
+        ]),
+        "test_input_required_result_prompt" => mrtr::get_prompt(ctx, r)?,
+        other => {
+            return Err(Failure::new(
+                Some(&ctx.id),
+                INVALID_PARAMS,
+                format!("Unknown prompt: {other}"),
+            ));
+        }
+    })
+}
+
+// ----- resources -----
+
+fn resource(uri: &str, name: &str, description: &str, mime: &str) -> mcp::Resource {
+    mcp::Resource {
+        meta: None,
+        annotations: None,
+        description: Some(description.to_owned()),
+        icons: None,
+        mime_type: Some(mime.to_owned()),
+        name: name.to_owned(),
+        size: None,
+        title: None,
+        uri: uri.to_owned(),
+        extra: Default::default(),
+    }
+}
+
+fn resources() -> Vec<mcp::Resource> {
+    vec![
+        resource(
+            "test://static-text",
+            "static-text",
+            "A static text resource",
+            "text/plain",
+        ),
+        resource(
+            "test://static-binary",
+            "static-binary",
+            "A static binary resource (PNG)",
+            "image/png",
+        ),
+    ]
+}
+
+fn read_resource(
+    ctx: &Ctx,
+    r: &mcp::ReadResourceRequest,
+) -> Result<mcp::ReadResourceResult, Failure> {
+    let uri = r.params.uri.as_str();
+    let contents = match uri {
+        "test://static-text" => text_contents(
+            uri,
+            "text/plain",
+            "This is the content of the static text resource.",
+        ),
+        "test://static-binary" => mcp::BlobResourceContents {
+            meta: None,
+            blob: PNG_BASE64.to_owned(),
+            mime_type: Some("image/png".to_owned()),
+            uri: uri.to_owned(),
+            extra: Default::default(),
+        }
+        .into(),
+        _ => match uri
+            .strip_prefix("test://template/")
+            .and_then(|rest| rest.strip_suffix("/data"))
+            .filter(|id| !id.is_empty() && !id.contains('/'))
+        {
+            Some(id) => text_contents(
+                uri,
+                "application/json",
+                &json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
+                    .to_string(),
+            ),
+            None => {
+                return Err(Failure::with_data(
+                    Some(&ctx.id),
+                    INVALID_PARAMS,
+                    "Resource not found",
+                    Some(json!({"uri": uri})),
+                ));
+            }
+        },
+    };
+    Ok(mcp::ReadResourceResult {
+        meta: result_meta(),
+        cache_scope: Some(mcp::CacheScope::Public),
+        contents: vec![contents],
+        ttl_ms: Some(LIST_TTL_MS),
+        extra: Default::default(),
+    })
+}
+
+// ----- completion -----
+
+fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
+    let arg = &r.params.argument;
+    let candidates: &[&str] = match arg.name.as_str() {
+        "arg1" => &["paris", "park", "party"],
+        "arg2" => &["world", "wonder"],
+        "id" => &["1", "2", "123"],
+        _ => &[],
+    };
+    let values: Vec<String> = candidates
+        .iter()
+        .filter(|c| c.starts_with(&arg.value))
+        .map(|c| (*c).to_owned())
+        .collect();
+    mcp::CompleteResult {
+        meta: result_meta(),
+        completion: mcp::CompleteResultCompletion {
+            has_more: Some(false),
+            total: Some(values.len() as i64),
+            values,
+            extra: Default::default(),
+        },
+        extra: Default::default(),
+    }
+}
+
+// ----- subscriptions/listen -----
+
+/// Opens a `subscriptions/listen` stream: `notifications/subscriptions/acknowledged` first
+/// (with the part of the filter this server honours), then the list-changed notifications the
+/// filter asked for, each tagged with the subscription id (the listen request's id). The
+/// stream ends when the client goes away, or with the `SubscriptionsListenResult` when the
+/// server shuts down.
+pub fn listen(app: Arc<App>, request: mcp::SubscriptionsListenRequest) -> Response {
+    let asked = &request.params.notifications;
+    let honoured = mcp::SubscriptionFilter {
+        prompts_list_changed: asked.prompts_list_changed.filter(|b| *b),
+        tools_list_changed: asked.tools_list_changed.filter(|b| *b),
+        // No resource list changes or per-resource updates here (not declared in discover).
+        resources_list_changed: None,
+        resource_subscriptions: None,
+        extra: Default::default(),
+    };
+    let subscription = request.id.clone();
+    let tag = move |id: &mcp::RequestId| {
+        Some(mcp::NotificationMetaObject {
+            subscription_id: Some(id.clone()),
+            extra: Default::default(),
+        })
+    };
+    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let ack = mcp::SubscriptionsAcknowledgedNotification {
+        params: mcp::SubscriptionsAcknowledgedNotificationParams {
+            meta: tag(&subscription),
+            notifications: honoured.clone(),
+            extra: Default::default(),
+        },
+        extra: Default::default(),
+    };
+    let _ = tx.send(serde_json::to_value(&ack).unwrap_or_default());
+    let mut changes = app.changes.subscribe();
+    let mut shutdown = app.shutdown.clone();
+    let tools = honoured.tools_list_changed == Some(true);
+    let prompts = honoured.prompts_list_changed == Some(true);
+    let params = move |id: &mcp::RequestId| {
+        Some(mcp::NotificationParams {
+            meta: tag(id),
+            extra: Default::default(),
+        })
+    };
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = tx.closed() => break,
+                _ = shutdown.changed() => {
+                    let done = mcp::SubscriptionsListenResultResponse {
+                        id: subscription.clone(),
+                        result: mcp::SubscriptionsListenResult {
+                            meta: mcp::SubscriptionsListenResultMetaObject {
+                                server_info: Some(crate::server_info()),
+                                subscription_id: subscription.clone(),
+                                extra: Default::default(),
+                            },
+                            extra: Default::default(),
+                        },
+                        extra: Default::default(),
+                    };
+                    let _ = tx.send(serde_json::to_value(&done).unwrap_or_default());
+                    break;
+                }
+                change = changes.recv() => {
+                    let note = match change {
+                        Ok(Change::Tools) if tools => serde_json::to_value(mcp::ToolListChangedNotification {
+                            params: params(&subscription),
+                            extra: Default::default(),
+                        }),
+                        Ok(Change::Prompts) if prompts => serde_json::to_value(mcp::PromptListChangedNotification {
+                            params: params(&subscription),
+                            extra: Default::default(),
+                        }),
+                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => break,
+                    };
+                    if let Ok(v) = note && tx.send(v).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    crate::http::sse_stream(rx)
+}

@@ -1,0 +1,203 @@
+//! An MCP server for revision 2026-07-28 over Streamable HTTP, written against the types that
+//! `mcp-codegen` generates from the official schema (see `build.rs`), for the official
+//! conformance suite (`scripts/conformance.sh`).
+//!
+//! `mcp-conformance-server --listen 127.0.0.1:<port>` serves `http://127.0.0.1:<port>/mcp`:
+//! stateless (every request carries its `_meta`), `server/discover`, JSON or SSE responses,
+//! `subscriptions/listen`, caching hints, DNS-rebinding protection, and the multi round-trip
+//! (`InputRequiredResult`) flows with capability-gated input requests and sealed
+//! `requestState`.
+
+mod features;
+mod http;
+mod mrtr;
+mod rpc;
+
+/// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
+/// lints a library's public API is exempt from (unused items, variant names that repeat the
+/// schema's `$def` names) apply; the names are the schema's own, on purpose.
+#[allow(dead_code, clippy::enum_variant_names)]
+mod mcp {
+    include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+}
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_runtime::seal::Sealer;
+use tokio::sync::{broadcast, watch};
+
+/// The protocol revisions this server implements.
+pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
+
+/// A change a `subscriptions/listen` stream may be told about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    Tools,
+    Prompts,
+}
+
+/// State shared by all requests. There is no per-client state: the protocol is stateless,
+/// and what a multi round-trip request needs travels in its sealed `requestState`.
+pub struct App {
+    pub sealer: Sealer,
+    pub changes: broadcast::Sender<Change>,
+    pub shutdown: watch::Receiver<bool>,
+    /// Host names accepted in `Host` and `Origin` (DNS-rebinding protection).
+    pub allowed_hosts: Vec<String>,
+}
+
+/// This server's `Implementation`, sent in every result's `_meta`.
+pub fn server_info() -> mcp::Implementation {
+    mcp::Implementation {
+        description: Some("Conformance server built on mcp-codegen's generated types".to_owned()),
+        icons: None,
+        name: "mcp-conformance-server".to_owned(),
+        title: Some("mcp-codegen conformance server".to_owned()),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        website_url: None,
+        extra: Default::default(),
+    }
+}
+
+/// `_meta` of every result: who answered.
+pub fn result_meta() -> Option<mcp::ResultMetaObject> {
+    Some(mcp::ResultMetaObject {
+        server_info: Some(server_info()),
+        extra: Default::default(),
+    })
+}
+
+const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...
+
+Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp.
+Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
+refused (DNS-rebinding protection).";
+
+struct Args {
+    listen: SocketAddr,
+    allow_hosts: Vec<String>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut listen = None;
+    let mut allow_hosts = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--listen" => {
+                let v = args.next().ok_or("--listen needs an address")?;
+                listen = Some(
+                    v.parse::<SocketAddr>()
+                        .map_err(|e| format!("--listen {v}: {e}"))?,
+                );
+            }
+            "--allow-host" => allow_hosts.push(
+                args.next()
+                    .ok_or("--allow-host needs a name")?
+                    .to_ascii_lowercase(),
+            ),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(Args {
+        listen: listen.ok_or("--listen is required")?,
+        allow_hosts,
+    })
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            if !e.is_empty() {
+                eprintln!("mcp-conformance-server: {e}");
+            }
+            eprintln!("{USAGE}");
+            return if e.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            };
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcp-conformance-server: starting the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcp-conformance-server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: Args) -> Result<(), String> {
+    // A fresh key per process: states sealed by an earlier run are rejected, as they should be.
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| format!("no randomness for the sealing key: {e}"))?;
+    let (changes, _) = broadcast::channel(64);
+    let (stop, shutdown) = watch::channel(false);
+    let mut allowed_hosts: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    allowed_hosts.extend(args.allow_hosts);
+    let app = Arc::new(App {
+        sealer: Sealer::new(key),
+        changes,
+        shutdown,
+        allowed_hosts,
+    });
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("binding {}: {e}", args.listen))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
+    let server = axum::serve(listener, http::router(app)).with_graceful_shutdown(async move {
+        shutdown_signal().await;
+        eprintln!("mcp-conformance-server: shutting down");
+        // Ends the open subscriptions/listen streams, so that graceful shutdown can finish.
+        let _ = stop.send(true);
+    });
+    let handle = tokio::spawn(async move { server.await });
+    match handle.await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!("serving: {e}")),
+        Err(e) => Err(format!("server task: {e}")),
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+    // Give in-flight responses a moment; streams end on the shutdown signal.
+    tokio::time::sleep(Duration::from_millis(10)).await;
+}

@@ -1,0 +1,210 @@
+//! JSON-RPC plumbing: error responses with their HTTP status, the per-request context and the
+//! notifier a handler reports progress and log messages through.
+
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::mcp;
+
+/// JSON-RPC error codes used here (the MCP-specific ones come with their generated types).
+pub const PARSE_ERROR: i64 = -32700;
+pub const INVALID_REQUEST: i64 = -32600;
+pub const METHOD_NOT_FOUND: i64 = -32601;
+pub const INVALID_PARAMS: i64 = -32602;
+pub const INTERNAL_ERROR: i64 = -32603;
+
+/// A JSON-RPC error response, ready to send, and the HTTP status it goes with.
+#[derive(Debug)]
+pub struct Failure {
+    pub status: StatusCode,
+    pub body: Value,
+}
+
+/// The HTTP status of a JSON-RPC error sent as the answer to a POST: the transport's mapping
+/// (HeaderMismatch, MissingRequiredClientCapability and UnsupportedProtocolVersion MUST be
+/// 400; an unknown method 404).
+pub fn status_for(code: i64) -> StatusCode {
+    match code {
+        PARSE_ERROR | INVALID_REQUEST | INVALID_PARAMS => StatusCode::BAD_REQUEST,
+        -32022..=-32020 => StatusCode::BAD_REQUEST,
+        METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
+        INTERNAL_ERROR => StatusCode::INTERNAL_SERVER_ERROR,
+        _ => StatusCode::OK,
+    }
+}
+
+impl Failure {
+    /// A generic error response (`JSONRPCErrorResponse`).
+    pub fn new(id: Option<&mcp::RequestId>, code: i64, message: impl Into<String>) -> Self {
+        Self::with_data(id, code, message, None)
+    }
+
+    pub fn with_data(
+        id: Option<&mcp::RequestId>,
+        code: i64,
+        message: impl Into<String>,
+        data: Option<Value>,
+    ) -> Self {
+        let response = mcp::JSONRPCErrorResponse {
+            error: mcp::Error {
+                code,
+                data,
+                message: message.into(),
+                extra: Default::default(),
+            },
+            id: id.cloned(),
+            extra: Default::default(),
+        };
+        Self::typed(status_for(code), &response)
+    }
+
+    /// One of the schema's typed error responses (`HeaderMismatchError`, ...).
+    pub fn typed<T: Serialize>(status: StatusCode, response: &T) -> Self {
+        Failure {
+            status,
+            body: serde_json::to_value(response).expect("generated types serialize"),
+        }
+    }
+
+    /// `-32020` HeaderMismatch (HTTP 400).
+    pub fn header_mismatch(id: Option<&mcp::RequestId>, message: impl Into<String>) -> Self {
+        let response = mcp::HeaderMismatchError {
+            error: mcp::HeaderMismatchErrorError {
+                data: None,
+                message: message.into(),
+                extra: Default::default(),
+            },
+            id: id.cloned(),
+            extra: Default::default(),
+        };
+        Self::typed(StatusCode::BAD_REQUEST, &response)
+    }
+
+    /// `-32021` MissingRequiredClientCapability (HTTP 400) from the capability checker's
+    /// refusal.
+    pub fn missing_capability(
+        id: &mcp::RequestId,
+        error: &mcp_runtime::capability::CapabilityError,
+    ) -> Self {
+        match mcp::MissingRequiredClientCapabilityError::from_capability_error(
+            Some(id.clone()),
+            error,
+        ) {
+            Ok(response) => Self::typed(StatusCode::BAD_REQUEST, &response),
+            Err(e) => Self::new(Some(id), INTERNAL_ERROR, format!("building -32021: {e}")),
+        }
+    }
+}
+
+/// A successful JSON-RPC response with `result`, as a JSON value.
+pub fn to_json<T: Serialize>(response: &T) -> Result<Value, Failure> {
+    serde_json::to_value(response).map_err(|e| {
+        Failure::new(
+            None,
+            INTERNAL_ERROR,
+            format!("serializing the response: {e}"),
+        )
+    })
+}
+
+/// What a handler learns about the request besides its params.
+pub struct Ctx {
+    pub id: mcp::RequestId,
+    pub meta: mcp::RequestMetaObject,
+    /// Who is asking: the bearer credential if one came, else `anonymous` (this example has no
+    /// authentication; the principal is what requestState sealing binds to).
+    pub principal: String,
+    pub notifier: Notifier,
+    pub app: Arc<crate::App>,
+}
+
+/// What a handler task sends to the HTTP layer: notifications, then one final response.
+pub enum Msg {
+    Note(Value),
+    Done(Result<Value, Failure>),
+}
+
+/// Sends notifications about one request, if its response is a stream (the request carried a
+/// `progressToken` or a `logLevel` and accepts `text/event-stream`); does nothing otherwise.
+#[derive(Clone)]
+pub struct Notifier {
+    tx: Option<mpsc::UnboundedSender<Msg>>,
+    progress_token: Option<mcp::ProgressToken>,
+    log_level: Option<mcp::LoggingLevel>,
+}
+
+/// Severity rank of a log level, RFC 5424 order (debug lowest).
+fn severity(level: mcp::LoggingLevel) -> u8 {
+    use mcp::LoggingLevel as L;
+    match level {
+        L::Debug => 0,
+        L::Info => 1,
+        L::Notice => 2,
+        L::Warning => 3,
+        L::Error => 4,
+        L::Critical => 5,
+        L::Alert => 6,
+        L::Emergency => 7,
+    }
+}
+
+impl Notifier {
+    pub fn new(tx: Option<mpsc::UnboundedSender<Msg>>, meta: &mcp::RequestMetaObject) -> Self {
+        Notifier {
+            tx,
+            progress_token: meta.progress_token.clone(),
+            log_level: meta.log_level,
+        }
+    }
+
+    fn send<T: Serialize>(&self, notification: &T) {
+        if let Some(tx) = &self.tx
+            && let Ok(v) = serde_json::to_value(notification)
+        {
+            let _ = tx.send(Msg::Note(v));
+        }
+    }
+
+    /// `notifications/progress`, if the request asked for progress.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+        let Some(token) = &self.progress_token else {
+            return;
+        };
+        self.send(&mcp::ProgressNotification {
+            params: mcp::ProgressNotificationParams {
+                meta: None,
+                message,
+                progress,
+                progress_token: token.clone(),
+                total,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        });
+    }
+
+    /// `notifications/message`, only if the request set `io.modelcontextprotocol/logLevel`
+    /// at or below `level`.
+    pub fn log(&self, level: mcp::LoggingLevel, data: Value) {
+        let Some(threshold) = self.log_level else {
+            return;
+        };
+        if severity(level) < severity(threshold) {
+            return;
+        }
+        self.send(&mcp::LoggingMessageNotification {
+            params: mcp::LoggingMessageNotificationParams {
+                meta: None,
+                data,
+                level,
+                logger: Some("mcp-conformance-server".to_owned()),
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        });
+    }
+}
