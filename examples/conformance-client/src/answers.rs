@@ -1,0 +1,131 @@
+//! What this headless client answers: to input requests (accept with the form's defaults, a
+//! canned sampling reply, one root) and, for tools and prompts it calls without given
+//! arguments, placeholder arguments that satisfy their schemas' required members.
+
+use serde_json::{Map, Value, json};
+
+use crate::mcp;
+
+fn default_for(schema: &mcp::PrimitiveSchemaDefinition) -> mcp::ElicitResultContentValue {
+    use mcp::ElicitResultContentValue as V;
+    use mcp::PrimitiveSchemaDefinition as S;
+    match schema {
+        S::StringSchema(s) => V::String(s.default.clone().unwrap_or_else(|| {
+            match s.format {
+                Some(mcp::StringSchemaFormat::Email) => "user@example.com",
+                Some(mcp::StringSchemaFormat::Uri) => "https://example.com/",
+                Some(mcp::StringSchemaFormat::Date) => "2026-07-28",
+                Some(mcp::StringSchemaFormat::DateTime) => "2026-07-28T12:00:00Z",
+                None => "conformance",
+            }
+            .to_owned()
+        })),
+        S::NumberSchema(n) => V::Integer(n.default.or(n.minimum).unwrap_or(0.0).round() as i64),
+        S::BooleanSchema(b) => V::Boolean(b.default.unwrap_or(true)),
+        S::UntitledSingleSelectEnumSchema(e) => V::String(
+            e.default
+                .clone()
+                .or_else(|| e.r#enum.first().cloned())
+                .unwrap_or_default(),
+        ),
+        S::TitledSingleSelectEnumSchema(e) => V::String(
+            e.default
+                .clone()
+                .or_else(|| e.one_of.first().map(|o| o.r#const.clone()))
+                .unwrap_or_default(),
+        ),
+        S::LegacyTitledEnumSchema(e) => V::String(
+            e.default
+                .clone()
+                .or_else(|| e.r#enum.first().cloned())
+                .unwrap_or_default(),
+        ),
+        S::UntitledMultiSelectEnumSchema(e) => V::Array(
+            e.default
+                .clone()
+                .unwrap_or_else(|| e.items.r#enum.iter().take(1).cloned().collect()),
+        ),
+        S::TitledMultiSelectEnumSchema(e) => V::Array(e.default.clone().unwrap_or_else(|| {
+            e.items
+                .any_of
+                .iter()
+                .take(1)
+                .map(|o| o.r#const.clone())
+                .collect()
+        })),
+    }
+}
+
+pub fn elicit(request: &mcp::ElicitRequest) -> mcp::ElicitResult {
+    let content = match &request.params {
+        mcp::ElicitRequestParams::ElicitRequestFormParams(form) => Some(
+            form.requested_schema
+                .properties
+                .iter()
+                .map(|(k, s)| (k.clone(), default_for(s)))
+                .collect(),
+        ),
+        // Out of band: the user opened the URL; nothing comes back in the result.
+        mcp::ElicitRequestParams::ElicitRequestURLParams(_) => None,
+    };
+    mcp::ElicitResult {
+        action: mcp::ElicitResultAction::Accept,
+        content,
+        extra: Default::default(),
+    }
+}
+
+pub fn sample(_request: &mcp::CreateMessageRequest) -> mcp::CreateMessageResult {
+    mcp::CreateMessageResult {
+        meta: None,
+        content: mcp::CreateMessageResultContent::Object(
+            mcp::TextContent {
+                meta: None,
+                annotations: None,
+                text: "A canned answer from the conformance client.".to_owned(),
+                extra: Default::default(),
+            }
+            .into(),
+        ),
+        model: "mcp-conformance-client".to_owned(),
+        role: mcp::Role::Assistant,
+        stop_reason: Some("endTurn".to_owned()),
+        extra: Default::default(),
+    }
+}
+
+pub fn roots() -> mcp::ListRootsResult {
+    mcp::ListRootsResult {
+        roots: vec![mcp::Root {
+            meta: None,
+            name: Some("workspace".to_owned()),
+            uri: "file:///workspace".to_owned(),
+            extra: Default::default(),
+        }],
+        extra: Default::default(),
+    }
+}
+
+/// Placeholder arguments for `tool`: a value of the declared type for each required member.
+pub fn tool_arguments(tool: &mcp::Tool) -> Map<String, Value> {
+    let schema = &tool.input_schema.extra;
+    let props = schema.get("properties").and_then(Value::as_object);
+    let required = schema.get("required").and_then(Value::as_array);
+    let mut args = Map::new();
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        let ty = props
+            .and_then(|p| p.get(name))
+            .and_then(|s| s.get("type"))
+            .and_then(Value::as_str);
+        let value = match ty {
+            Some("integer" | "number") => json!(1),
+            Some("boolean") => json!(true),
+            Some("object") => json!({}),
+            Some("array") => json!([]),
+            Some("null") => Value::Null,
+            _ => json!("conformance"),
+        };
+        args.insert(name.to_owned(), value);
+    }
+    args
+}

@@ -1,0 +1,181 @@
+//! An MCP client for revision 2026-07-28 over stateless Streamable HTTP, written against the
+//! types that `mcp-codegen` generates from the official schema (see `build.rs`). The official
+//! conformance suite runs it as `mcp-conformance-client <server-url>` with the scenario's name
+//! in `MCP_CONFORMANCE_SCENARIO` and its parameters in `MCP_CONFORMANCE_CONTEXT`.
+//!
+//! It behaves like a headless host: `server/discover`, then it lists and calls every tool
+//! (skipping tools whose `x-mcp-header` annotations are invalid), reads every resource and
+//! gets every prompt the server offers, answering input requests along the way through the
+//! generated retry. A scenario's context may name the tool calls to make instead.
+
+mod answers;
+mod headers;
+mod session;
+
+/// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
+/// lints a library's public API is exempt from (unused items, variant names that repeat the
+/// schema's `$def` names) apply; the names are the schema's own, on purpose.
+#[allow(dead_code, clippy::enum_variant_names)]
+mod mcp {
+    include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+}
+
+use std::process::ExitCode;
+
+use serde_json::Value;
+
+use session::{ClientError, Session};
+
+const USAGE: &str = "usage: mcp-conformance-client <server-url>
+
+Environment: MCP_CONFORMANCE_SCENARIO (the scenario's name), MCP_CONFORMANCE_CONTEXT (JSON,
+optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}]}).";
+
+fn main() -> ExitCode {
+    let Some(url) = std::env::args().skip(1).last() else {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    if url == "-h" || url == "--help" {
+        eprintln!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str(&c).ok())
+        .unwrap_or(Value::Null);
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcp-conformance-client: starting the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(&url, &scenario, &context)) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(failed) => {
+            eprintln!("mcp-conformance-client: {failed} operation(s) failed");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("mcp-conformance-client: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the session; the number of calls that failed.
+async fn run(url: &str, scenario: &str, context: &Value) -> Result<usize, ClientError> {
+    eprintln!("scenario {scenario:?} against {url}");
+    let mut s = Session::new(url)?;
+    let discovered = s.discover().await?;
+    eprintln!(
+        "discovered {:?}, versions {:?}",
+        discovered
+            .meta
+            .as_ref()
+            .and_then(|m| m.server_info.as_ref())
+            .map(|i| i.name.as_str()),
+        discovered.supported_versions
+    );
+    let mut failed = 0;
+    let caps = &discovered.capabilities;
+    if caps.tools.is_some() {
+        let tools = s.list_tools().await?;
+        eprintln!("{} tool(s)", tools.len());
+        if scenario == "json-schema-ref-no-deref" {
+            // Listing is the point: a `$ref` in a schema is data, never a URL to fetch.
+            return Ok(0);
+        }
+        let mut usable = Vec::new();
+        for t in tools {
+            match headers::mirrored(&t) {
+                Ok(_) => usable.push(t),
+                Err(why) => eprintln!("not calling {:?}: {why}", t.name),
+            }
+        }
+        let calls: Vec<(mcp::Tool, serde_json::Map<String, Value>)> =
+            match context.get("toolCalls").and_then(Value::as_array) {
+                Some(given) => given
+                    .iter()
+                    .filter_map(|c| {
+                        let name = c.get("name")?.as_str()?;
+                        let tool = usable.iter().find(|t| t.name == name)?.clone();
+                        let args = c
+                            .get("arguments")
+                            .and_then(Value::as_object)
+                            .cloned()
+                            .unwrap_or_default();
+                        Some((tool, args))
+                    })
+                    .collect(),
+                None => usable
+                    .into_iter()
+                    .map(|t| {
+                        let args = answers::tool_arguments(&t);
+                        (t, args)
+                    })
+                    .collect(),
+            };
+        for (tool, args) in calls {
+            match s.call_tool(&tool, args).await {
+                Ok(r) => eprintln!(
+                    "tools/call {:?}: {} content block(s){}",
+                    tool.name,
+                    r.content.len(),
+                    if r.is_error == Some(true) {
+                        " (isError)"
+                    } else {
+                        ""
+                    }
+                ),
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("tools/call {:?} failed: {e}", tool.name);
+                }
+            }
+        }
+    }
+    if caps.resources.is_some() {
+        for r in s.list_resources().await? {
+            match s.read_resource(&r.uri).await {
+                Ok(read) => eprintln!(
+                    "resources/read {:?}: {} content(s)",
+                    r.uri,
+                    read.contents.len()
+                ),
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("resources/read {:?} failed: {e}", r.uri);
+                }
+            }
+        }
+    }
+    if caps.prompts.is_some() {
+        for p in s.list_prompts().await? {
+            let args = p
+                .arguments
+                .iter()
+                .flatten()
+                .filter(|a| a.required == Some(true))
+                .map(|a| (a.name.clone(), "conformance".to_owned()))
+                .collect();
+            match s.get_prompt(&p.name, args).await {
+                Ok(got) => eprintln!(
+                    "prompts/get {:?}: {} message(s)",
+                    p.name,
+                    got.messages.len()
+                ),
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("prompts/get {:?} failed: {e}", p.name);
+                }
+            }
+        }
+    }
+    Ok(failed)
+}

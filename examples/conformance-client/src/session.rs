@@ -1,0 +1,447 @@
+//! One client talking to one server over stateless Streamable HTTP (2026-07-28): every request
+//! is a POST carrying its own `_meta`, the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
+//! headers, and the `Mcp-Param-*` headers the tool's `x-mcp-header` annotations ask for.
+//!
+//! Requests and responses are the generated types; the multi round-trip retry is the
+//! generated `retry` of the request, which echoes `requestState` exactly (and sends none when
+//! none came) and takes a new JSON-RPC id.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::headers;
+use crate::mcp;
+
+/// The protocol revisions this client speaks, preferred first.
+pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
+
+/// How many `InputRequiredResult` rounds one call may take before the client gives up.
+const MAX_ROUNDS: usize = 8;
+
+#[derive(Debug)]
+pub enum ClientError {
+    Http(String),
+    /// The server answered with a JSON-RPC error.
+    Rpc(mcp::Error),
+    /// The answer is not what the protocol says it should be.
+    Protocol(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Http(e) => write!(f, "HTTP: {e}"),
+            ClientError::Rpc(e) => write!(f, "JSON-RPC error {}: {}", e.code, e.message),
+            ClientError::Protocol(e) => write!(f, "protocol: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+/// A request this client sends: it gets a fresh id and the current `_meta` before each send.
+pub trait Outgoing: Serialize + mcp_runtime::Request {
+    fn reset(&mut self, id: mcp::RequestId, meta: mcp::RequestMetaObject);
+}
+
+macro_rules! outgoing {
+    ($($t:ty),* $(,)?) => {$(
+        impl Outgoing for $t {
+            fn reset(&mut self, id: mcp::RequestId, meta: mcp::RequestMetaObject) {
+                self.id = id;
+                self.params.meta = meta;
+            }
+        }
+    )*};
+}
+
+outgoing!(
+    mcp::DiscoverRequest,
+    mcp::ListToolsRequest,
+    mcp::CallToolRequest,
+    mcp::ListResourcesRequest,
+    mcp::ReadResourceRequest,
+    mcp::ListPromptsRequest,
+    mcp::GetPromptRequest,
+);
+
+pub struct Session {
+    http: reqwest::Client,
+    url: String,
+    version: String,
+    next_id: i64,
+    capabilities: mcp::ClientCapabilities,
+}
+
+impl Session {
+    pub fn new(url: &str) -> Result<Self, ClientError> {
+        let http = reqwest::Client::builder()
+            .timeout(std::time::Duration::from_secs(20))
+            .build()
+            .map_err(|e| ClientError::Http(e.to_string()))?;
+        Ok(Session {
+            http,
+            url: url.to_owned(),
+            version: SUPPORTED_VERSIONS[0].to_owned(),
+            next_id: 1,
+            capabilities: capabilities(),
+        })
+    }
+
+    pub fn next_id(&mut self) -> mcp::RequestId {
+        let id = self.next_id;
+        self.next_id += 1;
+        mcp::RequestId::Integer(id)
+    }
+
+    /// The `_meta` every request carries.
+    pub fn meta(&self) -> mcp::RequestMetaObject {
+        mcp::RequestMetaObject {
+            client_capabilities: self.capabilities.clone(),
+            client_info: Some(mcp::Implementation {
+                description: None,
+                icons: None,
+                name: "mcp-conformance-client".to_owned(),
+                title: Some("mcp-codegen conformance client".to_owned()),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                website_url: None,
+                extra: Default::default(),
+            }),
+            log_level: None,
+            protocol_version: self.version.clone(),
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+
+    /// POSTs `body` and returns the JSON-RPC message that answers request `id` (from a JSON
+    /// body, or from the events of an SSE body).
+    async fn post(
+        &self,
+        method: &str,
+        name: Option<&str>,
+        extra_headers: &[(String, String)],
+        body: &Value,
+        id: &Value,
+    ) -> Result<Value, ClientError> {
+        let mut req = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", &self.version)
+            .header("mcp-method", method);
+        if let Some(n) = name {
+            req = req.header("mcp-name", headers::encode(n));
+        }
+        for (k, v) in extra_headers {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        let resp = req
+            .body(body.to_string())
+            .send()
+            .await
+            .map_err(|e| ClientError::Http(e.to_string()))?;
+        let status = resp.status();
+        let sse = resp
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|c| c.starts_with("text/event-stream"));
+        let text = resp
+            .text()
+            .await
+            .map_err(|e| ClientError::Http(e.to_string()))?;
+        let message = if sse {
+            // The response is the event that carries our id with a result or an error; the
+            // others are notifications about the request.
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
+                .find(|m| {
+                    m.get("id") == Some(id)
+                        && (m.get("result").is_some() || m.get("error").is_some())
+                })
+        } else {
+            serde_json::from_str::<Value>(&text).ok()
+        };
+        message.ok_or_else(|| {
+            ClientError::Http(format!(
+                "HTTP {status}: no JSON-RPC response to {method} in the body"
+            ))
+        })
+    }
+
+    /// Sends `request` and reads the answer as `Resp` (the method's `*ResultResponse`).
+    ///
+    /// An `UnsupportedProtocolVersionError` naming a version this client speaks makes it
+    /// switch to that version and send the request again, once. Returns the request as last
+    /// sent (its id is the one a retry must differ from).
+    pub async fn send<Req: Outgoing, Resp: DeserializeOwned>(
+        &mut self,
+        mut request: Req,
+        name: Option<&str>,
+        extra_headers: &[(String, String)],
+    ) -> Result<(Req, Resp), ClientError> {
+        for attempt in 0..2 {
+            let body = serde_json::to_value(&request)
+                .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", Req::METHOD)))?;
+            let id = body.get("id").cloned().unwrap_or(Value::Null);
+            let message = self
+                .post(Req::METHOD, name, extra_headers, &body, &id)
+                .await?;
+            if message.get("error").is_some() {
+                let e: mcp::JSONRPCErrorResponse =
+                    serde_json::from_value(message).map_err(|e| {
+                        ClientError::Protocol(format!("reading an error response: {e}"))
+                    })?;
+                if e.error.code == -32022 && attempt == 0 {
+                    let supported: Vec<String> = e
+                        .error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("supported"))
+                        .and_then(|s| serde_json::from_value(s.clone()).ok())
+                        .unwrap_or_default();
+                    if let Some(v) = SUPPORTED_VERSIONS
+                        .iter()
+                        .find(|v| supported.iter().any(|s| s == *v))
+                    {
+                        eprintln!(
+                            "server supports {supported:?}: retrying {} with {v}",
+                            Req::METHOD
+                        );
+                        self.version = (*v).to_owned();
+                        let id = self.next_id();
+                        request.reset(id, self.meta());
+                        continue;
+                    }
+                }
+                return Err(ClientError::Rpc(e.error));
+            }
+            let resp = serde_json::from_value(message).map_err(|e| {
+                ClientError::Protocol(format!("reading the {} response: {e}", Req::METHOD))
+            })?;
+            return Ok((request, resp));
+        }
+        Err(ClientError::Protocol(format!(
+            "{} rejected twice for its protocol version",
+            Req::METHOD
+        )))
+    }
+
+    pub async fn discover(&mut self) -> Result<mcp::DiscoverResult, ClientError> {
+        let request = mcp::DiscoverRequest {
+            id: self.next_id(),
+            params: mcp::RequestParams {
+                meta: self.meta(),
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        };
+        let (_, r): (_, mcp::DiscoverResultResponse) = self.send(request, None, &[]).await?;
+        Ok(r.result)
+    }
+
+    fn paginated(&self, cursor: Option<String>) -> mcp::PaginatedRequestParams {
+        mcp::PaginatedRequestParams {
+            meta: self.meta(),
+            cursor,
+            extra: Default::default(),
+        }
+    }
+
+    pub async fn list_tools(&mut self) -> Result<Vec<mcp::Tool>, ClientError> {
+        let mut all = Vec::new();
+        let mut cursor = None;
+        for _ in 0..20 {
+            let request = mcp::ListToolsRequest {
+                id: self.next_id(),
+                params: self.paginated(cursor.take()),
+                extra: Default::default(),
+            };
+            let (_, r): (_, mcp::ListToolsResultResponse) = self.send(request, None, &[]).await?;
+            all.extend(r.result.tools);
+            match r.result.next_cursor {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        Ok(all)
+    }
+
+    pub async fn list_resources(&mut self) -> Result<Vec<mcp::Resource>, ClientError> {
+        let request = mcp::ListResourcesRequest {
+            id: self.next_id(),
+            params: self.paginated(None),
+            extra: Default::default(),
+        };
+        let (_, r): (_, mcp::ListResourcesResultResponse) = self.send(request, None, &[]).await?;
+        Ok(r.result.resources)
+    }
+
+    pub async fn list_prompts(&mut self) -> Result<Vec<mcp::Prompt>, ClientError> {
+        let request = mcp::ListPromptsRequest {
+            id: self.next_id(),
+            params: self.paginated(None),
+            extra: Default::default(),
+        };
+        let (_, r): (_, mcp::ListPromptsResultResponse) = self.send(request, None, &[]).await?;
+        Ok(r.result.prompts)
+    }
+
+    /// Calls a tool, answering input requests until it completes. `tool` is its definition
+    /// from `tools/list`, for the `Mcp-Param-*` headers its `x-mcp-header` annotations ask
+    /// for.
+    pub async fn call_tool(
+        &mut self,
+        tool: &mcp::Tool,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<mcp::CallToolResult, ClientError> {
+        let param_headers = headers::param_headers(tool, &arguments)
+            .map_err(|e| ClientError::Protocol(format!("tool {:?}: {e}", tool.name)))?;
+        let mut request = mcp::CallToolRequest {
+            id: self.next_id(),
+            params: mcp::CallToolRequestParams {
+                meta: self.meta(),
+                arguments: Some(arguments),
+                input_responses: None,
+                name: tool.name.clone(),
+                request_state: None,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        };
+        for _ in 0..MAX_ROUNDS {
+            let name = request.params.name.clone();
+            let (sent, r): (_, mcp::CallToolResultResponse) =
+                self.send(request, Some(&name), &param_headers).await?;
+            match r.result {
+                mcp::CallToolOutcome::Complete(done) => return Ok(done),
+                mcp::CallToolOutcome::InputRequired(ask) => {
+                    let responses = self.answer(&ask)?;
+                    let id = self.next_id();
+                    request = sent
+                        .retry(id, &ask, responses)
+                        .map_err(|e| ClientError::Protocol(e.to_string()))?;
+                    request.params.meta = self.meta();
+                }
+            }
+        }
+        Err(ClientError::Protocol(format!(
+            "tools/call {:?} still needs input after {MAX_ROUNDS} rounds",
+            tool.name
+        )))
+    }
+
+    pub async fn read_resource(
+        &mut self,
+        uri: &str,
+    ) -> Result<mcp::ReadResourceResult, ClientError> {
+        let mut request = mcp::ReadResourceRequest {
+            id: self.next_id(),
+            params: mcp::ReadResourceRequestParams {
+                meta: self.meta(),
+                input_responses: None,
+                request_state: None,
+                uri: uri.to_owned(),
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        };
+        for _ in 0..MAX_ROUNDS {
+            let (sent, r): (_, mcp::ReadResourceResultResponse) =
+                self.send(request, Some(uri), &[]).await?;
+            match r.result {
+                mcp::ReadResourceOutcome::Complete(done) => return Ok(done),
+                mcp::ReadResourceOutcome::InputRequired(ask) => {
+                    let responses = self.answer(&ask)?;
+                    let id = self.next_id();
+                    request = sent
+                        .retry(id, &ask, responses)
+                        .map_err(|e| ClientError::Protocol(e.to_string()))?;
+                    request.params.meta = self.meta();
+                }
+            }
+        }
+        Err(ClientError::Protocol(format!(
+            "resources/read {uri:?} still needs input after {MAX_ROUNDS} rounds"
+        )))
+    }
+
+    pub async fn get_prompt(
+        &mut self,
+        name: &str,
+        arguments: std::collections::BTreeMap<String, String>,
+    ) -> Result<mcp::GetPromptResult, ClientError> {
+        let mut request = mcp::GetPromptRequest {
+            id: self.next_id(),
+            params: mcp::GetPromptRequestParams {
+                meta: self.meta(),
+                arguments: (!arguments.is_empty()).then_some(arguments),
+                input_responses: None,
+                name: name.to_owned(),
+                request_state: None,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        };
+        for _ in 0..MAX_ROUNDS {
+            let (sent, r): (_, mcp::GetPromptResultResponse) =
+                self.send(request, Some(name), &[]).await?;
+            match r.result {
+                mcp::GetPromptOutcome::Complete(done) => return Ok(done),
+                mcp::GetPromptOutcome::InputRequired(ask) => {
+                    let responses = self.answer(&ask)?;
+                    let id = self.next_id();
+                    request = sent
+                        .retry(id, &ask, responses)
+                        .map_err(|e| ClientError::Protocol(e.to_string()))?;
+                    request.params.meta = self.meta();
+                }
+            }
+        }
+        Err(ClientError::Protocol(format!(
+            "prompts/get {name:?} still needs input after {MAX_ROUNDS} rounds"
+        )))
+    }
+
+    /// Answers every input request of `ask` (a headless client: it accepts elicitations
+    /// with the form's defaults, samples a canned reply, and reports one root). A request
+    /// for a capability this client did not declare is a protocol error of the server's.
+    fn answer(&self, ask: &mcp::InputRequiredResult) -> Result<mcp::InputResponses, ClientError> {
+        ask.check_capabilities(&self.capabilities).map_err(|e| {
+            ClientError::Protocol(format!("the server asked for undeclared input: {e}"))
+        })?;
+        let mut responses = mcp::InputResponses::new();
+        for (key, request) in ask.input_requests().into_iter().flatten() {
+            let response: mcp::InputResponse = match request {
+                mcp::InputRequest::ElicitRequest(e) => crate::answers::elicit(e).into(),
+                mcp::InputRequest::CreateMessageRequest(s) => crate::answers::sample(s).into(),
+                mcp::InputRequest::ListRootsRequest(_) => crate::answers::roots().into(),
+            };
+            responses.insert(key.clone(), response);
+        }
+        Ok(responses)
+    }
+}
+
+/// What this client can do for a server: answer form and URL elicitations, sampling (no
+/// tools) and roots.
+fn capabilities() -> mcp::ClientCapabilities {
+    mcp::ClientCapabilities {
+        elicitation: Some(mcp::ClientCapabilitiesElicitation {
+            form: Some(Default::default()),
+            url: Some(Default::default()),
+            extra: Default::default(),
+        }),
+        experimental: None,
+        extensions: None,
+        roots: Some(Default::default()),
+        sampling: Some(Default::default()),
+        extra: Default::default(),
+    }
+}
