@@ -12,6 +12,8 @@ mod features;
 mod http;
 mod mrtr;
 mod rpc;
+#[cfg(test)]
+mod tests;
 
 /// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
 /// lints a library's public API is exempt from (unused items, variant names that repeat the
@@ -143,7 +145,8 @@ fn main() -> ExitCode {
     }
 }
 
-async fn serve(args: Args) -> Result<(), String> {
+/// The shared state, with a fresh sealing key, and the sender that ends listen streams.
+pub fn new_app(extra_hosts: Vec<String>) -> Result<(Arc<App>, watch::Sender<bool>), String> {
     // A fresh key per process: states sealed by an earlier run are rejected, as they should be.
     let mut key = [0u8; 32];
     getrandom::fill(&mut key).map_err(|e| format!("no randomness for the sealing key: {e}"))?;
@@ -153,13 +156,18 @@ async fn serve(args: Args) -> Result<(), String> {
         .into_iter()
         .map(str::to_owned)
         .collect();
-    allowed_hosts.extend(args.allow_hosts);
+    allowed_hosts.extend(extra_hosts);
     let app = Arc::new(App {
         sealer: Sealer::new(key),
         changes,
         shutdown,
         allowed_hosts,
     });
+    Ok((app, stop))
+}
+
+async fn serve(args: Args) -> Result<(), String> {
+    let (app, stop) = new_app(args.allow_hosts)?;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("binding {}: {e}", args.listen))?;

@@ -1,0 +1,218 @@
+//! The HTTP pipeline end to end on a loopback port: each check of `http.rs` with its error
+//! code and status, and the MRTR state handling.
+
+use serde_json::{Value, json};
+
+async fn start() -> String {
+    let (app, _stop) = crate::new_app(Vec::new()).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, crate::http::router(app)).await });
+    format!("http://{addr}/mcp")
+}
+
+fn meta(caps: Value) -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": caps,
+    })
+}
+
+/// POSTs `body` with the standard headers (`name` for Mcp-Name), plus `extra` headers.
+async fn post(url: &str, body: &Value, name: Option<&str>, extra: &[(&str, &str)]) -> (u16, Value) {
+    let method = body["method"].as_str().unwrap_or_default().to_owned();
+    let mut headers = reqwest::header::HeaderMap::new();
+    let mut set = |k: &str, v: &str| {
+        headers.insert(
+            reqwest::header::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+            v.parse().unwrap(),
+        );
+    };
+    set("content-type", "application/json");
+    set("accept", "application/json, text/event-stream");
+    set("mcp-protocol-version", "2026-07-28");
+    set("mcp-method", &method);
+    if let Some(n) = name {
+        set("mcp-name", n);
+    }
+    // Overrides replace the standard values.
+    for (k, v) in extra {
+        set(k, v);
+    }
+    let req = reqwest::Client::new().post(url).headers(headers);
+    let resp = req.body(body.to_string()).send().await.unwrap();
+    let status = resp.status().as_u16();
+    let text = resp.text().await.unwrap();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+fn call(id: i64, tool: &str, caps: Value, more: Value) -> Value {
+    let mut params = json!({"name": tool, "arguments": {}, "_meta": meta(caps)});
+    for (k, v) in more.as_object().unwrap() {
+        params[k] = v.clone();
+    }
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+}
+
+#[tokio::test]
+async fn discover_and_protocol_errors() {
+    let url = start().await;
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta(json!({}))}});
+    let (status, r) = post(&url, &discover, None, &[]).await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(r["result"]["resultType"], "complete");
+    assert!(r["result"]["ttlMs"].is_u64());
+
+    // No _meta: -32602, 400, the id echoed.
+    let bare = json!({"jsonrpc": "2.0", "id": 2, "method": "server/discover", "params": {}});
+    let (status, r) = post(&url, &bare, None, &[]).await;
+    assert_eq!(
+        (status, r["error"]["code"].as_i64(), r["id"].as_i64()),
+        (400, Some(-32602), Some(2))
+    );
+
+    // Header and _meta disagree: -32020.
+    let (status, r) = post(
+        &url,
+        &discover,
+        None,
+        &[("mcp-protocol-version", "2025-11-25")],
+    )
+    .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_i64()),
+        (400, Some(-32020)),
+        "{r}"
+    );
+
+    // Unsupported version in both: -32022 with supported and requested.
+    let mut old = discover.clone();
+    old["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = json!("v9");
+    let (status, r) = post(&url, &old, None, &[("mcp-protocol-version", "v9")]).await;
+    assert_eq!(
+        (status, r["error"]["code"].as_i64()),
+        (400, Some(-32022)),
+        "{r}"
+    );
+    assert_eq!(
+        r["error"]["data"],
+        json!({"supported": ["2026-07-28"], "requested": "v9"})
+    );
+
+    // Removed and unknown methods: 404, -32601.
+    for m in ["initialize", "ping", "logging/setLevel", "no/such"] {
+        let req =
+            json!({"jsonrpc": "2.0", "id": 3, "method": m, "params": {"_meta": meta(json!({}))}});
+        let (status, r) = post(&url, &req, None, &[]).await;
+        assert_eq!(
+            (status, r["error"]["code"].as_i64()),
+            (404, Some(-32601)),
+            "{m}: {r}"
+        );
+    }
+
+    // Mcp-Method must match the body.
+    let (status, r) = post(&url, &discover, None, &[("mcp-method", "tools/list")]).await;
+    assert_eq!(
+        (status, r["error"]["code"].as_i64()),
+        (400, Some(-32020)),
+        "{r}"
+    );
+
+    // DNS rebinding: a foreign Host or Origin is refused.
+    let (status, _) = post(
+        &url,
+        &discover,
+        None,
+        &[("origin", "http://evil.example.com")],
+    )
+    .await;
+    assert_eq!(status, 403);
+}
+
+#[tokio::test]
+async fn capability_gating_and_sealed_state() {
+    let url = start().await;
+    // Sampling not declared: -32021 naming it, HTTP 400.
+    let (status, r) = post(
+        &url,
+        &call(1, "test_missing_capability", json!({}), json!({})),
+        Some("test_missing_capability"),
+        &[],
+    )
+    .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_i64()),
+        (400, Some(-32021)),
+        "{r}"
+    );
+    assert_eq!(
+        r["error"]["data"]["requiredCapabilities"],
+        json!({"sampling": {}})
+    );
+
+    // Round 1 seals a state; the genuine retry completes, a modified one is -32602.
+    let tool = "test_input_required_result_request_state";
+    let caps = json!({"elicitation": {}});
+    let (_, r) = post(
+        &url,
+        &call(2, tool, caps.clone(), json!({})),
+        Some(tool),
+        &[],
+    )
+    .await;
+    assert_eq!(r["result"]["resultType"], "input_required", "{r}");
+    let state = r["result"]["requestState"].as_str().unwrap().to_owned();
+    let answer = json!({"confirm": {"action": "accept", "content": {"ok": true}}});
+    let retry = call(
+        3,
+        tool,
+        caps.clone(),
+        json!({"inputResponses": answer, "requestState": state}),
+    );
+    let (_, r) = post(&url, &retry, Some(tool), &[]).await;
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("state-ok"),
+        "{r}"
+    );
+    let tampered = call(
+        4,
+        tool,
+        caps.clone(),
+        json!({"inputResponses": answer, "requestState": format!("{state}x")}),
+    );
+    let (_, r) = post(&url, &tampered, Some(tool), &[]).await;
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert_eq!(r["error"]["data"]["reason"], "tampered");
+
+    // The same state for other arguments: bound to the request, rejected.
+    let mut other = retry.clone();
+    other["id"] = json!(5);
+    other["params"]["arguments"] = json!({"x": 1});
+    let (_, r) = post(&url, &other, Some(tool), &[]).await;
+    assert_eq!(r["error"]["data"]["reason"], "other-request", "{r}");
+
+    // Malformed inputResponses are refused when the request is read.
+    let bad = call(
+        6,
+        "test_input_required_result_elicitation",
+        caps,
+        json!({"inputResponses": {"user_name": 12345}}),
+    );
+    let (status, r) = post(
+        &url,
+        &bad,
+        Some("test_input_required_result_elicitation"),
+        &[],
+    )
+    .await;
+    assert_eq!(
+        (status, r["error"]["code"].as_i64()),
+        (400, Some(-32602)),
+        "{r}"
+    );
+}
