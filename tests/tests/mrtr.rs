@@ -371,7 +371,9 @@ fn retry_sends_no_state_when_none_came() {
 #[test]
 fn input_requests_are_only_the_three_kinds_by_method() {
     for method in ["tools/list", "ping", "initialize", "notifications/progress"] {
-        let e = serde_json::from_value::<mcp::InputRequest>(json!({"method": method, "params": {}})).unwrap_err();
+        let e =
+            serde_json::from_value::<mcp::InputRequest>(json!({"method": method, "params": {}}))
+                .unwrap_err();
         assert!(e.to_string().contains(method), "{e}");
     }
     let e = serde_json::from_value::<mcp::InputRequest>(json!({"params": {}})).unwrap_err();
