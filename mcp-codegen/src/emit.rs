@@ -449,7 +449,9 @@ impl Emitter<'_> {
             #sep
             #[doc = #how]
             #allow
-            #[allow(clippy::large_enum_variant)]
+            // Variants are whole protocol messages, read once; boxing them would cost an allocation
+            // each, and variant names are the schema's type names.
+            #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpUnion #schemars)]
             #mode
             #untagged
@@ -550,7 +552,9 @@ impl Emitter<'_> {
             #docs
             #[doc = ""]
             #[doc = " A union of result types. `Deserialize` can tell only `resultType` apart: an input-required result is read as that variant, any other as the generic result (nothing is lost: undeclared members are kept). Use [`Self::from_method`] to read the concrete result of a method."]
-            #[allow(clippy::large_enum_variant)]
+            // Variants are whole protocol messages, read once; boxing them would cost an allocation
+            // each, and variant names are the schema's type names.
+            #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
             #[derive(Debug, Clone, PartialEq)]
             pub enum #name { #(#variants,)* }
 
@@ -592,7 +596,9 @@ impl Emitter<'_> {
         let untagged = self.json_schema_attrs(quote!(#[serde(untagged)]));
         quote! {
             #docs
-            #[allow(clippy::large_enum_variant)]
+            // Variants are whole protocol messages, read once; boxing them would cost an allocation
+            // each, and variant names are the schema's type names.
+            #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpResult #schemars)]
             #request
             #untagged
