@@ -1,0 +1,18 @@
+//! Generates the 2026-07-28 types from the official schema into `$OUT_DIR/mcp.rs`.
+
+use std::path::PathBuf;
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=MCP_SCHEMA_DIR");
+    let dir = PathBuf::from(std::env::var("MCP_SCHEMA_DIR").expect(
+        "MCP_SCHEMA_DIR is not set: .cargo/config.toml sets it to ../shared/mcp-schema; run cargo from the workspace",
+    ));
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let schema = dir.join("2026-07-28").join("schema.json");
+    if let Err(e) = mcp_codegen::Builder::new()
+        .schema(&schema)
+        .generate(out.join("mcp.rs"))
+    {
+        panic!("generating from {}: {e}", schema.display());
+    }
+}
