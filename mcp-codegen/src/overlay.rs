@@ -9,7 +9,13 @@ use serde_json::Value;
 use crate::error::{SchemaError, SchemaResult, escape_token};
 
 /// The overlays that ship with the generator, by revision.
-const BUILTIN: &[(&str, &str)] = &[("2026-07-28", include_str!("../../schema/2026-07-28.json"))];
+const BUILTIN: &[(&str, &str)] = &[
+    ("2024-11-05", include_str!("../../schema/2024-11-05.json")),
+    ("2025-03-26", include_str!("../../schema/2025-03-26.json")),
+    ("2025-06-18", include_str!("../../schema/2025-06-18.json")),
+    ("2025-11-25", include_str!("../../schema/2025-11-25.json")),
+    ("2026-07-28", include_str!("../../schema/2026-07-28.json")),
+];
 
 /// One revision's overlay.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -269,7 +275,8 @@ mod tests {
     fn json_value_patch_makes_it_any() {
         let mut root = serde_json::json!({"$defs": {
             "JSONValue": {"anyOf": [{"type": "string"}]},
-            "ReadResourceResult": {"required": ["cacheScope", "contents", "resultType", "ttlMs"]}
+            "ReadResourceResult": {"required": ["cacheScope", "contents", "resultType", "ttlMs"]},
+            "LoggingLevel": {"enum": ["alert", "debug"]}
         }});
         Overlay::builtin("2026-07-28")
             .unwrap()
@@ -280,6 +287,89 @@ mod tests {
             root["$defs"]["ReadResourceResult"]["required"],
             serde_json::json!(["contents", "resultType"])
         );
+    }
+
+    /// Every built-in overlay names the SHA-256 of its official schema and applies to it; the
+    /// patched nodes hold the patches' values.
+    #[test]
+    fn builtin_overlays_apply_to_their_official_schemas() {
+        let dir = std::path::PathBuf::from(env!("MCP_SCHEMA_DIR"));
+        for (rev, _) in BUILTIN {
+            let path = dir.join(rev).join("schema.json");
+            let loaded = crate::load::load(&path).unwrap();
+            let overlay = Overlay::builtin(rev).unwrap();
+            assert_eq!(
+                overlay.schema_sha256.as_deref(),
+                Some(loaded.sha256.as_str()),
+                "{rev}: schema_sha256"
+            );
+            assert_eq!(
+                Overlay::for_sha256(&loaded.sha256).map(|o| o.revision),
+                Some(rev.to_string())
+            );
+            let mut root = loaded.root;
+            overlay.apply(&mut root).unwrap();
+            for patch in &overlay.patches {
+                assert_eq!(
+                    root.pointer(&patch.path),
+                    patch.value.as_ref(),
+                    "{rev}: {}",
+                    patch.path
+                );
+            }
+        }
+    }
+
+    /// The patches of the earlier revisions, by revision: LoggingLevel in severity order
+    /// everywhere, the JSON-RPC error's id optional where it was required, numbers in
+    /// elicitation answers where NumberSchema allows them.
+    #[test]
+    fn earlier_revisions_patches() {
+        let paths = |rev: &str| -> Vec<String> {
+            Overlay::builtin(rev)
+                .unwrap()
+                .patches
+                .into_iter()
+                .map(|p| p.path)
+                .collect()
+        };
+        assert_eq!(
+            paths("2024-11-05"),
+            [
+                "/definitions/LoggingLevel/enum",
+                "/definitions/JSONRPCError/required"
+            ]
+        );
+        assert_eq!(paths("2025-03-26"), paths("2024-11-05"));
+        assert_eq!(
+            paths("2025-06-18"),
+            [
+                "/definitions/LoggingLevel/enum",
+                "/definitions/JSONRPCError/required",
+                "/definitions/ElicitResult/properties/content/additionalProperties/type"
+            ]
+        );
+        assert_eq!(
+            paths("2025-11-25"),
+            [
+                "/$defs/LoggingLevel/enum",
+                "/$defs/ElicitResult/properties/content/additionalProperties/anyOf/1/type"
+            ]
+        );
+        for rev in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
+            let o = Overlay::builtin(rev).unwrap();
+            assert!(o.results.is_none(), "{rev} has no resultType");
+            assert!(
+                o.rust_types.is_empty() && o.input_requests.is_none(),
+                "{rev}"
+            );
+            let levels = &o.patches[0].value;
+            assert_eq!(
+                levels.as_ref().unwrap()[0],
+                "debug",
+                "{rev}: least severe first"
+            );
+        }
     }
 
     #[test]
