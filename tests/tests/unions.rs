@@ -210,7 +210,16 @@ fn wrong_constants_are_rejected_naming_both_values() {
 #[test]
 fn logging_levels_compare_by_severity() {
     use mcp::LoggingLevel as L;
-    let ordered = [L::Debug, L::Info, L::Notice, L::Warning, L::Error, L::Critical, L::Alert, L::Emergency];
+    let ordered = [
+        L::Debug,
+        L::Info,
+        L::Notice,
+        L::Warning,
+        L::Error,
+        L::Critical,
+        L::Alert,
+        L::Emergency,
+    ];
     assert!(ordered.windows(2).all(|w| w[0] < w[1]), "{ordered:?}");
     assert_eq!(serde_json::to_string(&L::Warning).unwrap(), r#""warning""#);
 }
