@@ -1,0 +1,165 @@
+//! Hostile messages, the deterministic CI part of the fuzzing (`fuzz/` has the libFuzzer
+//! target and the long smoke runs): the dispatching deserializers read mutants of the 129
+//! official examples (the shared mutator, driven by proptest with a fixed seed) and never
+//! panic, never overflow the stack (a test thread's 2 MiB) and never allocate out of
+//! proportion to the input; what they accept writes and reads back equal. Then the cases the
+//! issue names: 10,000-deep nesting in JSONValue fields and in `_meta`.
+
+#[path = "../../fuzz/src/target.rs"]
+#[allow(dead_code)]
+mod target;
+
+#[path = "../../fuzz/src/mutate.rs"]
+#[allow(dead_code)]
+mod mutate;
+
+#[path = "../../fuzz/src/alloc.rs"]
+#[allow(dead_code)]
+mod alloc;
+
+use mcp_tests::mcp;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use serde_json::json;
+
+#[global_allocator]
+static COUNTING: alloc::Counting = alloc::Counting;
+
+/// Mutants per run: `MCP_FUZZ_CASES` (default 2,000).
+fn cases() -> u32 {
+    std::env::var("MCP_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2_000)
+}
+
+/// Reads `data` with every reader and checks the allocation bound.
+fn read_bounded(data: &[u8]) -> Result<target::Outcome, String> {
+    let base = alloc::start();
+    let outcome = target::one_input(data);
+    let peak = alloc::peak_since(base);
+    if peak > alloc::bound(data.len()) {
+        return Err(format!(
+            "{} bytes of input allocated {peak} bytes at once: {}",
+            data.len(),
+            String::from_utf8_lossy(&data[..data.len().min(300)])
+        ));
+    }
+    Ok(outcome)
+}
+
+#[test]
+fn seeds_are_read() {
+    let seeds = mutate::seeds(&mcp_tests::schema_dir());
+    assert_eq!(seeds.len(), 129);
+    let mut read = 0;
+    for s in &seeds {
+        read += usize::from(read_bounded(s).unwrap().accepted > 0);
+    }
+    // Every example is a message, a result or a part of one; the readers cover most.
+    assert!(
+        read >= 60,
+        "only {read} examples read by a dispatching type"
+    );
+}
+
+#[test]
+fn mutants_never_panic_or_blow_up() {
+    let seeds = mutate::seeds(&mcp_tests::schema_dir());
+    let config = Config {
+        cases: cases(),
+        failure_persistence: None,
+        max_shrink_iters: 0,
+        ..Config::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
+    let accepted = std::cell::Cell::new(0u64);
+    runner
+        .run(&any::<u64>(), |seed| {
+            let data = mutate::mutate(&mut mutate::Rng(seed), &seeds);
+            let outcome = read_bounded(&data).map_err(TestCaseError::fail)?;
+            accepted.set(accepted.get() + u64::from(outcome.accepted));
+            Ok(())
+        })
+        .unwrap();
+    assert!(accepted.get() > 0, "some mutants are still messages");
+}
+
+/// `n`-deep arrays around `null`, as text.
+fn nested(n: usize) -> String {
+    format!("{}null{}", "[".repeat(n), "]".repeat(n))
+}
+
+/// `n`-deep objects around `null`, as text.
+fn nested_objects(n: usize) -> String {
+    format!("{}null{}", "{\"a\":".repeat(n), "}".repeat(n))
+}
+
+#[test]
+fn ten_thousand_deep_json_values_and_meta_are_refused() {
+    for deep in [nested(10_000), nested_objects(10_000)] {
+        let messages = [
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","content":[],"structuredContent":{deep}}}}}"#
+            ),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{"x":{deep}}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+            ),
+            format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":1,"_meta":{{"k":{deep}}}}}}}"#
+            ),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"_meta":{deep},"resultType":"complete"}}}}"#
+            ),
+            format!(r#"{{"resultType":"input_required","requestState":{deep}}}"#),
+        ];
+        for text in &messages {
+            // Every reader refuses it (serde_json's depth limit), without a panic or a stack
+            // overflow on this 2 MiB thread.
+            let outcome = read_bounded(text.as_bytes()).unwrap();
+            assert_eq!(outcome.accepted, 0, "{}", &text[..120]);
+            assert!(serde_json::from_str::<mcp::JSONRPCMessage>(text).is_err());
+            assert!(serde_json::from_str::<mcp::CallToolResultResponse>(text).is_err());
+            assert!(serde_json::from_reader::<_, mcp::JSONRPCMessage>(text.as_bytes()).is_err());
+        }
+    }
+}
+
+#[test]
+fn json_values_and_meta_nested_within_the_limit_round_trip() {
+    // 100 levels inside the message: within serde_json's limit of 128.
+    let deep: serde_json::Value = serde_json::from_str(&nested(100)).unwrap();
+    let message = json!({
+        "jsonrpc": "2.0", "id": 1,
+        "result": {"resultType": "complete", "content": [], "structuredContent": {"x": deep.clone()}, "_meta": {"k": deep}}
+    });
+    let text = message.to_string();
+    let typed: mcp::CallToolResultResponse = serde_json::from_str(&text).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), message);
+    let any: mcp::JSONRPCMessage = serde_json::from_str(&text).unwrap();
+    assert_eq!(serde_json::to_value(&any).unwrap(), message);
+}
+
+#[test]
+fn large_inputs_allocate_in_proportion() {
+    // A long array of content blocks, a long string, many members.
+    let blocks = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","content":[{}]}}}}"#,
+        vec![r#"{"type":"text","text":""}"#; 20_000].join(",")
+    );
+    let long = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"{}"}}}}"#,
+        "x".repeat(1 << 20)
+    );
+    let members = format!(
+        r#"{{"jsonrpc":"2.0","method":"m","params":{{{}}}}}"#,
+        (0..20_000)
+            .map(|i| format!(r#""k{i}":{i}"#))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for text in [blocks, long, members] {
+        read_bounded(text.as_bytes()).unwrap();
+    }
+}
