@@ -41,6 +41,71 @@ pub fn fallback(cont: &Container) -> TokenStream {
             }
         }
     };
+    if matches!(cont.kind, Kind::Object | Kind::ResultStruct) {
+        out.extend(quote! {
+            #[automatically_derived]
+            impl #impl_generics #krate::de::Fields for #ident #ty_generics #where_clause {
+                type Key = #krate::de::NoKey;
+                type Partial = ();
+                const KEEPS_EXTRA: bool = false;
+
+                fn partial() {}
+
+                fn key(_: &str) -> ::core::option::Option<#krate::de::NoKey> {
+                    ::core::option::Option::None
+                }
+
+                fn read<'de, __D>(
+                    _: &mut (),
+                    __key: #krate::de::NoKey,
+                    _: __D,
+                ) -> ::core::result::Result<(), __D::Error>
+                where
+                    __D: #serde::Deserializer<'de>,
+                {
+                    match __key {}
+                }
+
+                fn other<__E>(
+                    _: &mut (),
+                    _: #krate::de::String,
+                    _: #krate::__private::serde_json::Value,
+                ) -> ::core::result::Result<(), __E>
+                where
+                    __E: #serde::de::Error,
+                {
+                    ::core::unreachable!("the derive reported an error")
+                }
+
+                fn read_rest<'de, __A>(
+                    _: &mut (),
+                    _: &mut __A,
+                ) -> ::core::result::Result<(), __A::Error>
+                where
+                    __A: #serde::de::MapAccess<'de>,
+                {
+                    ::core::unreachable!("the derive reported an error")
+                }
+
+                fn finish<__E>(_: ()) -> ::core::result::Result<Self, __E>
+                where
+                    __E: #serde::de::Error,
+                {
+                    ::core::unreachable!("the derive reported an error")
+                }
+
+                fn entries<__E>(
+                    _: (),
+                    _: &mut #krate::de::Buffer,
+                ) -> ::core::result::Result<(), __E>
+                where
+                    __E: #serde::de::Error,
+                {
+                    ::core::unreachable!("the derive reported an error")
+                }
+            }
+        });
+    }
     if cont.kind == Kind::ResultStruct && cont.result_type_field().is_none() {
         let value = cont.fixed_result_type();
         out.extend(quote! {

@@ -34,8 +34,9 @@
 //! Generic types are not supported (protocol types are concrete).
 //!
 //! Deserializing never buffers what it does not need to: objects stream from the input map,
-//! and enums dispatched by a member buffer only the members before it. No enum ever tries its
-//! variants in turn.
+//! and enums dispatched by a member read the union of their variants' members in one pass
+//! (see [`McpUnion`](macro@McpUnion), "How a member before the tag is read"). No enum ever
+//! tries its variants in turn.
 
 mod ast;
 mod attr;
@@ -216,11 +217,12 @@ pub fn derive_mcp_object(input: TokenStream) -> TokenStream {
 ///   the enum has an `input_required` variant, the request must implement
 ///   `::mcp_runtime::MayRequireInput` (the schema allows `InputRequiredResult` in its
 ///   response); otherwise the variant is a compile error.
-/// - Reading streams: members before `resultType` are buffered, the variant is chosen by the
-///   value (a missing `resultType` chooses the `"complete"` variant), and `T` is read from the
-///   buffer and the rest of the input. An extension variant is chosen only while its value is
-///   accepted (`mcp_runtime::result_type::accepting`). Any other value is an error naming it
-///   and the enum's values.
+/// - Reading streams: the variant is chosen by the value (a missing `resultType` chooses the
+///   `"complete"` variant), and the members before `resultType` stream into the variant types
+///   as for a tagged [`McpUnion`](macro@McpUnion) (sorted keys cost nothing). An extension
+///   variant is chosen only while its value is accepted
+///   (`mcp_runtime::result_type::accepting`). Any other value is an error naming it and the
+///   enum's values.
 /// - Writing writes the variant's value. `From<T>` is implemented for every variant type that
 ///   no other variant has.
 ///
@@ -313,10 +315,22 @@ pub fn derive_mcp_result(input: TokenStream) -> TokenStream {
 /// # `#[mcp(tag = "type")]`: by the value of a member
 ///
 /// Each variant has `#[mcp(tag_value = "text")]`; at most one may also be `default`, read when
-/// the tag member is missing (elicitation: no `mode` means form). Members before the tag are
-/// buffered; the variant's type is read from the tag, the buffer and the rest of the input (so
-/// it checks the tag as its own constant). An unknown value is ``unknown `type` "foo": expected
-/// one of "text", "image"``; a missing tag without a default is ``missing field `type` ``.
+/// the tag member is missing (elicitation: no `mode` means form). The variant's type reads the
+/// tag as any member (so it checks the tag as its own constant), then the rest of the input.
+/// An unknown value is ``unknown `type` "foo": expected one of "text", "image"``; a missing tag
+/// without a default is ``missing field `type` ``. Every variant type derives
+/// [`McpObject`](macro@McpObject) or [`McpResult`](macro@McpResult) (or is
+/// `::mcp_runtime::Extra`).
+///
+/// How a member before the tag is read: JSON objects are unordered, and writers that sort keys
+/// put `text` before `type`. Such a member is read once, as the type of the one variant that
+/// declares it, into that variant's partial value; a member that several variants declare, or
+/// none, is kept as JSON. The tag then picks the variant, which gets what was read for it, the
+/// other variants' members (written back as JSON: extra members, or dropped if it keeps none),
+/// the kept ones, the tag, and the rest of the input. When the tag comes first nothing is kept.
+/// The one difference from reading the chosen type alone: a member that only another variant
+/// declares, arriving before the tag, must have that variant's type (`{"mimeType":7,
+/// "text":"t","type":"text"}` is an error, `{"type":"text","mimeType":7,"text":"t"}` is not).
 ///
 /// ```
 /// use mcp_runtime::{McpObject, McpUnion};

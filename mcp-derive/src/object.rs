@@ -187,19 +187,28 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
     }
 }
 
+/// `impl Fields` (reading member by member, what unions stream into) and `impl Deserialize`
+/// on top of it.
 fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
     let ident = cont.ident;
     let name = &cont.name;
     let krate = cont.krate();
     let serde = cont.serde();
-    let error = quote!(<__A::Error as #serde::de::Error>);
-    let has_extra = cont.fields().iter().any(|f| f.attrs.extra.is_some());
+    let error = quote!(<__E as #serde::de::Error>);
+    let derror = quote!(<__D::Error as #serde::de::Error>);
+    let extra_field = cont.fields().iter().find(|f| f.attrs.extra.is_some());
+    let has_extra = extra_field.is_some();
 
-    // (match pattern string, __Field variant) for the key visitor.
+    // (JSON key, __Key variant) for the key match.
     let mut keys: Vec<(String, proc_macro2::Ident)> = Vec::new();
+    // Members of __Partial, their initial values, `read` arms, `entries` statements.
     let mut slots = Vec::new();
+    let mut inits = Vec::new();
     let mut arms = Vec::new();
+    let mut entries = Vec::new();
+    // `finish`: checks after reading, per-field unwrapping, the struct's members.
     let mut after = Vec::new();
+    let mut checks = Vec::new();
     let mut init = Vec::new();
 
     match mode {
@@ -207,23 +216,29 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         ResultMode::Fixed(value) => {
             let var = format_ident!("__result_type");
             keys.push(("resultType".to_owned(), var.clone()));
-            slots.push(quote!(let mut __result_type: bool = false;));
+            slots.push(quote!(#var: bool,));
+            inits.push(quote!(#var: false,));
             arms.push(quote! {
-                __Field::#var => {
-                    if __result_type {
-                        return ::core::result::Result::Err(#error::duplicate_field("resultType"));
+                __Key::#var => {
+                    if __partial.#var {
+                        return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
                     }
-                    #serde::de::MapAccess::next_value_seed(
-                        &mut __map,
+                    #serde::de::DeserializeSeed::deserialize(
                         #krate::de::ResultTypeIs { type_name: #name, expected: #value },
+                        __value,
                     )?;
-                    __result_type = true;
+                    __partial.#var = true;
+                }
+            });
+            entries.push(quote! {
+                if __partial.#var {
+                    #krate::de::entry::<str, __E>(__out, "resultType", #value)?;
                 }
             });
             if value != "complete" {
                 after.push(quote! {
-                    if !__result_type {
-                        #krate::de::missing_result_type::<__A::Error>(#name, #value)?;
+                    if !__partial.#var {
+                        #krate::de::missing_result_type::<__E>(#name, #value)?;
                     }
                 });
             }
@@ -233,19 +248,25 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             let ty = f.ty;
             let member = f.member;
             keys.push(("resultType".to_owned(), var.clone()));
-            slots.push(quote!(let mut __result_type: ::core::option::Option<#ty> = ::core::option::Option::None;));
+            slots.push(quote!(#var: ::core::option::Option<#ty>,));
+            inits.push(quote!(#var: ::core::option::Option::None,));
             arms.push(quote! {
-                __Field::#var => {
-                    if ::core::option::Option::is_some(&__result_type) {
-                        return ::core::result::Result::Err(#error::duplicate_field("resultType"));
+                __Key::#var => {
+                    if ::core::option::Option::is_some(&__partial.#var) {
+                        return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
                     }
-                    __result_type = ::core::option::Option::Some(
-                        #serde::de::MapAccess::next_value::<#ty>(&mut __map)?,
+                    __partial.#var = ::core::option::Option::Some(
+                        <#ty as #serde::Deserialize<'de>>::deserialize(__value)?,
                     );
                 }
             });
+            entries.push(quote! {
+                if let ::core::option::Option::Some(__v) = &__partial.#var {
+                    #krate::de::entry::<#ty, __E>(__out, "resultType", __v)?;
+                }
+            });
             init.push(quote_spanned! {ty.span()=>
-                #member: match __result_type {
+                #member: match __partial.#var {
                     ::core::option::Option::Some(__value) => __value,
                     ::core::option::Option::None => #krate::ResultType::Complete,
                 },
@@ -257,59 +278,68 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         let var = format_ident!("__c{}", i);
         let key = c.name.value();
         keys.push((key.clone(), var.clone()));
-        let seed = match &c.value {
-            Literal::Str(s) => quote!(#krate::de::ConstStr { key: #key, expected: #s }),
-            Literal::Int(v) => quote!(#krate::de::ConstInt { key: #key, expected: #v }),
+        let (seed, json) = match &c.value {
+            Literal::Str(s) => (
+                quote!(#krate::de::ConstStr { key: #key, expected: #s }),
+                quote!(#krate::de::entry::<str, __E>(__out, #key, #s)?;),
+            ),
+            Literal::Int(v) => (
+                quote!(#krate::de::ConstInt { key: #key, expected: #v }),
+                quote!(#krate::de::entry::<i64, __E>(__out, #key, &#v)?;),
+            ),
             Literal::Bool(..) => unreachable!("rejected when parsed"),
         };
-        slots.push(quote!(let mut #var: bool = false;));
+        slots.push(quote!(#var: bool,));
+        inits.push(quote!(#var: false,));
         arms.push(quote! {
-            __Field::#var => {
-                if #var {
-                    return ::core::result::Result::Err(#error::duplicate_field(#key));
+            __Key::#var => {
+                if __partial.#var {
+                    return ::core::result::Result::Err(#derror::duplicate_field(#key));
                 }
-                #serde::de::MapAccess::next_value_seed(&mut __map, #seed)?;
-                #var = true;
+                #serde::de::DeserializeSeed::deserialize(#seed, __value)?;
+                __partial.#var = true;
+            }
+        });
+        entries.push(quote! {
+            if __partial.#var {
+                #json
             }
         });
         if !c.optional {
             after.push(quote! {
-                if !#var {
+                if !__partial.#var {
                     return ::core::result::Result::Err(#error::missing_field(#key));
                 }
             });
         }
     }
 
-    let mut checks = Vec::new();
     for (i, f) in cont.fields().iter().enumerate() {
         let var = format_ident!("__f{}", i);
         let member = f.member;
         let ty = f.ty;
         let key = &f.key;
         match role(f) {
-            Role::ResultType => continue,
-            Role::Extra => {
-                slots.push(quote!(let mut __extra = #krate::Extra::new();));
-                init.push(quote_spanned! {ty.span()=>
-                    #member: <#ty as #krate::de::ExtraField>::from_extra(__extra),
-                });
-                continue;
-            }
+            Role::ResultType | Role::Extra => continue,
             Role::Required | Role::Optional | Role::Default => {}
         }
         keys.push((key.clone(), var.clone()));
-        slots.push(quote! {
-            let mut #var: ::core::option::Option<#ty> = ::core::option::Option::None;
-        });
+        slots.push(quote!(#var: ::core::option::Option<#ty>,));
+        inits.push(quote!(#var: ::core::option::Option::None,));
         arms.push(quote! {
-            __Field::#var => {
-                if ::core::option::Option::is_some(&#var) {
-                    return ::core::result::Result::Err(#error::duplicate_field(#key));
+            __Key::#var => {
+                if ::core::option::Option::is_some(&__partial.#var) {
+                    return ::core::result::Result::Err(#derror::duplicate_field(#key));
                 }
-                #var = ::core::option::Option::Some(
-                    #serde::de::MapAccess::next_value::<#ty>(&mut __map)?,
+                __partial.#var = ::core::option::Option::Some(
+                    <#ty as #serde::Deserialize<'de>>::deserialize(__value)?,
                 );
+            }
+        });
+        // A present `null` of an optional member is `Some(None)` here, and written as `null`.
+        entries.push(quote! {
+            if let ::core::option::Option::Some(__v) = &__partial.#var {
+                #krate::de::entry::<#ty, __E>(__out, #key, __v)?;
             }
         });
         let missing = match role(f) {
@@ -320,7 +350,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             _ => quote!(::core::default::Default::default()),
         };
         checks.push(quote! {
-            let #var = match #var {
+            let #var = match __partial.#var {
                 ::core::option::Option::Some(__value) => __value,
                 ::core::option::Option::None => #missing,
             };
@@ -353,22 +383,33 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         });
     }
 
-    let (other_variant, other_arm, str_fallback, bytes_fallback, string_visitor) = if has_extra {
-        (
-            quote!(__other(#krate::de::String)),
-            quote! {
-                __Field::__other(__key) => {
-                    let __value = #serde::de::MapAccess::next_value::<
-                        #krate::__private::serde_json::Value,
-                    >(&mut __map)?;
-                    #krate::de::insert_extra::<__A::Error>(&mut __extra, __key, __value)?;
+    let (other_variant, other, other_arm, str_fallback, bytes_fallback, string_visitor) =
+        if let Some(f) = extra_field {
+            let member = f.member;
+            let ty = f.ty;
+            slots.push(quote!(__extra: #krate::Extra,));
+            inits.push(quote!(__extra: #krate::Extra::new(),));
+            entries.push(quote! {
+                if !#krate::Extra::is_empty(&__partial.__extra) {
+                    ::core::iter::Extend::extend(__out, __partial.__extra);
                 }
-            },
-            quote!(__Field::__other(::core::convert::From::from(__value))),
-            quote!(__Field::__other(#krate::de::key_from_bytes(__value))),
-            {
-                let pats = keys.iter().map(|(k, _)| k);
-                let vars = keys.iter().map(|(_, v)| v);
+            });
+            init.push(quote_spanned! {ty.span()=>
+                #member: <#ty as #krate::de::ExtraField>::from_extra(__partial.__extra),
+            });
+            (
+                quote!(__other(#krate::de::String)),
+                quote!(#krate::de::insert_extra::<__E>(&mut __partial.__extra, __key, __value)),
+                quote! {
+                    __Field::__other(__key) => {
+                        let __value = #serde::de::MapAccess::next_value::<
+                            #krate::__private::serde_json::Value,
+                        >(__map)?;
+                        #krate::de::insert_extra::<__A::Error>(&mut __partial.__extra, __key, __value)?;
+                    }
+                },
+                quote!(__Field::__other(::core::convert::From::from(__value))),
+                quote!(__Field::__other(#krate::de::key_from_bytes(__value))),
                 quote! {
                     fn visit_string<__E>(
                         self,
@@ -377,98 +418,217 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                     where
                         __E: #serde::de::Error,
                     {
-                        ::core::result::Result::Ok(match __value.as_str() {
-                            #(#pats => __Field::#vars,)*
-                            _ => __Field::__other(__value),
+                        ::core::result::Result::Ok(match __key_of(__value.as_str()) {
+                            ::core::option::Option::Some(__key) => __Field::__key(__key),
+                            ::core::option::Option::None => __Field::__other(__value),
                         })
                     }
-                }
-            },
-        )
-    } else {
-        (
-            quote!(__ignore),
-            quote! {
-                __Field::__ignore => {
-                    let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut __map)?;
-                }
-            },
-            quote!(__Field::__ignore),
-            quote!(__Field::__ignore),
-            TokenStream::new(),
-        )
-    };
-    let field_vars: Vec<_> = keys.iter().map(|(_, v)| v).collect();
+                },
+            )
+        } else {
+            (
+                quote!(__ignore),
+                quote! {{
+                    let _ = (__partial, __key, __value);
+                    ::core::result::Result::Ok(())
+                }},
+                quote! {
+                    __Field::__ignore => {
+                        let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(__map)?;
+                    }
+                },
+                quote!(__Field::__ignore),
+                quote!(__Field::__ignore),
+                TokenStream::new(),
+            )
+        };
+    let key_vars: Vec<_> = keys.iter().map(|(_, v)| v).collect();
     let str_pats = keys.iter().map(|(k, _)| k);
     let byte_pats = keys
         .iter()
         .map(|(k, _)| syn::LitByteStr::new(k.as_bytes(), proc_macro2::Span::call_site()));
+    let byte_vars = key_vars.clone();
     let expecting = cont.expecting_object();
+    // `finish` and `entries` may use none of the members.
+    let unpack = quote!(let _ = &__partial;);
 
     quote! {
+        #[allow(non_camel_case_types)]
+        #[doc(hidden)]
+        #[derive(Clone, Copy)]
+        pub enum __Key {
+            #(#key_vars,)*
+        }
+
+        #[doc(hidden)]
+        pub struct __Partial {
+            #(#slots)*
+        }
+
+        #[inline]
+        fn __key_of(__name: &str) -> ::core::option::Option<__Key> {
+            match __name {
+                #(#str_pats => ::core::option::Option::Some(__Key::#key_vars),)*
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        #[allow(non_camel_case_types)]
+        #[doc(hidden)]
+        enum __Field {
+            __key(__Key),
+            #other_variant,
+        }
+
+        #[doc(hidden)]
+        struct __FieldVisitor;
+
+        #[automatically_derived]
+        impl<'de> #serde::de::Visitor<'de> for __FieldVisitor {
+            type Value = __Field;
+
+            fn expecting(
+                &self,
+                __formatter: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                ::core::fmt::Formatter::write_str(__formatter, "a member name")
+            }
+
+            #[inline]
+            fn visit_str<__E>(self, __value: &str) -> ::core::result::Result<__Field, __E>
+            where
+                __E: #serde::de::Error,
+            {
+                ::core::result::Result::Ok(match __key_of(__value) {
+                    ::core::option::Option::Some(__key) => __Field::__key(__key),
+                    ::core::option::Option::None => #str_fallback,
+                })
+            }
+
+            fn visit_bytes<__E>(self, __value: &[u8]) -> ::core::result::Result<__Field, __E>
+            where
+                __E: #serde::de::Error,
+            {
+                ::core::result::Result::Ok(match __value {
+                    #(#byte_pats => __Field::__key(__Key::#byte_vars),)*
+                    _ => #bytes_fallback,
+                })
+            }
+
+            #string_visitor
+        }
+
+        #[automatically_derived]
+        impl<'de> #serde::Deserialize<'de> for __Field {
+            #[inline]
+            fn deserialize<__D2>(
+                __deserializer: __D2,
+            ) -> ::core::result::Result<Self, __D2::Error>
+            where
+                __D2: #serde::Deserializer<'de>,
+            {
+                #serde::Deserializer::deserialize_identifier(__deserializer, __FieldVisitor)
+            }
+        }
+
+        #[automatically_derived]
+        impl #krate::de::Fields for #ident {
+            type Key = __Key;
+            type Partial = __Partial;
+            const KEEPS_EXTRA: bool = #has_extra;
+
+            #[inline]
+            fn partial() -> __Partial {
+                __Partial { #(#inits)* }
+            }
+
+            #[inline]
+            fn key(__name: &str) -> ::core::option::Option<__Key> {
+                __key_of(__name)
+            }
+
+            #[inline]
+            #[allow(unreachable_code)]
+            fn read<'de, __D>(
+                __partial: &mut __Partial,
+                __key: __Key,
+                __value: __D,
+            ) -> ::core::result::Result<(), __D::Error>
+            where
+                __D: #serde::Deserializer<'de>,
+            {
+                match __key {
+                    #(#arms)*
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            fn other<__E>(
+                __partial: &mut __Partial,
+                __key: #krate::de::String,
+                __value: #krate::__private::serde_json::Value,
+            ) -> ::core::result::Result<(), __E>
+            where
+                __E: #serde::de::Error,
+            {
+                #other
+            }
+
+            #[inline]
+            fn read_rest<'de, __A>(
+                __partial: &mut __Partial,
+                __map: &mut __A,
+            ) -> ::core::result::Result<(), __A::Error>
+            where
+                __A: #serde::de::MapAccess<'de>,
+            {
+                while let ::core::option::Option::Some(__field) =
+                    #serde::de::MapAccess::next_key::<__Field>(__map)?
+                {
+                    match __field {
+                        __Field::__key(__key) => {
+                            #serde::de::MapAccess::next_value_seed(
+                                __map,
+                                #krate::de::FieldSeed::<#ident> { partial: __partial, key: __key },
+                            )?;
+                        }
+                        #other_arm
+                    }
+                }
+                ::core::result::Result::Ok(())
+            }
+
+            #[inline]
+            fn finish<__E>(__partial: __Partial) -> ::core::result::Result<Self, __E>
+            where
+                __E: #serde::de::Error,
+            {
+                #unpack
+                #(#after)*
+                #(#checks)*
+                ::core::result::Result::Ok(#ident { #(#init)* })
+            }
+
+            fn entries<__E>(
+                __partial: __Partial,
+                __out: &mut #krate::de::Buffer,
+            ) -> ::core::result::Result<(), __E>
+            where
+                __E: #serde::de::Error,
+            {
+                #unpack
+                #(#entries)*
+                let _ = __out;
+                ::core::result::Result::Ok(())
+            }
+        }
+
         #[automatically_derived]
         impl<'de> #serde::Deserialize<'de> for #ident {
             fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
             where
                 __D: #serde::Deserializer<'de>,
             {
-                #[allow(non_camel_case_types)]
-                #[doc(hidden)]
-                enum __Field {
-                    #(#field_vars,)*
-                    #other_variant,
-                }
-
-                #[doc(hidden)]
-                struct __FieldVisitor;
-
-                #[automatically_derived]
-                impl<'de> #serde::de::Visitor<'de> for __FieldVisitor {
-                    type Value = __Field;
-
-                    fn expecting(
-                        &self,
-                        __formatter: &mut ::core::fmt::Formatter<'_>,
-                    ) -> ::core::fmt::Result {
-                        ::core::fmt::Formatter::write_str(__formatter, "a member name")
-                    }
-
-                    fn visit_str<__E>(self, __value: &str) -> ::core::result::Result<__Field, __E>
-                    where
-                        __E: #serde::de::Error,
-                    {
-                        ::core::result::Result::Ok(match __value {
-                            #(#str_pats => __Field::#field_vars,)*
-                            _ => #str_fallback,
-                        })
-                    }
-
-                    fn visit_bytes<__E>(self, __value: &[u8]) -> ::core::result::Result<__Field, __E>
-                    where
-                        __E: #serde::de::Error,
-                    {
-                        ::core::result::Result::Ok(match __value {
-                            #(#byte_pats => __Field::#field_vars,)*
-                            _ => #bytes_fallback,
-                        })
-                    }
-
-                    #string_visitor
-                }
-
-                #[automatically_derived]
-                impl<'de> #serde::Deserialize<'de> for __Field {
-                    #[inline]
-                    fn deserialize<__D2>(
-                        __deserializer: __D2,
-                    ) -> ::core::result::Result<Self, __D2::Error>
-                    where
-                        __D2: #serde::Deserializer<'de>,
-                    {
-                        #serde::Deserializer::deserialize_identifier(__deserializer, __FieldVisitor)
-                    }
-                }
-
                 #[doc(hidden)]
                 struct __Visitor;
 
@@ -491,18 +651,9 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                     where
                         __A: #serde::de::MapAccess<'de>,
                     {
-                        #(#slots)*
-                        while let ::core::option::Option::Some(__key) =
-                            #serde::de::MapAccess::next_key::<__Field>(&mut __map)?
-                        {
-                            match __key {
-                                #(#arms)*
-                                #other_arm
-                            }
-                        }
-                        #(#after)*
-                        #(#checks)*
-                        ::core::result::Result::Ok(#ident { #(#init)* })
+                        let mut __partial = <#ident as #krate::de::Fields>::partial();
+                        <#ident as #krate::de::Fields>::read_rest(&mut __partial, &mut __map)?;
+                        <#ident as #krate::de::Fields>::finish(__partial)
                     }
                 }
 

@@ -6,14 +6,15 @@
 //!
 //! - constants and `resultType` checks: [`ConstStr`], [`ConstInt`], [`ResultTypeIs`],
 //!   [`missing_result_type`];
-//! - buffering until a discriminator and replaying: [`read_discriminator`], [`Replay`];
+//! - reading a union member by member until its discriminator: [`Fields`], [`feed`],
+//!   [`feed_tag`];
 //! - shape predicates for `#[mcp(by_shape)]` unions: [`deserialize_object`], [`key_is_str`], …;
 //! - writing the `#[mcp(extra)]` members: [`extra_len`], [`serialize_extra`];
 //! - the error messages, so that every derive words them the same way.
 
 use crate::Extra;
 use crate::result_type::{COMPLETE, is_accepted};
-use serde::de::value::{BorrowedStrDeserializer, StringDeserializer};
+use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde_json::Value;
@@ -23,7 +24,7 @@ use std::marker::PhantomData;
 #[doc(hidden)]
 pub use std::string::String;
 
-/// Entries read before the discriminator, in input order.
+/// Members read as JSON before a union's discriminator, in input order.
 #[doc(hidden)]
 pub type Buffer = Vec<(String, Value)>;
 
@@ -342,7 +343,7 @@ pub fn unadvertised_result_type<E: de::Error>(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Discriminators: buffer until the key, then replay
+// Discriminators: stream the members into the variants until the key, then finish one
 // ---------------------------------------------------------------------------------------------
 
 /// A string read from the input, borrowed when the input allows it.
@@ -361,12 +362,13 @@ impl Str<'_> {
     }
 }
 
-/// Reads a string value of the member `key` (a discriminator).
-struct StrSeed {
-    key: &'static str,
+/// Reads the string value of the member `key` (a discriminator).
+#[doc(hidden)]
+pub struct TagSeed {
+    pub key: &'static str,
 }
 
-impl<'de> DeserializeSeed<'de> for StrSeed {
+impl<'de> DeserializeSeed<'de> for TagSeed {
     type Value = Str<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Str<'de>, D::Error> {
@@ -374,7 +376,7 @@ impl<'de> DeserializeSeed<'de> for StrSeed {
     }
 }
 
-impl<'de> Visitor<'de> for StrSeed {
+impl<'de> Visitor<'de> for TagSeed {
     type Value = Str<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -394,76 +396,164 @@ impl<'de> Visitor<'de> for StrSeed {
     }
 }
 
-/// A key of a map being scanned for a discriminator.
-enum Key {
-    Discriminator,
-    Other(String),
-}
-
-struct KeySeed {
-    key: &'static str,
-}
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Key;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Key, D::Error> {
-        d.deserialize_identifier(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeySeed {
-    type Value = Key;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a member name")
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Key, E> {
-        Ok(if v == self.key {
-            Key::Discriminator
-        } else {
-            Key::Other(v.to_owned())
-        })
-    }
-
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Key, E> {
-        Ok(if v == self.key {
-            Key::Discriminator
-        } else {
-            Key::Other(v)
-        })
-    }
-
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Key, E> {
-        match std::str::from_utf8(v) {
-            Ok(s) => self.visit_str(s),
-            Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(v), &self)),
-        }
-    }
-}
-
-/// Reads entries of `map` into `buffer` until the member `key`, and returns its (string)
-/// value; `None` when the map ends without it (then `map` is exhausted).
+/// A type read from a JSON object one member at a time, so that a union can stream the members
+/// it reads before its discriminator into the variants that declare them, and finish the
+/// variant the discriminator chooses.
+///
+/// Implemented by `#[derive(McpObject)]` and `#[derive(McpResult)]` on structs (and by
+/// [`Extra`]); required of the variant types of `#[derive(McpUnion)]` with `tag = "..."` and of
+/// outcome enums. Reading a type on its own is `partial`, `read_rest`, `finish`.
 #[doc(hidden)]
-pub fn read_discriminator<'de, A: MapAccess<'de>>(
-    map: &mut A,
-    key: &'static str,
-    buffer: &mut Buffer,
-) -> Result<Option<Str<'de>>, A::Error> {
-    while let Some(k) = map.next_key_seed(KeySeed { key })? {
-        match k {
-            Key::Discriminator => return map.next_value_seed(StrSeed { key }).map(Some),
-            Key::Other(name) => {
-                let value: Value = map.next_value()?;
-                buffer.push((name, value));
-            }
-        }
-    }
-    Ok(None)
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a variant type of a union that is read member by member, so it must derive McpObject or McpResult",
+    label = "derive McpObject (or McpResult) on this type"
+)]
+pub trait Fields: Sized {
+    /// A member the type declares (its fields, constants and `resultType`).
+    type Key: Copy;
+    /// The members read so far.
+    type Partial;
+    /// Whether undeclared members are kept (an `#[mcp(extra)]` field), else skipped.
+    const KEEPS_EXTRA: bool;
+
+    /// Nothing read yet.
+    fn partial() -> Self::Partial;
+
+    /// The declared member named `name`.
+    fn key(name: &str) -> Option<Self::Key>;
+
+    /// Reads the value of the declared member `key` (a repeated member is an error).
+    fn read<'de, D: Deserializer<'de>>(
+        partial: &mut Self::Partial,
+        key: Self::Key,
+        value: D,
+    ) -> Result<(), D::Error>;
+
+    /// An undeclared member: kept in the extra field, or dropped.
+    fn other<E: de::Error>(partial: &mut Self::Partial, key: String, value: Value)
+    -> Result<(), E>;
+
+    /// Reads the rest of `map`.
+    fn read_rest<'de, A: MapAccess<'de>>(
+        partial: &mut Self::Partial,
+        map: &mut A,
+    ) -> Result<(), A::Error>;
+
+    /// Checks what must be present and builds the value.
+    fn finish<E: de::Error>(partial: Self::Partial) -> Result<Self, E>;
+
+    /// The members read so far as JSON, appended to `out`: what a union hands to the variant it
+    /// chose when this one was not chosen.
+    fn entries<E: de::Error>(partial: Self::Partial, out: &mut Buffer) -> Result<(), E>;
 }
 
-/// The discriminator's value as it is replayed to the variant type: it reads as a JSON string
+/// Reads the value of the declared member `key` of `T` into `partial`: what a union passes to
+/// [`MapAccess::next_value_seed`].
+#[doc(hidden)]
+pub struct FieldSeed<'p, T: Fields> {
+    pub partial: &'p mut T::Partial,
+    pub key: T::Key,
+}
+
+impl<'de, T: Fields> DeserializeSeed<'de> for FieldSeed<'_, T> {
+    type Value = ();
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        T::read(self.partial, self.key, d)
+    }
+}
+
+/// Hands members read before the variant was known (as JSON) to the chosen variant `T`.
+#[doc(hidden)]
+pub fn feed<T: Fields, E: de::Error>(partial: &mut T::Partial, entries: Buffer) -> Result<(), E> {
+    for (name, value) in entries {
+        match T::key(&name) {
+            Some(key) => T::read(partial, key, value).map_err(E::custom)?,
+            None => T::other(partial, name, value)?,
+        }
+    }
+    Ok(())
+}
+
+/// Hands the discriminator to the chosen variant `T`, as a JSON string would read (so that a
+/// constant checks it, and an `Option` field or a one-value enum takes it); an undeclared
+/// discriminator is an extra member.
+#[doc(hidden)]
+pub fn feed_tag<T: Fields, E: de::Error>(
+    partial: &mut T::Partial,
+    key: &'static str,
+    value: &'static str,
+) -> Result<(), E> {
+    match T::key(key) {
+        Some(k) => T::read(
+            partial,
+            k,
+            TagValue::<E> {
+                value,
+                error: PhantomData,
+            },
+        ),
+        None => T::other(partial, key.to_owned(), Value::String(value.to_owned())),
+    }
+}
+
+/// Writes a member already read as a typed value back as JSON (for [`Fields::entries`]).
+#[doc(hidden)]
+pub fn entry<T: serde::Serialize + ?Sized, E: de::Error>(
+    out: &mut Buffer,
+    key: &str,
+    value: &T,
+) -> Result<(), E> {
+    let value = serde_json::to_value(value).map_err(E::custom)?;
+    out.push((key.to_owned(), value));
+    Ok(())
+}
+
+/// The type of the key of a type that declares no members.
+#[doc(hidden)]
+pub type NoKey = std::convert::Infallible;
+
+/// A bare JSON object as a variant: every member is undeclared.
+impl Fields for Extra {
+    type Key = NoKey;
+    type Partial = Extra;
+    const KEEPS_EXTRA: bool = true;
+
+    fn partial() -> Extra {
+        Extra::new()
+    }
+
+    fn key(_: &str) -> Option<NoKey> {
+        None
+    }
+
+    fn read<'de, D: Deserializer<'de>>(_: &mut Extra, key: NoKey, _: D) -> Result<(), D::Error> {
+        match key {}
+    }
+
+    fn other<E: de::Error>(partial: &mut Extra, key: String, value: Value) -> Result<(), E> {
+        insert_extra(partial, key, value)
+    }
+
+    fn read_rest<'de, A: MapAccess<'de>>(partial: &mut Extra, map: &mut A) -> Result<(), A::Error> {
+        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+            insert_extra(partial, key, value)?;
+        }
+        Ok(())
+    }
+
+    fn finish<E: de::Error>(partial: Extra) -> Result<Extra, E> {
+        Ok(partial)
+    }
+
+    fn entries<E: de::Error>(partial: Extra, out: &mut Buffer) -> Result<(), E> {
+        out.extend(partial);
+        Ok(())
+    }
+}
+
+/// The discriminator's value as it is handed to the variant type: it reads as a JSON string
 /// would (so that a field `Option<T>` or a unit-variant enum can take it), without the
 /// string being copied.
 struct TagValue<E> {
@@ -502,103 +592,6 @@ impl<'de, E: de::Error> Deserializer<'de> for TagValue<E> {
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
-    }
-}
-
-enum Pending {
-    None,
-    Static(&'static str),
-    Value(Value),
-}
-
-/// A [`MapAccess`] that yields the discriminator entry first (if any), then the buffered
-/// entries, then the rest of the live map.
-///
-/// Buffered values are deserialized through [`serde_json::Value`]; their errors are mapped to
-/// the live map's error type with [`de::Error::custom`].
-#[doc(hidden)]
-pub struct Replay<A> {
-    first: Option<(&'static str, &'static str)>,
-    buffer: std::vec::IntoIter<(String, Value)>,
-    pending: Pending,
-    live: Option<A>,
-}
-
-impl<A> Replay<A> {
-    /// After [`read_discriminator`] found `key` with the value `value` (the variant's own
-    /// literal, equal to what was read).
-    pub fn after_tag(key: &'static str, value: &'static str, buffer: Buffer, live: A) -> Self {
-        Replay {
-            first: Some((key, value)),
-            buffer: buffer.into_iter(),
-            pending: Pending::None,
-            live: Some(live),
-        }
-    }
-
-    /// After [`read_discriminator`] reached the end of the map: only the buffer is replayed.
-    pub fn after_end(buffer: Buffer, live: A) -> Self {
-        drop(live);
-        Replay {
-            first: None,
-            buffer: buffer.into_iter(),
-            pending: Pending::None,
-            live: None,
-        }
-    }
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Replay<A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        if let Some((key, value)) = self.first.take() {
-            self.pending = Pending::Static(value);
-            return seed
-                .deserialize(BorrowedStrDeserializer::<A::Error>::new(key))
-                .map(Some);
-        }
-        if let Some((key, value)) = self.buffer.next() {
-            self.pending = Pending::Value(value);
-            return seed
-                .deserialize(StringDeserializer::<A::Error>::new(key))
-                .map(Some);
-        }
-        match &mut self.live {
-            Some(live) => {
-                let key = live.next_key_seed(seed)?;
-                if key.is_none() {
-                    self.live = None;
-                }
-                Ok(key)
-            }
-            None => Ok(None),
-        }
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        match std::mem::replace(&mut self.pending, Pending::None) {
-            Pending::Static(value) => seed.deserialize(TagValue::<A::Error> {
-                value,
-                error: PhantomData,
-            }),
-            Pending::Value(value) => seed.deserialize(value).map_err(de::Error::custom),
-            Pending::None => match &mut self.live {
-                Some(live) => live.next_value_seed(seed),
-                None => Err(de::Error::custom("map value requested before its key")),
-            },
-        }
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        let replayed = usize::from(self.first.is_some()) + self.buffer.len();
-        match &self.live {
-            None => Some(replayed),
-            Some(live) => live.size_hint().map(|n| n + replayed),
-        }
     }
 }
 

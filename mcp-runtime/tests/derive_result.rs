@@ -346,6 +346,58 @@ fn outcome_result_type_may_come_anywhere() {
     }
 }
 
+/// Keys sorted, as many writers do: every member arrives before `resultType`, and each goes
+/// straight into the variant that declares it.
+#[test]
+fn outcome_late_result_type_streams_members_into_the_variants() {
+    let o: MyToolOutcome =
+        round_trip(r#"{"content":[1],"isError":true,"resultType":"complete","z":1}"#);
+    let MyToolOutcome::Complete(r) = &o else {
+        panic!("expected Complete, got {o:?}")
+    };
+    assert_eq!((r.content.len(), r.is_error), (1, Some(true)));
+    assert_eq!(r.extra.get("z"), Some(&json!(1)));
+    // Members read for the variant that was not chosen are kept as extra members of the one
+    // that was, a present `null` too.
+    let o: MyToolOutcome = round_trip(
+        r#"{"content":[1],"isError":null,"requestState":"s","resultType":"input_required"}"#,
+    );
+    let MyToolOutcome::InputRequired(r) = &o else {
+        panic!("expected InputRequired, got {o:?}")
+    };
+    assert_eq!(r.request_state.as_deref(), Some("s"));
+    assert_eq!(r.extra.get("content"), Some(&json!([1])));
+    assert_eq!(r.extra.get("isError"), Some(&Value::Null));
+    // No resultType at all: complete, with the input-required members as extras.
+    let o: MyToolOutcome =
+        serde_json::from_str(r#"{"inputRequests":{},"requestState":"s","content":[]}"#).unwrap();
+    let MyToolOutcome::Complete(r) = &o else {
+        panic!("expected Complete, got {o:?}")
+    };
+    assert_eq!(r.extra.get("requestState"), Some(&json!("s")));
+    // The chosen variant's rules still hold.
+    assert_error::<MyToolOutcome>(
+        r#"{"content":[],"resultType":"input_required"}"#,
+        &["at least one of `inputRequests`, `requestState` must be present"],
+    );
+    assert_error::<MyToolOutcome>(
+        r#"{"requestState":"s","requestState":"t","resultType":"input_required"}"#,
+        &["duplicate field `requestState`"],
+    );
+}
+
+/// Read before `resultType`, a member that one variant declares has that variant's type.
+#[test]
+fn outcome_member_before_result_type_has_the_declaring_variants_type() {
+    assert_error::<MyToolOutcome>(
+        r#"{"content":5,"requestState":"s","resultType":"input_required"}"#,
+        &["invalid type: integer `5`, expected a sequence"],
+    );
+    let o: MyToolOutcome =
+        round_trip(r#"{"resultType":"input_required","requestState":"s","content":5}"#);
+    assert!(matches!(o, MyToolOutcome::InputRequired(_)));
+}
+
 #[test]
 fn outcome_reads_from_a_value_too() {
     let v = json!({"requestState": "s", "resultType": "input_required", "z": [1]});

@@ -125,6 +125,64 @@ fn tag_unknown_missing_or_not_a_string_is_an_error() {
     );
 }
 
+/// Before the tag, each member goes to the one variant type that declares it (read as its
+/// type), or is kept as JSON when several or none do; the chosen variant gets all of them.
+#[test]
+fn tag_after_the_members_streams_them_into_the_variants() {
+    // `text` only Text declares; `mimeType` only Image: kept for Text as an extra member.
+    let c: ContentBlock =
+        round_trip(r#"{"mimeType":"image/png","text":"hi","type":"text","z":[1]}"#);
+    let ContentBlock::Text(t) = &c else {
+        panic!("expected Text, got {c:?}")
+    };
+    assert_eq!(t.text, "hi");
+    assert_eq!(t.extra.get("mimeType"), Some(&json!("image/png")));
+    assert_eq!(t.extra.get("z"), Some(&json!([1])));
+    // `data` both Image and Audio declare: kept as JSON, then read by the one chosen.
+    let c: ContentBlock = round_trip(r#"{"data":"AA==","type":"audio"}"#);
+    assert_eq!(
+        c,
+        ContentBlock::Audio(AudioContent {
+            data: "AA==".into()
+        })
+    );
+    // Image has no extra field: what it does not declare is dropped, as when it streams.
+    let c: ContentBlock =
+        serde_json::from_str(r#"{"data":"AA==","mimeType":"image/png","text":"t","type":"image"}"#)
+            .unwrap();
+    assert!(matches!(c, ContentBlock::Image(_)), "{c:?}");
+    // Duplicates are found across what was read before and after the choice.
+    assert_error::<ContentBlock>(
+        r#"{"text":"a","type":"text","text":"b"}"#,
+        &["duplicate field `text`"],
+    );
+    assert_error::<ContentBlock>(
+        r#"{"data":"a","type":"audio","data":"b"}"#,
+        &["duplicate field `data`"],
+    );
+    // With no tag, the default variant gets everything.
+    let e: ElicitParams = serde_json::from_str(r#"{"message":"m","url":"u"}"#).unwrap();
+    assert_eq!(
+        e,
+        ElicitParams::Form(FormParams {
+            message: "m".into()
+        })
+    );
+}
+
+/// The one known cost of reading in one pass: a member that only one variant declares, read
+/// before the tag, must have that variant's type even when another variant is chosen (after
+/// the tag it is just an extra member of the chosen one).
+#[test]
+fn tag_after_a_member_reads_it_as_the_type_of_the_variant_that_declares_it() {
+    assert_error::<ContentBlock>(
+        r#"{"mimeType":7,"text":"hi","type":"text"}"#,
+        &["invalid type: integer `7`, expected a string"],
+    );
+    let c: ContentBlock = round_trip(r#"{"type":"text","mimeType":7,"text":"hi"}"#);
+    assert!(matches!(c, ContentBlock::Text(_)));
+}
+
 #[test]
 fn tag_default_variant_is_read_when_the_tag_is_missing() {
     let e: ElicitParams = serde_json::from_str(r#"{"message":"hi"}"#).unwrap();
