@@ -163,3 +163,33 @@ fn large_inputs_allocate_in_proportion() {
         read_bounded(text.as_bytes()).unwrap();
     }
 }
+
+/// Found by the smoke run: without serde_json's `float_roundtrip` (now on in mcp-runtime),
+/// `5e32` read one ulp off and a pass-through number changed on a round trip.
+#[test]
+fn numbers_pass_through_unchanged() {
+    for n in [
+        "5e32",
+        "5.0000000000000004e32",
+        "1.7976931348623157e308",
+        "2.2250738585072014e-308",
+        "0.1",
+        "-3.14159",
+    ] {
+        let text = format!(
+            r#"{{"resultType":"complete","content":[],"data":{{"port":{n}}},"structuredContent":{{"x":[{n}]}}}}"#
+        );
+        let typed: mcp::CallToolResult = serde_json::from_str(&text).unwrap();
+        let written = serde_json::to_string(&typed).unwrap();
+        let again: mcp::CallToolResult = serde_json::from_str(&written).unwrap();
+        assert_eq!(again, typed, "{n}");
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let expected: f64 = n.parse().unwrap();
+        assert_eq!(
+            value["data"]["port"].as_f64(),
+            Some(expected),
+            "{n} read exactly"
+        );
+        assert_eq!(serde_json::to_string(&again).unwrap(), written);
+    }
+}
