@@ -87,7 +87,10 @@ pub fn fallback(cont: &Container) -> TokenStream {
                     ::core::unreachable!("the derive reported an error")
                 }
 
-                fn finish<__E>(_: ()) -> ::core::result::Result<Self, __E>
+                fn finish<__E, __R>(
+                    _: (),
+                    _: impl ::core::ops::FnOnce(Self) -> __R,
+                ) -> ::core::result::Result<__R, __E>
                 where
                     __E: #serde::de::Error,
                 {

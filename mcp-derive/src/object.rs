@@ -154,10 +154,25 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             let field = quote_spanned!(ty.span()=>
                 <#ty as #krate::de::ExtraField>::as_extra(&self.#member)
             );
+            // Most values have no extra members: test for that here, not in a call.
             (
-                quote!(const __DECLARED: &[&str] = &[#(#declared),*];),
-                quote!(+ #krate::de::extra_len(#field, __DECLARED)),
-                quote!(#krate::de::serialize_extra(&mut __map, #field, __DECLARED)?;),
+                quote! {
+                    const __DECLARED: &[&str] = &[#(#declared),*];
+                    let __extra = #field;
+                    let __has_extra = !#krate::Extra::is_empty(__extra);
+                },
+                quote! {
+                    + if __has_extra {
+                        #krate::de::extra_len(__extra, __DECLARED)
+                    } else {
+                        0
+                    }
+                },
+                quote! {
+                    if __has_extra {
+                        #krate::de::serialize_extra(&mut __map, __extra, __DECLARED)?;
+                    }
+                },
             )
         }
         None => Default::default(),
@@ -599,14 +614,17 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             }
 
             #[inline]
-            fn finish<__E>(__partial: __Partial) -> ::core::result::Result<Self, __E>
+            fn finish<__E, __R>(
+                __partial: __Partial,
+                __wrap: impl ::core::ops::FnOnce(Self) -> __R,
+            ) -> ::core::result::Result<__R, __E>
             where
                 __E: #serde::de::Error,
             {
                 #unpack
                 #(#after)*
                 #(#checks)*
-                ::core::result::Result::Ok(#ident { #(#init)* })
+                ::core::result::Result::Ok(__wrap(#ident { #(#init)* }))
             }
 
             fn entries<__E>(
@@ -653,7 +671,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                     {
                         let mut __partial = <#ident as #krate::de::Fields>::partial();
                         <#ident as #krate::de::Fields>::read_rest(&mut __partial, &mut __map)?;
-                        <#ident as #krate::de::Fields>::finish(__partial)
+                        <#ident as #krate::de::Fields>::finish(__partial, ::core::convert::identity)
                     }
                 }
 

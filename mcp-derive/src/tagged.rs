@@ -115,7 +115,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
             #(#others)*
             #krate::de::feed::<#ty, __A::Error>(&mut #p, __kept)?;
             #rest
-            ::core::result::Result::map(<#ty as #fields>::finish::<__A::Error>(#p), #ident::#variant)
+            <#ty as #fields>::finish::<__A::Error, #ident>(#p, #ident::#variant)
         }}
     };
 
@@ -148,7 +148,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
             let mut __p = <#ty as #fields>::partial();
             #krate::de::feed_tag::<#ty, __A::Error>(&mut __p, #key, #value)?;
             <#ty as #fields>::read_rest(&mut __p, &mut __map)?;
-            ::core::result::Result::map(<#ty as #fields>::finish::<__A::Error>(__p), #ident::#variant)
+            <#ty as #fields>::finish::<__A::Error, #ident>(__p, #ident::#variant)
         }};
         if a.extension {
             quote! {

@@ -439,8 +439,12 @@ pub trait Fields: Sized {
         map: &mut A,
     ) -> Result<(), A::Error>;
 
-    /// Checks what must be present and builds the value.
-    fn finish<E: de::Error>(partial: Self::Partial) -> Result<Self, E>;
+    /// Checks what must be present and builds the value, handing it to `wrap` (so that a
+    /// union builds its variant in place, not by moving a finished value into it).
+    fn finish<E: de::Error, R>(
+        partial: Self::Partial,
+        wrap: impl FnOnce(Self) -> R,
+    ) -> Result<R, E>;
 
     /// The members read so far as JSON, appended to `out`: what a union hands to the variant it
     /// chose when this one was not chosen.
@@ -543,8 +547,8 @@ impl Fields for Extra {
         Ok(())
     }
 
-    fn finish<E: de::Error>(partial: Extra) -> Result<Extra, E> {
-        Ok(partial)
+    fn finish<E: de::Error, R>(partial: Extra, wrap: impl FnOnce(Extra) -> R) -> Result<R, E> {
+        Ok(wrap(partial))
     }
 
     fn entries<E: de::Error>(partial: Extra, out: &mut Buffer) -> Result<(), E> {
