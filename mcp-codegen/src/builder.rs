@@ -145,7 +145,27 @@ impl Builder {
     }
 
     /// Generates the code and returns it.
+    ///
+    /// The stages run on a thread of their own with a 256 MiB stack: a schema
+    /// may nest up to [`load::MAX_NESTING`] deep, and the stages that follow the nesting
+    /// recurse, so the caller's stack (a test thread has 2 MiB) must not be what limits them.
     pub fn generate_string(&self) -> Result<Generated, Error> {
+        std::thread::scope(|scope| {
+            let worker = std::thread::Builder::new()
+                .name("mcp-codegen".into())
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, || self.generate_here());
+            match worker {
+                Ok(handle) => handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                // No thread to be had (a platform without threads): this one's stack it is.
+                Err(_) => self.generate_here(),
+            }
+        })
+    }
+
+    fn generate_here(&self) -> Result<Generated, Error> {
         let path = self.schema.as_ref().ok_or(Error::NoSchema)?;
         if self.cargo {
             println!("cargo:rerun-if-changed={}", path.display());
@@ -197,6 +217,10 @@ impl Builder {
         })
     }
 }
+
+/// The stack size of the thread the stages run on: room for [`load::MAX_NESTING`] levels of
+/// nesting in a debug build (reserved address space; only the pages used are ever touched).
+const STACK_SIZE: usize = 256 << 20;
 
 /// Puts a blank line between top-level items (prettyplease leaves none).
 fn space_items(code: &str) -> String {

@@ -13,13 +13,137 @@ enum Mark {
 }
 
 /// Boxes the edges that close cycles; a cycle made only of aliases is an error.
+///
+/// The depth-first search keeps its own stack: a chain of `$ref`s as long as the schema has
+/// `$def`s (10,000 and more) must not overflow the thread's stack.
 pub fn break_cycles(module: &mut Module) -> SchemaResult<()> {
+    struct Frame {
+        name: String,
+        edges: Vec<(usize, String)>,
+        next: usize,
+    }
     let names: Vec<String> = module.types.keys().cloned().collect();
     let mut marks: BTreeMap<String, Mark> = BTreeMap::new();
-    for name in names {
-        visit(module, &name, &mut marks)?;
+    let mut stack: Vec<Frame> = Vec::new();
+    for root in names {
+        if marks.contains_key(&root) {
+            continue;
+        }
+        let Some(def) = module.types.get(&root) else {
+            continue;
+        };
+        marks.insert(root.clone(), Mark::Active);
+        stack.push(Frame {
+            edges: edges(&def.kind),
+            name: root,
+            next: 0,
+        });
+        while let Some(top) = stack.last_mut() {
+            let Some((slot, target)) = top.edges.get(top.next).cloned() else {
+                marks.insert(top.name.clone(), Mark::Done);
+                stack.pop();
+                continue;
+            };
+            top.next += 1;
+            match marks.get(&target) {
+                Some(Mark::Done) => {}
+                Some(Mark::Active) => box_slot(module, &top.name, slot)?,
+                None => {
+                    if let Some(def) = module.types.get(&target) {
+                        marks.insert(target.clone(), Mark::Active);
+                        let edges = edges(&def.kind);
+                        stack.push(Frame {
+                            name: target,
+                            edges,
+                            next: 0,
+                        });
+                    }
+                }
+            }
+        }
     }
+    bound_sizes(module);
     Ok(())
+}
+
+/// Above this estimated size (bytes) a type is held through a `Box` by the structs and unions
+/// that contain it. Types that hold others by value add up their sizes: a schema whose `$def`s
+/// each hold the next and a union of another (hostile, or merely large) gives types of
+/// megabytes, which overflow a thread's stack when read. The official schemas' types stay far
+/// below it.
+const BOX_ABOVE: usize = 64 << 10;
+
+/// After `break_cycles` the by-value edges form a DAG: walks it bottom-up (with its own stack),
+/// estimating each type's size, and boxes the edges to types larger than [`BOX_ABOVE`].
+fn bound_sizes(module: &mut Module) {
+    let names: Vec<String> = module.types.keys().cloned().collect();
+    let mut sizes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut entered: BTreeMap<String, ()> = BTreeMap::new();
+    for root in names {
+        let mut stack = vec![(root, false)];
+        while let Some((name, children_done)) = stack.pop() {
+            if sizes.contains_key(&name) {
+                continue;
+            }
+            let Some(def) = module.types.get(&name) else {
+                continue;
+            };
+            let edges = edges(&def.kind);
+            if !children_done {
+                if entered.insert(name.clone(), ()).is_some() {
+                    // Reached again before finishing: only through a boxed edge, not here.
+                    continue;
+                }
+                stack.push((name, true));
+                for (_, target) in edges.into_iter().rev() {
+                    if !sizes.contains_key(&target) {
+                        stack.push((target, false));
+                    }
+                }
+                continue;
+            }
+            let boxable = matches!(def.kind, Kind::Struct(_) | Kind::Union(_));
+            for (slot, target) in edges {
+                if boxable && sizes.get(&target).is_some_and(|s| *s > BOX_ABOVE) {
+                    box_slot(module, &name, slot).expect("structs and unions can box");
+                }
+            }
+            let size = kind_size(&module.types[&name].kind, &sizes);
+            sizes.insert(name, size);
+        }
+    }
+}
+
+/// A rough size in bytes (what matters is how sizes add up, not the exact layout).
+fn kind_size(kind: &Kind, sizes: &BTreeMap<String, usize>) -> usize {
+    let ty = |t: &Ty| ty_size(t, sizes);
+    match kind {
+        Kind::Struct(s) => {
+            8 + 24
+                + s.fields
+                    .iter()
+                    .map(|f| ty(&f.ty) + if f.required { 0 } else { 8 })
+                    .sum::<usize>()
+        }
+        Kind::Union(u) => 8 + u.variants.iter().map(|v| ty(&v.ty)).max().unwrap_or(0),
+        Kind::Alias(t) => ty(t),
+        Kind::Outcome(o) => {
+            8 + ty(&Ty::Named(o.complete.clone())).max(ty(&Ty::Named(o.input_required.clone())))
+        }
+        Kind::StringEnum(_) => 1,
+    }
+}
+
+fn ty_size(t: &Ty, sizes: &BTreeMap<String, usize>) -> usize {
+    match t {
+        Ty::Named(n) => sizes.get(n).copied().unwrap_or(8),
+        Ty::Path(_) | Ty::Value => 32,
+        Ty::String | Ty::Object | Ty::Vec(_) | Ty::Map(_) => 24,
+        Ty::Bool => 1,
+        Ty::I64 | Ty::U64 | Ty::F64 => 8,
+        Ty::Unit => 0,
+        Ty::Boxed(_) => 8,
+    }
 }
 
 /// The by-value edges of one type: (index of the slot, target).
@@ -42,25 +166,6 @@ fn edges(kind: &Kind) -> Vec<(usize, String)> {
         Kind::Outcome(o) => vec![(0, o.complete.clone()), (1, o.input_required.clone())],
         Kind::StringEnum(_) => Vec::new(),
     }
-}
-
-fn visit(module: &mut Module, name: &str, marks: &mut BTreeMap<String, Mark>) -> SchemaResult<()> {
-    if marks.contains_key(name) {
-        return Ok(());
-    }
-    let Some(def) = module.types.get(name) else {
-        return Ok(());
-    };
-    marks.insert(name.to_owned(), Mark::Active);
-    for (slot, target) in edges(&def.kind) {
-        match marks.get(&target) {
-            Some(Mark::Done) => {}
-            Some(Mark::Active) => box_slot(module, name, slot)?,
-            None => visit(module, &target, marks)?,
-        }
-    }
-    marks.insert(name.to_owned(), Mark::Done);
-    Ok(())
 }
 
 fn box_slot(module: &mut Module, name: &str, slot: usize) -> SchemaResult<()> {

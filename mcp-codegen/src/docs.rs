@@ -115,13 +115,31 @@ fn wrap_urls(text: &str) -> String {
 
 /// Marks fenced code as `text` and keeps indented lines from becoming code blocks, so that no
 /// description is compiled as a doctest.
+/// Whether rustdoc would test a code block with this info string: no language, or `rust` and
+/// rustdoc's own attributes only (```` ```rust ```` in a description is a doctest too).
+fn rust_fence(info: &str) -> bool {
+    const RUSTDOC: &[&str] = &[
+        "rust",
+        "ignore",
+        "should_panic",
+        "no_run",
+        "compile_fail",
+        "standalone_crate",
+        "test_harness",
+        "allow_fail",
+    ];
+    info.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .all(|t| RUSTDOC.contains(&t) || t.starts_with("edition"))
+}
+
 fn guard_code(text: &str) -> String {
     let mut out = Vec::new();
     let mut in_fence = false;
     for line in text.lines() {
         let trimmed = line.trim_start();
         if let Some(info) = trimmed.strip_prefix("```") {
-            if !in_fence && info.trim().is_empty() {
+            if !in_fence && rust_fence(info) {
                 out.push(format!("{}```text", &line[..line.len() - trimmed.len()]));
             } else {
                 out.push(line.to_owned());
@@ -144,6 +162,16 @@ fn guard_code(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rust_fences_become_text() {
+        let out =
+            guard_code("a\n```rust\npanic!()\n```\n``` rust,no_run\nx\n```\n```json\n{}\n```");
+        assert_eq!(
+            out,
+            "a\n```text\npanic!()\n```\n```text\nx\n```\n```json\n{}\n```"
+        );
+    }
 
     fn known() -> BTreeSet<String> {
         ["CallToolRequest", "Tool", "MetaObject", "Result"]

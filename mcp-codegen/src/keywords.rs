@@ -61,6 +61,12 @@ pub fn check(schema: &Map<String, Value>, pointer: &str) -> SchemaResult<()> {
             ));
         }
     }
+    if schema.get("$ref").is_some_and(|r| !r.is_string()) {
+        return Err(SchemaError::new(
+            format!("{pointer}/$ref"),
+            "$ref must be a string",
+        ));
+    }
     let families = [
         ("$ref", schema.contains_key("$ref")),
         (

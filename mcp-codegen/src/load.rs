@@ -29,19 +29,36 @@ pub fn load(path: &Path) -> Result<Loaded, Error> {
     parse(path, &bytes)
 }
 
+/// How deeply objects and arrays may nest in a schema file. Deeper files are refused with the
+/// JSON pointer of the first node past the limit (serde_json's own limit, 128, would refuse
+/// a 200-deep `anyOf` with a line and column only); the limit keeps the recursive stages that
+/// follow within the generator's stack (see `Builder`).
+pub const MAX_NESTING: usize = 1024;
+
 /// Parses schema bytes read from `path`.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<Loaded, Error> {
-    let root: Value = serde_json::from_slice(bytes).map_err(|e| Error::Json {
-        path: path.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
     let schema_err = |pointer: &str, message: &str| Error::Schema {
         path: path.to_owned(),
         pointer: pointer.to_owned(),
         message: message.to_owned(),
     };
+    if let Some(pointer) = too_deep(bytes, MAX_NESTING) {
+        return Err(schema_err(
+            &pointer,
+            &format!("the schema nests objects and arrays more than {MAX_NESTING} deep here"),
+        ));
+    }
+    let json_err = |e: serde_json::Error| Error::Json {
+        path: path.to_owned(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    };
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    // `too_deep` bounds the nesting instead.
+    de.disable_recursion_limit();
+    let root = <Value as serde::Deserialize>::deserialize(&mut de).map_err(json_err)?;
+    de.end().map_err(json_err)?;
     let Some(top) = root.as_object() else {
         return Err(schema_err("", "the schema must be a JSON object"));
     };
@@ -70,4 +87,101 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Loaded, Error> {
         defs_key,
         sha256,
     })
+}
+
+/// The JSON pointer of the first object or array nested more than `max` deep in `bytes`, found
+/// by a scan that keeps its own stack. Text that is not JSON gives `None` (the parser reports it).
+fn too_deep(bytes: &[u8], max: usize) -> Option<String> {
+    enum Frame {
+        /// The current key, and whether the next string is a key.
+        Object(String, bool),
+        /// The current index.
+        Array(usize),
+    }
+    let pointer = |stack: &[Frame]| {
+        stack
+            .iter()
+            .map(|f| match f {
+                Frame::Object(k, _) => format!("/{}", crate::error::escape_token(k)),
+                Frame::Array(i) => format!("/{i}"),
+            })
+            .collect::<String>()
+    };
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let raw = bytes.get(start..=i)?;
+                if let Some(Frame::Object(key, expect_key @ true)) = stack.last_mut() {
+                    *key = serde_json::from_slice(raw).ok()?;
+                    *expect_key = false;
+                }
+            }
+            b'{' | b'[' => {
+                if stack.len() >= max {
+                    return Some(pointer(&stack));
+                }
+                stack.push(if bytes[i] == b'{' {
+                    Frame::Object(String::new(), true)
+                } else {
+                    Frame::Array(0)
+                });
+            }
+            b'}' | b']' => {
+                stack.pop()?;
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array(n)) => *n += 1,
+                Some(Frame::Object(_, expect_key)) => *expect_key = true,
+                None => return None,
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_deep_names_the_pointer() {
+        let text = br#"{"a": [1, {"b~/": [[{"c": 2}]]}]}"#;
+        assert_eq!(too_deep(text, 10), None);
+        assert_eq!(too_deep(text, 4).as_deref(), Some("/a/1/b~0~1/0"));
+        assert_eq!(too_deep(text, 1).as_deref(), Some("/a"));
+        assert_eq!(
+            too_deep(br#"{"x\"y": {"z": {}}}"#, 2).as_deref(),
+            Some("/x\"y/z")
+        );
+        assert_eq!(too_deep(b"{", 5), None);
+        assert_eq!(too_deep(b"]]", 5), None);
+    }
+
+    #[test]
+    fn nesting_past_serde_json_default_limit_loads() {
+        let mut text = String::from(r#"{"$defs": {"A": "#);
+        for _ in 0..300 {
+            text.push_str(r#"{"items": "#);
+        }
+        text.push_str("{}");
+        text.push_str(&"}".repeat(302));
+        let loaded = parse(Path::new("deep.json"), text.as_bytes()).unwrap();
+        assert_eq!(loaded.defs_key, "$defs");
+        let deeper = format!(
+            "{}{}",
+            "[".repeat(MAX_NESTING + 1),
+            "]".repeat(MAX_NESTING + 1)
+        );
+        let err = parse(Path::new("deeper.json"), deeper.as_bytes()).unwrap_err();
+        assert_eq!(err.pointer(), Some("/0".repeat(MAX_NESTING).as_str()));
+    }
 }

@@ -16,8 +16,10 @@ use crate::overlay::Overlay;
 use crate::rules::{Protocol, ResultKind};
 use crate::union_dispatch::{JsonType, Member, json_type_of, merge_array_members, shaped, tagged};
 
-/// How deep schemas may nest before the generator refuses them (a guard against hostile input).
-const MAX_DEPTH: usize = 512;
+/// How deep lowering may recurse before the generator refuses the schema (a guard against
+/// hostile input): deeper than any schema the loader accepts ([`crate::load::MAX_NESTING`])
+/// nests, so only `$ref`s that chain (or cycle) through allOf and union members reach it.
+const MAX_DEPTH: usize = 2 * crate::load::MAX_NESTING;
 
 /// Switches that change what is lowered.
 #[derive(Debug, Clone)]
@@ -36,6 +38,8 @@ pub struct Lowerer<'a> {
     module: Module,
     /// `$def` name -> Rust name.
     rust_of: BTreeMap<String, String>,
+    /// The Rust names of the `$def`s (so that `fresh` looks one up in log time).
+    def_rust: BTreeSet<String>,
     /// Inline enums shared by value set -> name.
     enums: BTreeMap<Vec<String>, String>,
     /// How often each inline enum value set occurs.
@@ -107,6 +111,7 @@ impl<'a> Lowerer<'a> {
             overlay,
             options,
             module: Module::default(),
+            def_rust: owner.into_keys().collect(),
             rust_of,
             enums: BTreeMap::new(),
             enum_counts: BTreeMap::new(),
@@ -210,8 +215,7 @@ impl<'a> Lowerer<'a> {
     fn fresh(&self, hint: &str) -> String {
         // Hints are built as `<RustName><PascalCaseSuffix>`: keep their case.
         let base = names::def_name(hint);
-        let taken =
-            |n: &str| self.module.types.contains_key(n) || self.rust_of.values().any(|r| r == n);
+        let taken = |n: &str| self.module.types.contains_key(n) || self.def_rust.contains(n);
         if !taken(&base) {
             return base;
         }
@@ -491,7 +495,8 @@ impl<'a> Lowerer<'a> {
         let mut unique = |base: String| {
             let name = if used.contains(&base) {
                 (2..)
-                    .map(|i| format!("{}_{i}", names::unraw(&base)))
+                    // `self_` + 2 is `self_2`: a doubled `_` is not snake case.
+                    .map(|i| format!("{}_{i}", names::unraw(&base).trim_end_matches('_')))
                     .find(|n| !used.contains(n))
                     .expect("free")
             } else {
@@ -778,11 +783,24 @@ impl<'a> Lowerer<'a> {
         if list.is_empty() {
             return Err(SchemaError::new(pointer, "an empty anyOf matches nothing"));
         }
+        let flat = flatten_any_of(list, pointer);
+        let (list, pointers): (&[Value], Vec<String>) = match &flat {
+            Some((values, pointers)) => (values, pointers.clone()),
+            None => (
+                list,
+                (0..list.len())
+                    .map(|i| join(pointer, &i.to_string()))
+                    .collect(),
+            ),
+        };
         let merged = merge_array_members(list);
-        let list = merged.as_ref().unwrap_or(list);
+        let list = merged.as_ref().map_or(list, Vec::as_slice);
         let mut members: Vec<Member<'a>> = Vec::new();
         for (i, v) in list.iter().enumerate() {
-            let p = join(pointer, &i.to_string());
+            let p = pointers
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| join(pointer, &i.to_string()));
             let s = obj(v, &p)?;
             keywords::check(s, &p)?;
             if let Some(r) = s.get("$ref").and_then(Value::as_str) {
@@ -815,18 +833,31 @@ impl<'a> Lowerer<'a> {
                 });
             }
         }
+        let mut defs_seen = BTreeSet::new();
+        for m in &members {
+            if m.def.is_some() && !defs_seen.insert(m.name.clone()) {
+                return Err(SchemaError::new(
+                    pointer,
+                    format!("the union lists `{}` twice", m.name),
+                ));
+            }
+        }
+        // Anonymous members named like another member (two of one JSON type, or one named like
+        // a `$def` in the list) get a numbered name no other member has: told apart (or
+        // refused) below.
+        let mut taken: BTreeSet<String> = members.iter().map(|m| m.name.clone()).collect();
         let mut seen = BTreeSet::new();
         for (i, m) in members.iter_mut().enumerate() {
-            if !seen.insert(m.name.clone()) {
-                if m.def.is_some() {
-                    return Err(SchemaError::new(
-                        pointer,
-                        format!("the union lists `{}` twice", m.name),
-                    ));
-                }
-                // Two anonymous members of one JSON type: told apart (or refused) below.
-                m.name = format!("{}{i}", m.name);
-                seen.insert(m.name.clone());
+            let clash =
+                m.def.is_none() && (!seen.insert(m.name.clone()) || defs_seen.contains(&m.name));
+            if clash {
+                let name = (i..)
+                    .map(|k| format!("{}{k}", m.name))
+                    .find(|n| !taken.contains(n))
+                    .expect("some number is free");
+                taken.insert(name.clone());
+                seen.insert(name.clone());
+                m.name = name;
             }
         }
         if members
@@ -949,6 +980,46 @@ fn enum_values(values: &[String]) -> Vec<EnumValue> {
             }
         })
         .collect()
+}
+
+/// The members of an anyOf with the members of anyOfs nested in it spliced in (an anyOf of
+/// anyOfs matches what the flat list matches), with the pointer of each; `None` when no member
+/// is a plain nested anyOf. Keeps its own stack: the nesting may be hundreds deep.
+fn flatten_any_of(list: &[Value], pointer: &str) -> Option<(Vec<Value>, Vec<String>)> {
+    let plain_any_of = |v: &Value| {
+        v.as_object().is_some_and(|m| {
+            m.get("anyOf").is_some_and(Value::is_array)
+                && m.keys()
+                    .all(|k| matches!(k.as_str(), "anyOf" | "description" | "title" | "$comment"))
+        })
+    };
+    if !list.iter().any(plain_any_of) {
+        return None;
+    }
+    let (mut values, mut pointers) = (Vec::new(), Vec::new());
+    let mut stack: Vec<(&Value, String)> = list
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, v)| (v, join(pointer, &i.to_string())))
+        .collect();
+    while let Some((v, p)) = stack.pop() {
+        if plain_any_of(v) {
+            let inner = v["anyOf"].as_array().expect("checked");
+            let base = join(&p, "anyOf");
+            stack.extend(
+                inner
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .map(|(i, x)| (x, join(&base, &i.to_string()))),
+            );
+        } else {
+            values.push(v.clone());
+            pointers.push(p);
+        }
+    }
+    Some((values, pointers))
 }
 
 /// The `$def` names of an anyOf that lists only `$ref`s.

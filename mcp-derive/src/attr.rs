@@ -188,7 +188,10 @@ fn lit_str(meta: &ParseNestedMeta, name: &str) -> syn::Result<LitStr> {
     let input = meta.value()?;
     if input.peek(LitStr) {
         let lit: LitStr = input.parse()?;
-        if lit.value().is_empty() {
+        // A JSON member may be named "" (a hostile but valid schema has one): only the values
+        // that name something else must not be empty.
+        let json_key = matches!(name, "rename" | "name" | "key" | "has" | "lacks" | "tag");
+        if lit.value().is_empty() && !json_key {
             return Err(syn::Error::new(
                 lit.span(),
                 format!("`{name}` must not be empty"),
