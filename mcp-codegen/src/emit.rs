@@ -268,10 +268,17 @@ impl Emitter<'_> {
                 let j = &f.json;
                 quote!(#[mcp(rename = #j)])
             };
+            // An optional member that may be `null` keeps the `null` (`Some`), so that a
+            // present `null` and a missing member are written back as they came.
+            let keep_null = if !f.required && self.module.accepts_null(&f.ty) {
+                quote!(#[mcp(keep_null)])
+            } else {
+                TokenStream::new()
+            };
             let t = self.field_ty(f);
             let j = &f.json;
             let js = self.json_schema_attrs(quote!(#[serde(rename = #j)]));
-            fields.push(quote!(#fdocs #rename #js #vis #fname: #t));
+            fields.push(quote!(#fdocs #rename #keep_null #js #vis #fname: #t));
         }
         if let Some(extra) = &s.extra {
             let e = ident(extra);

@@ -215,12 +215,114 @@ pub enum Ty {
     Boxed(Box<Ty>),
 }
 
+impl Module {
+    /// Whether a value of `ty` can be read from JSON `null`: any JSON value, `()`, an alias of
+    /// one, or a union with a variant for `null`. An optional member of such a type keeps a
+    /// present `null` (`#[mcp(keep_null)]`) instead of reading it as missing.
+    pub fn accepts_null(&self, ty: &Ty) -> bool {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut ty = ty;
+        loop {
+            match ty {
+                Ty::Value | Ty::Unit => return true,
+                Ty::Boxed(inner) => ty = inner,
+                Ty::Named(name) => {
+                    if !seen.insert(name.as_str()) {
+                        return false;
+                    }
+                    match self.types.get(name).map(|d| &d.kind) {
+                        Some(Kind::Alias(target)) => ty = target,
+                        Some(Kind::Union(u)) => {
+                            return u
+                                .variants
+                                .iter()
+                                .any(|v| matches!(&v.select, Select::JsonType(t) if t == "null"));
+                        }
+                        _ => return false,
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
 impl Ty {
     /// The generated types this one holds by value (not behind a Vec, map or Box).
     pub fn by_value(&self) -> Option<&str> {
         match self {
             Ty::Named(n) => Some(n),
             _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(name: &str, kind: Kind) -> (String, TypeDef) {
+        let def = TypeDef {
+            name: name.to_owned(),
+            pointer: format!("/$defs/{name}"),
+            docs: None,
+            kind,
+        };
+        (name.to_owned(), def)
+    }
+
+    fn variant(name: &str, ty: Ty, json: &str) -> Variant {
+        Variant {
+            name: name.to_owned(),
+            ty,
+            select: Select::JsonType(json.to_owned()),
+        }
+    }
+
+    #[test]
+    fn accepts_null_follows_aliases_and_json_type_unions() {
+        let union = |with_null: bool| {
+            let mut variants = vec![variant("String", Ty::String, "string")];
+            if with_null {
+                variants.push(variant("Null", Ty::Unit, "null"));
+            }
+            Kind::Union(Union {
+                mode: UnionMode::JsonType,
+                variants,
+            })
+        };
+        let module = Module {
+            types: [
+                def("JSONValue", Kind::Alias(Ty::Value)),
+                def("Again", Kind::Alias(Ty::Named("JSONValue".into()))),
+                def("Loop", Kind::Alias(Ty::Named("Loop".into()))),
+                def("Nullable", union(true)),
+                def("NotNullable", union(false)),
+                def("Object", Kind::Struct(Struct::default())),
+            ]
+            .into_iter()
+            .collect(),
+        };
+        let named = |n: &str| Ty::Named(n.to_owned());
+        for yes in [
+            Ty::Value,
+            Ty::Unit,
+            named("JSONValue"),
+            named("Again"),
+            Ty::Boxed(Box::new(named("Nullable"))),
+        ] {
+            assert!(module.accepts_null(&yes), "{yes:?}");
+        }
+        for no in [
+            Ty::String,
+            Ty::Object,
+            Ty::Vec(Box::new(Ty::Value)),
+            named("Loop"),
+            named("NotNullable"),
+            named("Object"),
+            named("Missing"),
+        ] {
+            assert!(!module.accepts_null(&no), "{no:?}");
         }
     }
 }

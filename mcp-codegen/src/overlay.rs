@@ -276,7 +276,10 @@ mod tests {
         let mut root = serde_json::json!({"$defs": {
             "JSONValue": {"anyOf": [{"type": "string"}]},
             "ReadResourceResult": {"required": ["cacheScope", "contents", "resultType", "ttlMs"]},
-            "LoggingLevel": {"enum": ["alert", "debug"]}
+            "LoggingLevel": {"enum": ["alert", "debug"]},
+            "ElicitResult": {"properties": {"content": {"additionalProperties": {"anyOf": [
+                {"type": "array"}, {"type": ["string", "integer", "boolean"]}
+            ]}}}}
         }});
         Overlay::builtin("2026-07-28")
             .unwrap()
@@ -286,6 +289,11 @@ mod tests {
         assert_eq!(
             root["$defs"]["ReadResourceResult"]["required"],
             serde_json::json!(["contents", "resultType"])
+        );
+        assert_eq!(
+            root["$defs"]["ElicitResult"]["properties"]["content"]["additionalProperties"]["anyOf"]
+                [1]["type"],
+            serde_json::json!(["string", "integer", "number", "boolean"])
         );
     }
 

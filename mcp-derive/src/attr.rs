@@ -63,6 +63,8 @@ pub struct FieldAttrs {
     pub default: Option<Span>,
     pub extra: Option<Span>,
     pub result_type: Option<Span>,
+    /// `#[mcp(keep_null)]`: a present `null` reads as `Some(T)` of the `Option<T>` field.
+    pub keep_null: Option<Span>,
 }
 
 /// A JSON type, for `#[mcp(json = "...")]`.
@@ -120,8 +122,8 @@ const CONTAINER_OBJECT: &[&str] = &["constant", "at_least_one_of", "crate"];
 const CONTAINER_RESULT_STRUCT: &[&str] = &["result_type", "constant", "at_least_one_of", "crate"];
 const CONTAINER_RESULT_ENUM: &[&str] = &["request", "crate"];
 const CONTAINER_UNION: &[&str] = &["tag", "by_json_type", "by_shape", "crate"];
-const FIELD_OBJECT: &[&str] = &["rename", "default", "extra"];
-const FIELD_RESULT_STRUCT: &[&str] = &["rename", "default", "extra", "result_type"];
+const FIELD_OBJECT: &[&str] = &["rename", "default", "extra", "keep_null"];
+const FIELD_RESULT_STRUCT: &[&str] = &["rename", "default", "extra", "keep_null", "result_type"];
 const VARIANT_RESULT_ENUM: &[&str] = &["result_type"];
 const VARIANT_UNION: &[&str] = &["tag_value", "default", "json", "when"];
 
@@ -397,10 +399,11 @@ pub fn field(errors: &Errors, attrs: &[Attribute], kind: Kind) -> FieldAttrs {
                 }
                 out.rename = Some(lit_str(meta, name)?);
             }
-            "default" | "extra" | "result_type" => {
+            "default" | "extra" | "keep_null" | "result_type" => {
                 let slot = match name {
                     "default" => &mut out.default,
                     "extra" => &mut out.extra,
+                    "keep_null" => &mut out.keep_null,
                     _ => &mut out.result_type,
                 };
                 if slot.is_some() {

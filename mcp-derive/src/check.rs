@@ -65,10 +65,14 @@ fn check_struct(errors: &Errors, cont: &Container) {
                 errors.at(span, "only one field may be #[mcp(extra)]");
             }
             extra_seen = true;
-            if a.rename.is_some() || a.default.is_some() || a.result_type.is_some() {
+            if a.rename.is_some()
+                || a.default.is_some()
+                || a.result_type.is_some()
+                || a.keep_null.is_some()
+            {
                 errors.at(
                     span,
-                    "an #[mcp(extra)] field holds the undeclared members; it takes no `rename`, `default` or `result_type`",
+                    "an #[mcp(extra)] field holds the undeclared members; it takes no `rename`, `default`, `keep_null` or `result_type`",
                 );
             }
             if f.optional {
@@ -90,10 +94,10 @@ fn check_struct(errors: &Errors, cont: &Container) {
                     "a struct with an #[mcp(result_type)] field reads its resultType from that field; remove #[mcp(result_type = \"...\")] from the struct (or the field attribute)",
                 );
             }
-            if a.rename.is_some() || a.default.is_some() || f.optional {
+            if a.rename.is_some() || a.default.is_some() || a.keep_null.is_some() || f.optional {
                 errors.at(
                     span,
-                    "the #[mcp(result_type)] field is always the `resultType` member (missing reads as Complete): it takes no `rename` or `default` and is not an Option",
+                    "the #[mcp(result_type)] field is always the `resultType` member (missing reads as Complete): it takes no `rename`, `default` or `keep_null` and is not an Option",
                 );
             }
             claim("resultType", span, format!("field `{}`", f.member));
@@ -103,6 +107,12 @@ fn check_struct(errors: &Errors, cont: &Container) {
             errors.at(
                 span,
                 "an Option field is already optional (missing or null reads as None, None is not written); remove #[mcp(default)]",
+            );
+        }
+        if let (Some(span), false) = (a.keep_null, f.optional) {
+            errors.at(
+                span,
+                "#[mcp(keep_null)] goes on an `Option<T>` field whose `T` reads `null` (such as serde_json::Value): a present `null` then reads as `Some(T)`",
             );
         }
         if result && f.key == "resultType" {

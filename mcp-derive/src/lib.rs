@@ -19,6 +19,7 @@
 //! | field | `rename = "jsonName"` | McpObject, McpResult | the JSON key (default: the field name without `r#`) |
 //! | field | `default` | McpObject, McpResult | missing reads as `Default::default()` |
 //! | field | `extra` | McpObject, McpResult | an `::mcp_runtime::Extra` that keeps undeclared members |
+//! | field | `keep_null` | McpObject, McpResult | on `Option<T>`: a present `null` reads as `Some(T)`, not `None` |
 //! | field | `result_type` | McpResult | a `::mcp_runtime::ResultType` field carries `resultType` |
 //! | enum | `request = Path` | McpResult | the request the outcome answers (checked at compile time) |
 //! | variant | `result_type = "..."` | McpResult | the `resultType` that selects the variant |
@@ -78,6 +79,11 @@ use syn::{DeriveInput, parse_macro_input};
 /// - `#[mcp(rename = "jsonName")]`: the JSON key; by default the field's name, `r#` stripped.
 /// - A field whose type's last path segment is `Option` is optional: missing or `null` reads as
 ///   `None`, and `None` is not written.
+/// - `#[mcp(keep_null)]` on an `Option<T>` field whose `T` reads `null` (such as
+///   `serde_json::Value`): a present member is read as `T`, so `"data": null` reads as
+///   `Some(Value::Null)` and is written back, and only a missing member is `None`. A proxy that
+///   must not change what it passes on wants this; the generator emits it on every optional
+///   member whose schema allows `null`.
 /// - `#[mcp(default)]`: missing reads as `Default::default()`; the field is always written.
 ///   (Not on an `Option` field, which is optional already.)
 /// - `#[mcp(extra)]`: at most one field, of type `::mcp_runtime::Extra`: every member the
@@ -126,6 +132,29 @@ use syn::{DeriveInput, parse_macro_input};
 /// let missing = r#"{"jsonrpc":"2.0","method":"notifications/progress","progress":1}"#;
 /// let err = serde_json::from_str::<ProgressNotification>(missing).unwrap_err();
 /// assert!(err.to_string().contains("missing field `progressToken`"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// `keep_null` tells a `null` member from a missing one:
+///
+/// ```
+/// use mcp_runtime::McpObject;
+/// use serde_json::Value;
+///
+/// #[derive(Debug, PartialEq, McpObject)]
+/// struct Error {
+///     message: String,
+///     #[mcp(keep_null)]
+///     data: Option<Value>,
+///     hint: Option<Value>,
+/// }
+///
+/// let e: Error = serde_json::from_str(r#"{"message":"m","data":null,"hint":null}"#)?;
+/// assert_eq!((e.data, e.hint), (Some(Value::Null), None));
+/// let e: Error = serde_json::from_str(r#"{"message":"m"}"#)?;
+/// assert_eq!(e.data, None);
+/// let e = Error { message: "m".into(), data: Some(Value::Null), hint: None };
+/// assert_eq!(serde_json::to_string(&e)?, r#"{"message":"m","data":null}"#);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 ///

@@ -341,14 +341,18 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         keys.push((key.clone(), var.clone()));
         slots.push(quote!(#var: ::core::option::Option<#ty>,));
         inits.push(quote!(#var: ::core::option::Option::None,));
+        // `keep_null`: a present member is read as the `T` of `Option<T>`, so `null` is kept.
+        let read = if f.attrs.keep_null.is_some() && f.optional {
+            quote!(#krate::de::present(__value)?)
+        } else {
+            quote!(<#ty as #serde::Deserialize<'de>>::deserialize(__value)?)
+        };
         arms.push(quote! {
             __Key::#var => {
                 if ::core::option::Option::is_some(&__partial.#var) {
                     return ::core::result::Result::Err(#derror::duplicate_field(#key));
                 }
-                __partial.#var = ::core::option::Option::Some(
-                    <#ty as #serde::Deserialize<'de>>::deserialize(__value)?,
-                );
+                __partial.#var = ::core::option::Option::Some(#read);
             }
         });
         // A present `null` of an optional member is `Some(None)` here, and written as `null`.

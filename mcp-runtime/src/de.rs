@@ -502,6 +502,15 @@ pub fn feed_tag<T: Fields, E: de::Error>(
     }
 }
 
+/// Reads a present member of an `Option<T>` field marked `#[mcp(keep_null)]`: as `T`, so that
+/// a `T` that reads `null` (any JSON value) keeps it instead of turning it into `None`.
+#[doc(hidden)]
+pub fn present<'de, T: serde::Deserialize<'de>, D: serde::Deserializer<'de>>(
+    value: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(value).map(Some)
+}
+
 /// Writes a member already read as a typed value back as JSON (for [`Fields::entries`]).
 #[doc(hidden)]
 pub fn entry<T: serde::Serialize + ?Sized, E: de::Error>(

@@ -9,6 +9,8 @@ struct Broken {
     name: String,
     #[mcp(default)]
     size: Option<u32>,
+    #[mcp(keep_null)]
+    count: u32,
     #[mcp(extra)]
     extra: Extra,
     #[mcp(extra)]

@@ -57,8 +57,6 @@ pub struct Tally {
     /// Outputs valid against the official schema only with the exceptions.
     pub needed_exceptions: usize,
     pub omitted_result_types: usize,
-    /// Outputs that dropped a member given as `null` (the known defect).
-    pub dropped_nulls: usize,
 }
 
 impl Walker {
@@ -413,21 +411,11 @@ impl Walker {
                 })?;
                 t.needed_exceptions += 1;
             }
+            // Lossless: every member comes back as it came, a `null` one included.
             if let Some(at) = mcp_tests::json_diff(&full, &out, String::new()) {
-                // KNOWN DEFECT (RELIABILITY.md): an optional member of any-JSON type given as
-                // `null` reads as absent and is written back absent. Counted, not failed;
-                // anything else lost fails.
-                let dropped_null = at
-                    .strip_suffix(" (dropped)")
-                    .is_some_and(|p| full.pointer(p) == Some(&Value::Null));
-                let mut rest = full.clone();
-                if dropped_null {
-                    strip_nulls_missing_in(&mut rest, &out);
-                }
-                if !dropped_null || mcp_tests::json_diff(&rest, &out, String::new()).is_some() {
-                    return Err(fail(format!("the output differs from the input at {at}\n  input: {full}\n  output: {out}")));
-                }
-                t.dropped_nulls += 1;
+                return Err(fail(format!(
+                    "the output differs from the input at {at}\n  input: {full}\n  output: {out}"
+                )));
             }
             let back: T = serde_json::from_value(out.clone())
                 .map_err(|e| fail(format!("the type rejects its own output: {e}\n{out}")))?;
@@ -441,26 +429,6 @@ impl Walker {
             Ok(()) => Ok(tally.into_inner()),
             Err(e) => Err(format!("{}: {name}: {e}", self.revision)),
         }
-    }
-}
-
-/// Removes from `v` the members whose value is `null` and that `out` lacks.
-fn strip_nulls_missing_in(v: &mut Value, out: &Value) {
-    match (v, out) {
-        (Value::Object(m), Value::Object(o)) => {
-            m.retain(|k, x| !x.is_null() || o.contains_key(k));
-            for (k, x) in m.iter_mut() {
-                if let Some(y) = o.get(k) {
-                    strip_nulls_missing_in(x, y);
-                }
-            }
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            for (x, y) in a.iter_mut().zip(b) {
-                strip_nulls_missing_in(x, y);
-            }
-        }
-        _ => {}
     }
 }
 
