@@ -10,34 +10,13 @@
 //!   nothing else; for profilers (`valgrind --tool=callgrind --toggle-collect='*pass_*'`).
 //! - `--skip-generate`: leave out the generator timing.
 
+use mcp_bench::clock::Instant;
 use mcp_bench::workloads::{self, Expect};
 use mcp_bench::{Ignored, Impl, JsonValue, Ours, Rmcp, RustMcpSchema, plain};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::hint::black_box;
 use std::time::Duration;
-
-/// This thread's CPU time: unlike the wall clock it does not run while another process has the
-/// core (two engineers build on this two-core machine while it measures).
-#[derive(Clone, Copy)]
-struct Instant(Duration);
-
-impl Instant {
-    fn now() -> Instant {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid timespec to write to; the clock id is a constant.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-        assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID)");
-        Instant(Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-    }
-
-    fn elapsed(self) -> Duration {
-        Instant::now().0.saturating_sub(self.0)
-    }
-}
 
 /// Which cases to build: (workload, implementation, direction) -> wanted.
 type Want<'a> = &'a dyn Fn(&str, &str, &str) -> bool;

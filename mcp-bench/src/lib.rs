@@ -6,6 +6,7 @@
 //! every workload as ([`Impl`]), and the W2 correctness check ([`observe`]).
 #![deny(warnings)]
 
+pub mod clock;
 pub mod workloads;
 
 use serde::de::DeserializeOwned;
