@@ -71,7 +71,7 @@ use syn::{DeriveInput, parse_macro_input};
 ///   attribute order, before the fields.
 /// - `#[mcp(at_least_one_of("inputRequests", "requestState"))]` (JSON keys of `Option`
 ///   fields): reading fails with ``at least one of `inputRequests`, `requestState` must be
-///   present`` when all of them are missing or null.
+///   present`` when all of them are missing or null (a `null` in a `keep_null` field is present).
 /// - `#[mcp(crate = "path")]`: where `mcp_runtime` is (default `::mcp_runtime`).
 ///
 /// # Field attributes and kinds of field
