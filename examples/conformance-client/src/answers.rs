@@ -20,7 +20,13 @@ fn default_for(schema: &mcp::PrimitiveSchemaDefinition) -> mcp::ElicitResultCont
             }
             .to_owned()
         })),
-        S::NumberSchema(n) => V::Integer(n.default.or(n.minimum).unwrap_or(0.0).round() as i64),
+        S::NumberSchema(n) => {
+            let value = n.default.or(n.minimum).unwrap_or(0.0);
+            match n.r#type {
+                mcp::NumberSchemaType::Integer => V::Integer(value.round() as i64),
+                mcp::NumberSchemaType::Number => V::Number(value),
+            }
+        }
         S::BooleanSchema(b) => V::Boolean(b.default.unwrap_or(true)),
         S::UntitledSingleSelectEnumSchema(e) => V::String(
             e.default

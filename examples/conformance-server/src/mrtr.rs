@@ -200,6 +200,7 @@ fn field(result: &mcp::ElicitResult, field: &str) -> Option<String> {
     Some(match result.content.as_ref()?.get(field)? {
         mcp::ElicitResultContentValue::String(s) => s.clone(),
         mcp::ElicitResultContentValue::Integer(i) => i.to_string(),
+        mcp::ElicitResultContentValue::Number(n) => n.to_string(),
         mcp::ElicitResultContentValue::Boolean(b) => b.to_string(),
         mcp::ElicitResultContentValue::Array(a) => a.join(", "),
     })
