@@ -10,12 +10,11 @@
 //!   nothing else; for profilers (`valgrind --tool=callgrind --toggle-collect='*pass_*'`).
 //! - `--skip-generate`: leave out the generator timing.
 
-use mcp_bench::clock::Instant;
+use mcp_bench::measure;
 use mcp_bench::workloads::{self, Expect};
 use mcp_bench::{Ignored, Impl, JsonValue, Ours, Rmcp, RustMcpSchema, plain};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::hint::black_box;
 use std::time::Duration;
 
 /// Which cases to build: (workload, implementation, direction) -> wanted.
@@ -26,29 +25,6 @@ struct Workloads {
     w2: Vec<String>,
     w2_expect: Vec<Expect>,
     w3: Vec<String>,
-}
-
-/// Deserializes every text into `out`. The values are dropped after the clock stops (as
-/// serde-rs/json-benchmark does): deserializing is measured, freeing is not.
-#[inline(never)]
-fn pass_de<T: DeserializeOwned>(texts: &[String], out: &mut Vec<T>) {
-    for t in texts {
-        if let Ok(v) = serde_json::from_str::<T>(black_box(t)) {
-            out.push(v);
-        }
-    }
-}
-
-/// Serializes every value into a reused buffer: one pass.
-#[inline(never)]
-fn pass_ser<T: Serialize>(values: &[T], buffer: &mut Vec<u8>) -> usize {
-    let mut n = 0;
-    for v in values {
-        buffer.clear();
-        serde_json::to_writer(&mut *buffer, black_box(v)).unwrap();
-        n += buffer.len();
-    }
-    n
 }
 
 fn parse_all<T: DeserializeOwned>(texts: &[String]) -> Option<Vec<T>> {
@@ -67,33 +43,9 @@ struct Case {
     reps: usize,
 }
 
-fn timed(mut f: impl FnMut() -> usize + 'static) -> Box<dyn FnMut() -> Duration> {
-    Box::new(move || {
-        let start = Instant::now();
-        black_box(f());
-        start.elapsed()
-    })
-}
-
-/// Messages read between two clock readings: their values are dropped with the clock stopped,
-/// and the memory is reused by the next chunk, as a reader that handles one message at a time
-/// reuses it.
-const CHUNK: usize = 256;
-
 /// A deserializing pass over `texts` as `T`, timed without dropping the values.
 fn timed_de<T: DeserializeOwned + 'static>(texts: Vec<String>) -> Box<dyn FnMut() -> Duration> {
-    Box::new(move || {
-        let mut out: Vec<T> = Vec::with_capacity(CHUNK.min(texts.len()));
-        let mut total = Duration::ZERO;
-        for chunk in texts.chunks(CHUNK) {
-            let start = Instant::now();
-            pass_de(chunk, &mut out);
-            total += start.elapsed();
-            assert_eq!(out.len(), chunk.len(), "every message is read");
-            out.clear();
-        }
-        total
-    })
+    Box::new(move || measure::read_timed::<T>(&texts))
 }
 
 /// W1 is one message: each round times this many passes over it.
@@ -159,7 +111,7 @@ where
         cases.push(Case {
             key: (wl, id, "ser"),
             bytes,
-            run: timed(move || pass_ser(&values, &mut buffer)),
+            run: Box::new(move || measure::write_timed(&values, &mut buffer)),
             times: Vec::new(),
             reps: reps(wl),
         });

@@ -5,15 +5,15 @@
 //!
 //! `cargo bench -p mcp-bench --bench throughput` runs it; a criterion filter selects groups
 //! (`-- deserialize/W2`). `benches/compare.rs` measures the same cases in one interleaved run
-//! and prints the ratios of BENCHMARKS.md; this one gives each case's distribution.
+//! and prints the ratios of BENCHMARKS.md; this one gives each case's distribution. Both time
+//! the same passes (`mcp_bench::measure`) on the same clock.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mcp_bench::clock::Instant;
+use mcp_bench::measure;
 use mcp_bench::workloads::{self, Expect};
 use mcp_bench::{Ignored, Impl, JsonValue, Ours, Rmcp, RustMcpSchema, mcp, plain};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::hint::black_box;
 use std::time::Duration;
 
 struct Workloads {
@@ -37,36 +37,15 @@ fn workloads() -> Workloads {
 fn read_all<T: DeserializeOwned>(texts: &[String]) -> Vec<T> {
     texts
         .iter()
-        .map(|t| serde_json::from_str(black_box(t)).expect("every message is read"))
+        .map(|t| serde_json::from_str(t).expect("every message is read"))
         .collect()
 }
-
-/// Messages read between two clock readings. Their values are dropped with the clock stopped
-/// and the memory is reused by the next chunk, as a reader that handles one message at a time
-/// reuses it (as `compare.rs` measures).
-const CHUNK: usize = 256;
 
 fn bench_de<T: DeserializeOwned>(c: &mut Criterion, group: &str, id: &str, texts: &[String]) {
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Bytes(workloads::total_len(texts) as u64));
     g.bench_function(BenchmarkId::from_parameter(id), |b| {
-        b.iter_custom(|iters| {
-            let mut out: Vec<T> = Vec::with_capacity(CHUNK.min(texts.len()));
-            let mut total = Duration::ZERO;
-            for _ in 0..iters {
-                for chunk in texts.chunks(CHUNK) {
-                    let start = Instant::now();
-                    for t in chunk {
-                        out.push(
-                            serde_json::from_str(black_box(t)).expect("every message is read"),
-                        );
-                    }
-                    total += start.elapsed();
-                    out.clear();
-                }
-            }
-            total
-        });
+        b.iter_custom(|iters| (0..iters).map(|_| measure::read_timed::<T>(texts)).sum());
     });
     g.finish();
 }
@@ -76,14 +55,10 @@ fn bench_ser<T: Serialize>(c: &mut Criterion, group: &str, id: &str, bytes: usiz
     g.throughput(Throughput::Bytes(bytes as u64));
     let mut buffer = Vec::with_capacity(1 << 20);
     g.bench_function(BenchmarkId::from_parameter(id), |b| {
-        b.iter(|| {
-            let mut n = 0;
-            for v in values {
-                buffer.clear();
-                serde_json::to_writer(&mut buffer, black_box(v)).unwrap();
-                n += buffer.len();
-            }
-            n
+        b.iter_custom(|iters| {
+            (0..iters)
+                .map(|_| measure::write_timed(values, &mut buffer))
+                .sum()
         });
     });
     g.finish();
