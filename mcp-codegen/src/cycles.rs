@@ -1,7 +1,7 @@
 //! Breaks recursive containment: a type that holds itself by value (directly or through
 //! other types) gets a `Box` on the field or variant that closes the cycle.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{SchemaError, SchemaResult};
 use crate::ir::{Kind, Module, Ty};
@@ -78,7 +78,7 @@ const BOX_ABOVE: usize = 64 << 10;
 fn bound_sizes(module: &mut Module) {
     let names: Vec<String> = module.types.keys().cloned().collect();
     let mut sizes: BTreeMap<String, usize> = BTreeMap::new();
-    let mut entered: BTreeMap<String, ()> = BTreeMap::new();
+    let mut entered: BTreeSet<String> = BTreeSet::new();
     for root in names {
         let mut stack = vec![(root, false)];
         while let Some((name, children_done)) = stack.pop() {
@@ -90,7 +90,7 @@ fn bound_sizes(module: &mut Module) {
             };
             let edges = edges(&def.kind);
             if !children_done {
-                if entered.insert(name.clone(), ()).is_some() {
+                if !entered.insert(name.clone()) {
                     // Reached again before finishing: only through a boxed edge, not here.
                     continue;
                 }

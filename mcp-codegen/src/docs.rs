@@ -113,8 +113,6 @@ fn wrap_urls(text: &str) -> String {
     out
 }
 
-/// Marks fenced code as `text` and keeps indented lines from becoming code blocks, so that no
-/// description is compiled as a doctest.
 /// Whether rustdoc would test a code block with this info string: no language, or `rust` and
 /// rustdoc's own attributes only (```` ```rust ```` in a description is a doctest too).
 fn rust_fence(info: &str) -> bool {
@@ -133,6 +131,8 @@ fn rust_fence(info: &str) -> bool {
         .all(|t| RUSTDOC.contains(&t) || t.starts_with("edition"))
 }
 
+/// Marks fenced code as `text` and keeps indented lines from becoming code blocks, so that no
+/// description is compiled as a doctest.
 fn guard_code(text: &str) -> String {
     let mut out = Vec::new();
     let mut in_fence = false;

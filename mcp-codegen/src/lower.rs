@@ -783,16 +783,11 @@ impl<'a> Lowerer<'a> {
         if list.is_empty() {
             return Err(SchemaError::new(pointer, "an empty anyOf matches nothing"));
         }
-        let flat = flatten_any_of(list, pointer);
-        let (list, pointers): (&[Value], Vec<String>) = match &flat {
-            Some((values, pointers)) => (values, pointers.clone()),
-            None => (
-                list,
-                (0..list.len())
-                    .map(|i| join(pointer, &i.to_string()))
-                    .collect(),
-            ),
+        let (flat, pointers) = match flatten_any_of(list, pointer) {
+            Some((values, pointers)) => (Some(values), pointers),
+            None => (None, Vec::new()),
         };
+        let list = flat.as_deref().unwrap_or(list);
         let merged = merge_array_members(list);
         let list = merged.as_ref().map_or(list, Vec::as_slice);
         let mut members: Vec<Member<'a>> = Vec::new();
