@@ -788,14 +788,18 @@ impl<'a> Lowerer<'a> {
             None => (None, Vec::new()),
         };
         let list = flat.as_deref().unwrap_or(list);
+        // Each member with its index in `list`, whose pointer it keeps.
         let merged = merge_array_members(list);
-        let list = merged.as_ref().map_or(list, Vec::as_slice);
+        let indexed: Vec<(usize, &Value)> = match &merged {
+            Some(m) => m.iter().map(|(at, v)| (*at, v)).collect(),
+            None => list.iter().enumerate().collect(),
+        };
         let mut members: Vec<Member<'a>> = Vec::new();
-        for (i, v) in list.iter().enumerate() {
+        for (i, (at, v)) in indexed.into_iter().enumerate() {
             let p = pointers
-                .get(i)
+                .get(at)
                 .cloned()
-                .unwrap_or_else(|| join(pointer, &i.to_string()));
+                .unwrap_or_else(|| join(pointer, &at.to_string()));
             let s = obj(v, &p)?;
             keywords::check(s, &p)?;
             if let Some(r) = s.get("$ref").and_then(Value::as_str) {

@@ -85,8 +85,10 @@ pub(crate) struct Member<'s> {
 
 /// Several array members whose items are unions (JSON-RPC batch requests and batch
 /// responses) cannot be told apart by JSON type: they become one array member whose items are
-/// the union of all their items, each item then read by its own discriminator.
-pub(crate) fn merge_array_members(list: &[Value]) -> Option<Vec<Value>> {
+/// the union of all their items, each item then read by its own discriminator. Each member of
+/// the result comes with the index in `list` it stands for (the merged array: the first
+/// array's), so that errors point at the member the schema wrote.
+pub(crate) fn merge_array_members(list: &[Value]) -> Option<Vec<(usize, Value)>> {
     let is_union_array = |v: &Value| {
         v.get("type").and_then(Value::as_str) == Some("array")
             && v.get("items")
@@ -110,9 +112,9 @@ pub(crate) fn merge_array_members(list: &[Value]) -> Option<Vec<Value>> {
     let mut out = Vec::new();
     for (i, v) in list.iter().enumerate() {
         if i == arrays[0] {
-            out.push(merged.clone());
+            out.push((i, merged.clone()));
         } else if !arrays.contains(&i) {
-            out.push(v.clone());
+            out.push((i, v.clone()));
         }
     }
     Some(out)

@@ -89,6 +89,26 @@ fn ref_outside_defs() {
     );
 }
 
+/// Two array members whose items are unions are merged into one (JSON-RPC batches); an error
+/// in a member after them still names that member's own index.
+#[test]
+fn error_after_merged_array_members_points_at_its_member() {
+    schema_error(
+        "merged.json",
+        r##"{"$defs": {
+            "A": {"type": "object"}, "B": {"type": "object"},
+            "U": {"anyOf": [
+                {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/A"}]}},
+                {"type": "array", "items": {"anyOf": [{"$ref": "#/$defs/B"}]}},
+                {"type": "string"},
+                {"$ref": "#/$defs/Missing"}
+            ]}
+        }}"##,
+        "/$defs/U/anyOf/3",
+        "Missing",
+    );
+}
+
 #[test]
 fn unsupported_keyword() {
     schema_error(
