@@ -44,20 +44,20 @@ pub fn fallback(cont: &Container) -> TokenStream {
     if matches!(cont.kind, Kind::Object | Kind::ResultStruct) {
         out.extend(quote! {
             #[automatically_derived]
-            impl #impl_generics #krate::de::Fields for #ident #ty_generics #where_clause {
-                type Key = #krate::de::NoKey;
+            impl #impl_generics #krate::__private::de::Fields for #ident #ty_generics #where_clause {
+                type Key = #krate::__private::de::NoKey;
                 type Partial = ();
                 const KEEPS_EXTRA: bool = false;
 
                 fn partial() {}
 
-                fn key(_: &str) -> ::core::option::Option<#krate::de::NoKey> {
+                fn key(_: &str) -> ::core::option::Option<#krate::__private::de::NoKey> {
                     ::core::option::Option::None
                 }
 
                 fn read<'de, __D>(
                     _: &mut (),
-                    __key: #krate::de::NoKey,
+                    __key: #krate::__private::de::NoKey,
                     _: __D,
                 ) -> ::core::result::Result<(), __D::Error>
                 where
@@ -68,7 +68,7 @@ pub fn fallback(cont: &Container) -> TokenStream {
 
                 fn other<__E>(
                     _: &mut (),
-                    _: #krate::de::String,
+                    _: #krate::__private::de::String,
                     _: #krate::__private::serde_json::Value,
                 ) -> ::core::result::Result<(), __E>
                 where
@@ -99,7 +99,7 @@ pub fn fallback(cont: &Container) -> TokenStream {
 
                 fn entries<__E>(
                     _: (),
-                    _: &mut #krate::de::Buffer,
+                    _: &mut #krate::__private::de::Buffer,
                 ) -> ::core::result::Result<(), __E>
                 where
                     __E: #serde::de::Error,

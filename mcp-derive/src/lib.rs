@@ -2,7 +2,7 @@
 //! [`McpResult`](macro@McpResult) and [`McpUnion`](macro@McpUnion).
 //!
 //! Use them through `mcp_runtime`, which re-exports them and holds what the generated code
-//! calls (`mcp_runtime::de`, `mcp_runtime::result_type`). The generated code names nothing but
+//! calls (`mcp_runtime::__private::de`, `mcp_runtime::result_type`). The generated code names nothing but
 //! `::mcp_runtime::…` and `::core::…`, so a crate that uses the derives needs only
 //! `mcp_runtime` as a dependency; it is warning-free under `#![deny(warnings)]` and clippy, and
 //! does not mind a type of the crate being called `Result` or a field being a raw identifier

@@ -152,7 +152,7 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             let member = f.member;
             let ty = f.ty;
             let field = quote_spanned!(ty.span()=>
-                <#ty as #krate::de::ExtraField>::as_extra(&self.#member)
+                <#ty as #krate::__private::de::ExtraField>::as_extra(&self.#member)
             );
             // Most values have no extra members: test for that here, not in a call.
             (
@@ -163,14 +163,14 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                 },
                 quote! {
                     + if __has_extra {
-                        #krate::de::extra_len(__extra, __DECLARED)
+                        #krate::__private::de::extra_len(__extra, __DECLARED)
                     } else {
                         0
                     }
                 },
                 quote! {
                     if __has_extra {
-                        #krate::de::serialize_extra(&mut __map, __extra, __DECLARED)?;
+                        #krate::__private::de::serialize_extra(&mut __map, __extra, __DECLARED)?;
                     }
                 },
             )
@@ -239,7 +239,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                         return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
                     }
                     #serde::de::DeserializeSeed::deserialize(
-                        #krate::de::ResultTypeIs { type_name: #name, expected: #value },
+                        #krate::__private::de::ResultTypeIs { type_name: #name, expected: #value },
                         __value,
                     )?;
                     __partial.#var = true;
@@ -247,13 +247,13 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             });
             entries.push(quote! {
                 if __partial.#var {
-                    #krate::de::entry::<str, __E>(__out, "resultType", #value)?;
+                    #krate::__private::de::entry::<str, __E>(__out, "resultType", #value)?;
                 }
             });
             if value != "complete" {
                 after.push(quote! {
                     if !__partial.#var {
-                        #krate::de::missing_result_type::<__E>(#name, #value)?;
+                        #krate::__private::de::missing_result_type::<__E>(#name, #value)?;
                     }
                 });
             }
@@ -277,7 +277,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             });
             entries.push(quote! {
                 if let ::core::option::Option::Some(__v) = &__partial.#var {
-                    #krate::de::entry::<#ty, __E>(__out, "resultType", __v)?;
+                    #krate::__private::de::entry::<#ty, __E>(__out, "resultType", __v)?;
                 }
             });
             init.push(quote_spanned! {ty.span()=>
@@ -295,12 +295,12 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         keys.push((key.clone(), var.clone()));
         let (seed, json) = match &c.value {
             Literal::Str(s) => (
-                quote!(#krate::de::ConstStr { key: #key, expected: #s }),
-                quote!(#krate::de::entry::<str, __E>(__out, #key, #s)?;),
+                quote!(#krate::__private::de::ConstStr { key: #key, expected: #s }),
+                quote!(#krate::__private::de::entry::<str, __E>(__out, #key, #s)?;),
             ),
             Literal::Int(v) => (
-                quote!(#krate::de::ConstInt { key: #key, expected: #v }),
-                quote!(#krate::de::entry::<i64, __E>(__out, #key, &#v)?;),
+                quote!(#krate::__private::de::ConstInt { key: #key, expected: #v }),
+                quote!(#krate::__private::de::entry::<i64, __E>(__out, #key, &#v)?;),
             ),
             Literal::Bool(..) => unreachable!("rejected when parsed"),
         };
@@ -343,7 +343,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         inits.push(quote!(#var: ::core::option::Option::None,));
         // `keep_null`: a present member is read as the `T` of `Option<T>`, so `null` is kept.
         let read = if f.attrs.keep_null.is_some() && f.optional {
-            quote!(#krate::de::present(__value)?)
+            quote!(#krate::__private::de::present(__value)?)
         } else {
             quote!(<#ty as #serde::Deserialize<'de>>::deserialize(__value)?)
         };
@@ -358,7 +358,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         // A present `null` of an optional member is `Some(None)` here, and written as `null`.
         entries.push(quote! {
             if let ::core::option::Option::Some(__v) = &__partial.#var {
-                #krate::de::entry::<#ty, __E>(__out, #key, __v)?;
+                #krate::__private::de::entry::<#ty, __E>(__out, #key, __v)?;
             }
         });
         let missing = match role(f) {
@@ -414,25 +414,25 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                 }
             });
             init.push(quote_spanned! {ty.span()=>
-                #member: <#ty as #krate::de::ExtraField>::from_extra(__partial.__extra),
+                #member: <#ty as #krate::__private::de::ExtraField>::from_extra(__partial.__extra),
             });
             (
-                quote!(__other(#krate::de::String)),
-                quote!(#krate::de::insert_extra::<__E>(&mut __partial.__extra, __key, __value)),
+                quote!(__other(#krate::__private::de::String)),
+                quote!(#krate::__private::de::insert_extra::<__E>(&mut __partial.__extra, __key, __value)),
                 quote! {
                     __Field::__other(__key) => {
                         let __value = #serde::de::MapAccess::next_value::<
                             #krate::__private::serde_json::Value,
                         >(__map)?;
-                        #krate::de::insert_extra::<__A::Error>(&mut __partial.__extra, __key, __value)?;
+                        #krate::__private::de::insert_extra::<__A::Error>(&mut __partial.__extra, __key, __value)?;
                     }
                 },
                 quote!(__Field::__other(::core::convert::From::from(__value))),
-                quote!(__Field::__other(#krate::de::key_from_bytes(__value))),
+                quote!(__Field::__other(#krate::__private::de::key_from_bytes(__value))),
                 quote! {
                     fn visit_string<__E>(
                         self,
-                        __value: #krate::de::String,
+                        __value: #krate::__private::de::String,
                     ) -> ::core::result::Result<__Field, __E>
                     where
                         __E: #serde::de::Error,
@@ -551,7 +551,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         }
 
         #[automatically_derived]
-        impl #krate::de::Fields for #ident {
+        impl #krate::__private::de::Fields for #ident {
             type Key = __Key;
             type Partial = __Partial;
             const KEEPS_EXTRA: bool = #has_extra;
@@ -584,7 +584,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
 
             fn other<__E>(
                 __partial: &mut __Partial,
-                __key: #krate::de::String,
+                __key: #krate::__private::de::String,
                 __value: #krate::__private::serde_json::Value,
             ) -> ::core::result::Result<(), __E>
             where
@@ -608,7 +608,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                         __Field::__key(__key) => {
                             #serde::de::MapAccess::next_value_seed(
                                 __map,
-                                #krate::de::FieldSeed::<#ident> { partial: __partial, key: __key },
+                                #krate::__private::de::FieldSeed::<#ident> { partial: __partial, key: __key },
                             )?;
                         }
                         #other_arm
@@ -633,7 +633,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
 
             fn entries<__E>(
                 __partial: __Partial,
-                __out: &mut #krate::de::Buffer,
+                __out: &mut #krate::__private::de::Buffer,
             ) -> ::core::result::Result<(), __E>
             where
                 __E: #serde::de::Error,
@@ -673,9 +673,9 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                     where
                         __A: #serde::de::MapAccess<'de>,
                     {
-                        let mut __partial = <#ident as #krate::de::Fields>::partial();
-                        <#ident as #krate::de::Fields>::read_rest(&mut __partial, &mut __map)?;
-                        <#ident as #krate::de::Fields>::finish(__partial, ::core::convert::identity)
+                        let mut __partial = <#ident as #krate::__private::de::Fields>::partial();
+                        <#ident as #krate::__private::de::Fields>::read_rest(&mut __partial, &mut __map)?;
+                        <#ident as #krate::__private::de::Fields>::finish(__partial, ::core::convert::identity)
                     }
                 }
 

@@ -67,7 +67,7 @@ fn assertions(cont: &Container, d: &Dispatch) -> TokenStream {
         .replace('}', "}}");
         let rt = quote_spanned!(ty.span()=> <#ty as #krate::McpResultType>::RESULT_TYPE);
         out.extend(quote_spanned! {ty.span()=>
-            const _: () = ::core::assert!(#krate::de::str_eq(#rt, #value), #message);
+            const _: () = ::core::assert!(#krate::__private::de::str_eq(#rt, #value), #message);
         });
     }
     if let Some((_, request)) = &cont.attrs.request {

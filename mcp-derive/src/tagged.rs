@@ -1,6 +1,6 @@
 //! The dispatch shared by outcome enums (`resultType`) and `#[mcp(tag = "...")]` unions.
 //!
-//! The variants' types implement `mcp_runtime::de::Fields` (their derives do), so the union
+//! The variants' types implement `mcp_runtime::__private::de::Fields` (their derives do), so the union
 //! reads the union of its variants' members in one pass: until the discriminator arrives, a
 //! member that exactly one variant declares is read straight into that variant's partial
 //! value; a member that several variants declare, or none, is kept as JSON. The discriminator
@@ -56,7 +56,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
     let name = &cont.name;
     let key = &d.key;
     let values: Vec<&str> = d.arms.iter().map(|a| a.value.as_str()).collect();
-    let fields = quote!(#krate::de::Fields);
+    let fields = quote!(#krate::__private::de::Fields);
 
     // One partial value per distinct variant type: the variants are the enum's, in order; a
     // type that two variants hold is one slot.
@@ -105,7 +105,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
         });
         let rest = match tag {
             Some(value) => quote! {
-                #krate::de::feed_tag::<#ty, __A::Error>(&mut #p, #key, #value)?;
+                #krate::__private::de::feed_tag::<#ty, __A::Error>(&mut #p, #key, #value)?;
                 <#ty as #fields>::read_rest(&mut #p, &mut __map)?;
             },
             None => TokenStream::new(),
@@ -113,7 +113,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
         quote! {{
             let mut #p = ::core::option::Option::unwrap_or_else(#p, <#ty as #fields>::partial);
             #(#others)*
-            #krate::de::feed::<#ty, __A::Error>(&mut #p, __kept)?;
+            #krate::__private::de::feed::<#ty, __A::Error>(&mut #p, __kept)?;
             #rest
             <#ty as #fields>::finish::<__A::Error, #ident>(#p, #ident::#variant)
         }}
@@ -129,7 +129,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                         #read
                     } else {
                         ::core::result::Result::Err(
-                            #krate::de::unadvertised_result_type::<__A::Error>(#name, #value, &[#(#values),*]),
+                            #krate::__private::de::unadvertised_result_type::<__A::Error>(#name, #value, &[#(#values),*]),
                         )
                     }
                 }
@@ -146,7 +146,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
         let variant = a.variant;
         let read = quote! {{
             let mut __p = <#ty as #fields>::partial();
-            #krate::de::feed_tag::<#ty, __A::Error>(&mut __p, #key, #value)?;
+            #krate::__private::de::feed_tag::<#ty, __A::Error>(&mut __p, #key, #value)?;
             <#ty as #fields>::read_rest(&mut __p, &mut __map)?;
             <#ty as #fields>::finish::<__A::Error, #ident>(__p, #ident::#variant)
         }};
@@ -157,7 +157,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                         #read
                     } else {
                         ::core::result::Result::Err(
-                            #krate::de::unadvertised_result_type::<__A::Error>(#name, #value, &[#(#values),*]),
+                            #krate::__private::de::unadvertised_result_type::<__A::Error>(#name, #value, &[#(#values),*]),
                         )
                     }
                 }
@@ -168,10 +168,10 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
     });
     let direct_unknown = match d.unknown {
         Unknown::ResultType => {
-            quote!(#krate::de::unknown_result_type::<__A::Error>(#name, __other, &[#(#values),*]))
+            quote!(#krate::__private::de::unknown_result_type::<__A::Error>(#name, __other, &[#(#values),*]))
         }
         Unknown::Tag => {
-            quote!(#krate::de::unknown_tag::<__A::Error>(#key, __other, &[#(#values),*]))
+            quote!(#krate::__private::de::unknown_tag::<__A::Error>(#key, __other, &[#(#values),*]))
         }
     };
 
@@ -184,10 +184,10 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
     };
     let unknown = match d.unknown {
         Unknown::ResultType => {
-            quote!(#krate::de::unknown_result_type::<__A::Error>(#name, __other, &[#(#values),*]))
+            quote!(#krate::__private::de::unknown_result_type::<__A::Error>(#name, __other, &[#(#values),*]))
         }
         Unknown::Tag => {
-            quote!(#krate::de::unknown_tag::<__A::Error>(#key, __other, &[#(#values),*]))
+            quote!(#krate::__private::de::unknown_tag::<__A::Error>(#key, __other, &[#(#values),*]))
         }
     };
     let read_arms = slot_types
@@ -199,7 +199,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                 ::core::option::Option::Some(__UnionKey::#v(__key)) => {
                     #serde::de::MapAccess::next_value_seed(
                         &mut __map,
-                        #krate::de::FieldSeed::<#ty> {
+                        #krate::__private::de::FieldSeed::<#ty> {
                             partial: ::core::option::Option::get_or_insert_with(
                                 &mut #p,
                                 <#ty as #fields>::partial,
@@ -237,7 +237,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
         enum __UnionKey {
             __tag,
             #(#key_variants(#key_types),)*
-            __keep(#krate::de::String),
+            __keep(#krate::__private::de::String),
             __skip,
         }
 
@@ -290,7 +290,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                 match ::core::str::from_utf8(__value) {
                     ::core::result::Result::Ok(__s) => self.visit_str(__s),
                     ::core::result::Result::Err(_) => ::core::result::Result::Ok(__UnionKey::__keep(
-                        #krate::de::key_from_bytes(__value),
+                        #krate::__private::de::key_from_bytes(__value),
                     )),
                 }
             }
@@ -300,22 +300,22 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
         if let ::core::option::Option::Some(__UnionKey::__tag) = __next {
             let __tag = #serde::de::MapAccess::next_value_seed(
                 &mut __map,
-                #krate::de::TagSeed { key: #key },
+                #krate::__private::de::TagSeed { key: #key },
             )?;
-            return match #krate::de::Str::as_str(&__tag) {
+            return match #krate::__private::de::Str::as_str(&__tag) {
                 #(#direct_arms)*
                 __other => ::core::result::Result::Err(#direct_unknown),
             };
         }
         #(let mut #partials: #partial_types = ::core::option::Option::None;)*
-        let mut __kept: #krate::de::Buffer = ::std::vec::Vec::new();
+        let mut __kept: #krate::__private::de::Buffer = ::std::vec::Vec::new();
         let __tag = loop {
             match __next {
                 ::core::option::Option::None => break ::core::option::Option::None,
                 ::core::option::Option::Some(__UnionKey::__tag) => {
                     break ::core::option::Option::Some(#serde::de::MapAccess::next_value_seed(
                         &mut __map,
-                        #krate::de::TagSeed { key: #key },
+                        #krate::__private::de::TagSeed { key: #key },
                     )?);
                 }
                 #(#read_arms)*
@@ -333,7 +333,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
         };
         match ::core::option::Option::map(
             ::core::option::Option::as_ref(&__tag),
-            #krate::de::Str::as_str,
+            #krate::__private::de::Str::as_str,
         ) {
             ::core::option::Option::None => #missing,
             #(#arms)*

@@ -101,7 +101,7 @@ fn by_json_type(cont: &Container) -> TokenStream {
         ),
         scalar(
             "visit_string",
-            quote!(#krate::de::String),
+            quote!(#krate::__private::de::String),
             quote!(#value::StringDeserializer::<__E>::new(__value)),
             string,
         ),
@@ -234,15 +234,15 @@ fn by_json_type(cont: &Container) -> TokenStream {
 fn predicate(krate: &TokenStream, p: &Predicate) -> TokenStream {
     match p {
         Predicate::Equals { key, value } => match value {
-            Literal::Str(s) => quote!(#krate::de::key_is_str(&__object, #key, #s)),
-            Literal::Int(v) => quote!(#krate::de::key_is_i64(&__object, #key, #v)),
-            Literal::Bool(v, _) => quote!(#krate::de::key_is_bool(&__object, #key, #v)),
+            Literal::Str(s) => quote!(#krate::__private::de::key_is_str(&__object, #key, #s)),
+            Literal::Int(v) => quote!(#krate::__private::de::key_is_i64(&__object, #key, #v)),
+            Literal::Bool(v, _) => quote!(#krate::__private::de::key_is_bool(&__object, #key, #v)),
         },
         Predicate::OneOf { key, values } => {
-            quote!(#krate::de::key_in(&__object, #key, &[#(#values),*]))
+            quote!(#krate::__private::de::key_in(&__object, #key, &[#(#values),*]))
         }
-        Predicate::Has(key) => quote!(#krate::de::has_key(&__object, #key)),
-        Predicate::Lacks(key) => quote!(!#krate::de::has_key(&__object, #key)),
+        Predicate::Has(key) => quote!(#krate::__private::de::has_key(&__object, #key)),
+        Predicate::Lacks(key) => quote!(!#krate::__private::de::has_key(&__object, #key)),
     }
 }
 
@@ -278,7 +278,8 @@ fn by_shape(cont: &Container) -> TokenStream {
         } else {
             quote!(#(#conditions)&&*)
         };
-        let call = quote_spanned!(ty.span()=> #krate::de::from_object::<#ty, __D::Error>);
+        let call =
+            quote_spanned!(ty.span()=> #krate::__private::de::from_object::<#ty, __D::Error>);
         tries.push(quote! {
             if #condition {
                 return ::core::result::Result::map(#call(__object), #ident::#variant);
@@ -299,9 +300,9 @@ fn by_shape(cont: &Container) -> TokenStream {
             where
                 __D: #serde::Deserializer<'de>,
             {
-                let __object = #krate::de::deserialize_object(__deserializer, #name)?;
+                let __object = #krate::__private::de::deserialize_object(__deserializer, #name)?;
                 #(#tries)*
-                ::core::result::Result::Err(#krate::de::no_shape_match::<__D::Error>(#name, #described))
+                ::core::result::Result::Err(#krate::__private::de::no_shape_match::<__D::Error>(#name, #described))
             }
         }
     }

@@ -6,13 +6,12 @@
 //!   [`Notification`], [`MayRequireInput`], [`McpResultType`]).
 //! - [`capability`]: capability gating of input requests (rules from the overlay).
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
-//! - [`de`]: helpers that derive-generated (de)serializers call; not a stable API.
 
 // The derives name this crate `::mcp_runtime`; this makes that path resolve inside it too.
 extern crate self as mcp_runtime;
 
 pub mod capability;
-pub mod de;
+mod de;
 pub mod protocol;
 pub mod result_type;
 pub mod retry;
@@ -28,8 +27,14 @@ pub use result_type::ResultType;
 pub type Extra = serde_json::Map<String, serde_json::Value>;
 
 /// Paths the derive-generated code uses, so that it needs nothing but this crate in scope.
+/// Not a stable API: it may change in any release.
 #[doc(hidden)]
 pub mod __private {
     pub use serde;
     pub use serde_json;
+
+    /// The helpers that derive-generated (de)serializers call (see `src/de.rs`).
+    pub mod de {
+        pub use crate::de::*;
+    }
 }
