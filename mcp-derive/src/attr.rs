@@ -4,12 +4,12 @@
 //! ([`Kind`]); an unknown key is an error that lists the accepted ones. Cross-attribute rules
 //! (one `extra`, unique tag values, ...) are checked later, in `check.rs`.
 
-use crate::ast::Kind;
 use crate::errors::Errors;
+use crate::kind::Kind;
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::punctuated::Punctuated;
-use syn::{Attribute, Lit, LitInt, LitStr, Path, Token, Type};
+use syn::{Attribute, Ident, Lit, LitInt, LitStr, Path, Token, Type};
 
 /// The value of a `constant(...)` or of a `when(key = ..., equals = ...)`.
 #[derive(Clone)]
@@ -118,48 +118,108 @@ pub struct VariantAttrs {
     pub when_span: Option<Span>,
 }
 
-const CONTAINER_OBJECT: &[&str] = &["constant", "at_least_one_of", "crate"];
-const CONTAINER_RESULT_STRUCT: &[&str] = &["result_type", "constant", "at_least_one_of", "crate"];
-const CONTAINER_RESULT_ENUM: &[&str] = &["request", "crate"];
-const CONTAINER_UNION: &[&str] = &["tag", "by_json_type", "by_shape", "crate"];
-const FIELD_OBJECT: &[&str] = &["rename", "default", "extra", "keep_null"];
-const FIELD_RESULT_STRUCT: &[&str] = &["rename", "default", "extra", "keep_null", "result_type"];
-const VARIANT_RESULT_ENUM: &[&str] = &["result_type"];
-const VARIANT_UNION: &[&str] = &["tag_value", "default", "json", "when"];
+/// A key of `#[mcp(...)]` and how its value is read into the attributes `T`. The table of a
+/// place is the one list of the keys accepted there: it both dispatches and names them in the
+/// unknown-key error.
+type Key<T> = (
+    &'static str,
+    fn(&mut T, &ParseNestedMeta) -> syn::Result<()>,
+);
 
-/// Calls `f` for every key of every `#[mcp(...)]` in `attrs` that is in `allowed`; an unknown
-/// key, or an error from `f`, ends that attribute (the others are still read).
-fn each_key(
-    errors: &Errors,
-    attrs: &[Attribute],
-    allowed: &[&str],
-    place: &str,
-    mut f: impl FnMut(&str, &ParseNestedMeta) -> syn::Result<()>,
-) {
+const CONTAINER_OBJECT: &[Key<ContainerAttrs>] = &[
+    ("constant", container_constant),
+    ("at_least_one_of", container_at_least_one_of),
+    ("crate", container_crate),
+];
+const CONTAINER_RESULT_STRUCT: &[Key<ContainerAttrs>] = &[
+    ("result_type", container_result_type),
+    ("constant", container_constant),
+    ("at_least_one_of", container_at_least_one_of),
+    ("crate", container_crate),
+];
+const CONTAINER_RESULT_ENUM: &[Key<ContainerAttrs>] =
+    &[("request", container_request), ("crate", container_crate)];
+const CONTAINER_UNION: &[Key<ContainerAttrs>] = &[
+    ("tag", container_tag),
+    ("by_json_type", container_by_json_type),
+    ("by_shape", container_by_shape),
+    ("crate", container_crate),
+];
+const FIELD_OBJECT: &[Key<FieldAttrs>] = &[
+    ("rename", field_rename),
+    ("default", field_default),
+    ("extra", field_extra),
+    ("keep_null", field_keep_null),
+];
+const FIELD_RESULT_STRUCT: &[Key<FieldAttrs>] = &[
+    ("rename", field_rename),
+    ("default", field_default),
+    ("extra", field_extra),
+    ("keep_null", field_keep_null),
+    ("result_type", field_result_type),
+];
+const VARIANT_RESULT_ENUM: &[Key<VariantAttrs>] = &[("result_type", variant_result_type)];
+const VARIANT_UNION: &[Key<VariantAttrs>] = &[
+    ("tag_value", variant_tag_value),
+    ("default", variant_default),
+    ("json", variant_json),
+    ("when", variant_when),
+];
+
+/// Reads every key of every `#[mcp(...)]` in `attrs` with its entry in `keys`; an unknown key,
+/// or an error from its parser, ends that attribute (the others are still read).
+fn parse_keys<T: Default>(errors: &Errors, attrs: &[Attribute], keys: &[Key<T>], place: &str) -> T {
+    let mut out = T::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("mcp")) {
         let result = attr.parse_nested_meta(|meta| {
-            let name = meta
+            let entry = meta
                 .path
                 .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            if !allowed.contains(&name.as_str()) {
-                let shown = path_text(&meta.path);
-                return Err(meta.error(if allowed.is_empty() {
-                    format!("unknown attribute `{shown}`: #[mcp(...)] takes no keys on {place}")
-                } else {
-                    format!(
-                        "unknown attribute `{shown}` on {place}; expected one of: {}",
-                        allowed.join(", ")
-                    )
-                }));
+                .and_then(|ident| keys.iter().find(|(name, _)| ident == name));
+            match entry {
+                Some((_, parse)) => parse(&mut out, &meta),
+                None => Err(unknown_key(&meta, keys, place)),
             }
-            f(&name, &meta)
         });
         if let Err(e) = result {
             errors.push(e);
         }
     }
+    out
+}
+
+fn unknown_key<T>(meta: &ParseNestedMeta, keys: &[Key<T>], place: &str) -> syn::Error {
+    let shown = path_text(&meta.path);
+    meta.error(if keys.is_empty() {
+        format!("unknown attribute `{shown}`: #[mcp(...)] takes no keys on {place}")
+    } else {
+        let names: Vec<&str> = keys.iter().map(|(name, _)| *name).collect();
+        format!(
+            "unknown attribute `{shown}` on {place}; expected one of: {}",
+            names.join(", ")
+        )
+    })
+}
+
+/// The span of the key's name.
+fn key_span(meta: &ParseNestedMeta) -> Span {
+    meta.path
+        .get_ident()
+        .map_or_else(|| syn::spanned::Spanned::span(&meta.path), Ident::span)
+}
+
+/// Sets `slot` to what `read` reads, unless the key was given already.
+fn once<T>(
+    slot: &mut Option<T>,
+    meta: &ParseNestedMeta,
+    name: &str,
+    read: impl FnOnce() -> syn::Result<T>,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(duplicate(meta, name));
+    }
+    *slot = Some(read()?);
+    Ok(())
 }
 
 fn path_text(path: &Path) -> String {
@@ -303,22 +363,22 @@ fn parse_when(meta: &ParseNestedMeta) -> syn::Result<Predicate> {
     let mut has = None;
     let mut lacks = None;
     meta.parse_nested_meta(|m| {
-        let n = m.path.get_ident().map(ToString::to_string).unwrap_or_default();
-        match n.as_str() {
-            "key" if key.is_none() => key = Some(lit_str(&m, "key")?),
-            "equals" if equals.is_none() => equals = Some(literal(m.value()?, "`equals`")?),
-            "one_of" if one_of.is_none() => one_of = Some(parse_key_list(&m, "one_of")?),
-            "has" if has.is_none() => has = Some(lit_str(&m, "has")?),
-            "lacks" if lacks.is_none() => lacks = Some(lit_str(&m, "lacks")?),
-            "key" | "equals" | "one_of" | "has" | "lacks" => return Err(duplicate(&m, &n)),
-            _ => {
-                return Err(m.error(format!(
-                    "unknown key `{}` in when(...); expected `key` with `equals` or `one_of(...)`, `has` or `lacks`",
-                    path_text(&m.path)
-                )));
-            }
+        if m.path.is_ident("key") {
+            once(&mut key, &m, "key", || lit_str(&m, "key"))
+        } else if m.path.is_ident("equals") {
+            once(&mut equals, &m, "equals", || literal(m.value()?, "`equals`"))
+        } else if m.path.is_ident("one_of") {
+            once(&mut one_of, &m, "one_of", || parse_key_list(&m, "one_of"))
+        } else if m.path.is_ident("has") {
+            once(&mut has, &m, "has", || lit_str(&m, "has"))
+        } else if m.path.is_ident("lacks") {
+            once(&mut lacks, &m, "lacks", || lit_str(&m, "lacks"))
+        } else {
+            Err(m.error(format!(
+                "unknown key `{}` in when(...); expected `key` with `equals` or `one_of(...)`, `has` or `lacks`",
+                path_text(&m.path)
+            )))
         }
-        Ok(())
     })?;
     match (key, equals, one_of, has, lacks) {
         (Some(key), Some(value), None, None, None) => Ok(Predicate::Equals { key, value }),
@@ -331,163 +391,159 @@ fn parse_when(meta: &ParseNestedMeta) -> syn::Result<Predicate> {
     }
 }
 
+fn container_constant(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    out.constants.push(parse_constant(meta)?);
+    Ok(())
+}
+
+fn container_at_least_one_of(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let keys = parse_key_list(meta, "at_least_one_of")?;
+    out.at_least_one_of.push((key_span(meta), keys));
+    Ok(())
+}
+
+fn container_crate(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.krate, meta, "crate", || parse_crate(meta))
+}
+
+fn container_result_type(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.result_type, meta, "result_type", || {
+        lit_str(meta, "result_type")
+    })
+}
+
+fn container_request(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.request, meta, "request", || {
+        let input = meta.value()?;
+        let ty = if input.peek(LitStr) {
+            input.parse::<LitStr>()?.parse::<Type>()?
+        } else {
+            input.parse::<Type>()?
+        };
+        Ok((key_span(meta), ty))
+    })
+}
+
+fn container_tag(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    let tag = lit_str(meta, "tag")?;
+    out.modes.push((key_span(meta), UnionMode::Tag(tag)));
+    Ok(())
+}
+
+fn container_by_json_type(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    out.modes
+        .push((flag(meta, "by_json_type")?, UnionMode::ByJsonType));
+    Ok(())
+}
+
+fn container_by_shape(out: &mut ContainerAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    out.modes
+        .push((flag(meta, "by_shape")?, UnionMode::ByShape));
+    Ok(())
+}
+
+fn field_rename(out: &mut FieldAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.rename, meta, "rename", || lit_str(meta, "rename"))
+}
+
+fn field_default(out: &mut FieldAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.default, meta, "default", || flag(meta, "default"))
+}
+
+fn field_extra(out: &mut FieldAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.extra, meta, "extra", || flag(meta, "extra"))
+}
+
+fn field_keep_null(out: &mut FieldAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.keep_null, meta, "keep_null", || {
+        flag(meta, "keep_null")
+    })
+}
+
+fn field_result_type(out: &mut FieldAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.result_type, meta, "result_type", || {
+        if meta.input.peek(Token![=]) {
+            return Err(meta.error(
+                "on a field, write just `#[mcp(result_type)]` (the field's type is ::mcp_runtime::ResultType); a fixed value goes on the struct: #[mcp(result_type = \"...\")]",
+            ));
+        }
+        flag(meta, "result_type")
+    })
+}
+
+fn variant_result_type(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.result_type, meta, "result_type", || {
+        lit_str(meta, "result_type")
+    })
+}
+
+fn variant_tag_value(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.tag_value, meta, "tag_value", || {
+        lit_str(meta, "tag_value")
+    })
+}
+
+fn variant_default(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.default, meta, "default", || flag(meta, "default"))
+}
+
+fn variant_json(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    once(&mut out.json, meta, "json", || {
+        let lit = lit_str(meta, "json")?;
+        let value = lit.value();
+        let Some((_, ty)) = JsonType::ALL.iter().find(|(n, _)| *n == value) else {
+            let names: Vec<_> = JsonType::ALL.iter().map(|(n, _)| *n).collect();
+            return Err(syn::Error::new(
+                lit.span(),
+                format!(
+                    "unknown JSON type \"{value}\"; expected one of: {}",
+                    names.join(", ")
+                ),
+            ));
+        };
+        Ok((*ty, lit.span()))
+    })
+}
+
+fn variant_when(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    out.when_span.get_or_insert(key_span(meta));
+    out.when.push(parse_when(meta)?);
+    Ok(())
+}
+
 /// Reads the container's `#[mcp(...)]`.
 pub fn container(errors: &Errors, attrs: &[Attribute], kind: Kind) -> ContainerAttrs {
-    let allowed = match kind {
+    let keys = match kind {
         Kind::Object => CONTAINER_OBJECT,
         Kind::ResultStruct => CONTAINER_RESULT_STRUCT,
         Kind::ResultEnum => CONTAINER_RESULT_ENUM,
         Kind::Union => CONTAINER_UNION,
     };
-    let mut out = ContainerAttrs::default();
-    each_key(errors, attrs, allowed, kind.place(), |name, meta| {
-        let span = meta.path.segments[0].ident.span();
-        match name {
-            "constant" => out.constants.push(parse_constant(meta)?),
-            "at_least_one_of" => {
-                let keys = parse_key_list(meta, "at_least_one_of")?;
-                out.at_least_one_of.push((span, keys));
-            }
-            "crate" => {
-                if out.krate.is_some() {
-                    return Err(duplicate(meta, "crate"));
-                }
-                out.krate = Some(parse_crate(meta)?);
-            }
-            "result_type" => {
-                if out.result_type.is_some() {
-                    return Err(duplicate(meta, "result_type"));
-                }
-                out.result_type = Some(lit_str(meta, "result_type")?);
-            }
-            "request" => {
-                if out.request.is_some() {
-                    return Err(duplicate(meta, "request"));
-                }
-                let input = meta.value()?;
-                let ty = if input.peek(LitStr) {
-                    input.parse::<LitStr>()?.parse::<Type>()?
-                } else {
-                    input.parse::<Type>()?
-                };
-                out.request = Some((span, ty));
-            }
-            "tag" => out
-                .modes
-                .push((span, UnionMode::Tag(lit_str(meta, "tag")?))),
-            "by_json_type" => out.modes.push((flag(meta, name)?, UnionMode::ByJsonType)),
-            "by_shape" => out.modes.push((flag(meta, name)?, UnionMode::ByShape)),
-            _ => unreachable!("key {name} is in the allowed list but not handled"),
-        }
-        Ok(())
-    });
-    out
+    parse_keys(errors, attrs, keys, kind.place())
 }
 
 /// Reads a named field's `#[mcp(...)]`.
 pub fn field(errors: &Errors, attrs: &[Attribute], kind: Kind) -> FieldAttrs {
-    let allowed = match kind {
+    let keys = match kind {
         Kind::ResultStruct => FIELD_RESULT_STRUCT,
         _ => FIELD_OBJECT,
     };
-    let mut out = FieldAttrs::default();
-    each_key(errors, attrs, allowed, kind.field_place(), |name, meta| {
-        match name {
-            "rename" => {
-                if out.rename.is_some() {
-                    return Err(duplicate(meta, name));
-                }
-                out.rename = Some(lit_str(meta, name)?);
-            }
-            "default" | "extra" | "keep_null" | "result_type" => {
-                let slot = match name {
-                    "default" => &mut out.default,
-                    "extra" => &mut out.extra,
-                    "keep_null" => &mut out.keep_null,
-                    _ => &mut out.result_type,
-                };
-                if slot.is_some() {
-                    return Err(duplicate(meta, name));
-                }
-                if name == "result_type" && meta.input.peek(Token![=]) {
-                    return Err(meta.error(
-                        "on a field, write just `#[mcp(result_type)]` (the field's type is ::mcp_runtime::ResultType); a fixed value goes on the struct: #[mcp(result_type = \"...\")]",
-                    ));
-                }
-                *slot = Some(flag(meta, name)?);
-            }
-            _ => unreachable!("key {name} is in the allowed list but not handled"),
-        }
-        Ok(())
-    });
-    out
+    parse_keys(errors, attrs, keys, kind.field_place())
 }
 
 /// Reads a variant's `#[mcp(...)]`.
 pub fn variant(errors: &Errors, attrs: &[Attribute], kind: Kind) -> VariantAttrs {
-    let allowed = match kind {
+    let keys = match kind {
         Kind::ResultEnum => VARIANT_RESULT_ENUM,
         _ => VARIANT_UNION,
     };
-    let mut out = VariantAttrs::default();
-    each_key(
-        errors,
-        attrs,
-        allowed,
-        kind.variant_place(),
-        |name, meta| {
-            let span = meta.path.segments[0].ident.span();
-            match name {
-                "result_type" | "tag_value" => {
-                    let slot = if name == "result_type" {
-                        &mut out.result_type
-                    } else {
-                        &mut out.tag_value
-                    };
-                    if slot.is_some() {
-                        return Err(duplicate(meta, name));
-                    }
-                    *slot = Some(lit_str(meta, name)?);
-                }
-                "default" => {
-                    if out.default.is_some() {
-                        return Err(duplicate(meta, name));
-                    }
-                    out.default = Some(flag(meta, name)?);
-                }
-                "json" => {
-                    if out.json.is_some() {
-                        return Err(duplicate(meta, name));
-                    }
-                    let lit = lit_str(meta, name)?;
-                    let value = lit.value();
-                    let Some((_, ty)) = JsonType::ALL.iter().find(|(n, _)| *n == value) else {
-                        let names: Vec<_> = JsonType::ALL.iter().map(|(n, _)| *n).collect();
-                        return Err(syn::Error::new(
-                            lit.span(),
-                            format!(
-                                "unknown JSON type \"{value}\"; expected one of: {}",
-                                names.join(", ")
-                            ),
-                        ));
-                    };
-                    out.json = Some((*ty, lit.span()));
-                }
-                "when" => {
-                    out.when_span.get_or_insert(span);
-                    out.when.push(parse_when(meta)?);
-                }
-                _ => unreachable!("key {name} is in the allowed list but not handled"),
-            }
-            Ok(())
-        },
-    );
-    out
+    parse_keys(errors, attrs, keys, kind.variant_place())
 }
 
 /// Reports any `#[mcp(...)]` where none is read (fields of enum variants).
 pub fn forbid(errors: &Errors, attrs: &[Attribute], place: &str) {
-    each_key(errors, attrs, &[], place, |_, _| Ok(()));
+    let none: &[Key<()>] = &[];
+    parse_keys(errors, attrs, none, place);
 }
 
 #[cfg(test)]

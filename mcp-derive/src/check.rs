@@ -1,9 +1,10 @@
 //! The rules that need more than one attribute to judge: each broken rule is one error, at the
 //! item that breaks it, saying what to do.
 
-use crate::ast::{Container, Data, Kind, Variant};
+use crate::ast::{Container, Data, Variant};
 use crate::attr::UnionMode;
 use crate::errors::Errors;
+use crate::kind::Kind;
 use proc_macro2::Span;
 use std::collections::HashMap;
 

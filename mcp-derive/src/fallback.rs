@@ -2,8 +2,9 @@
 //! have produced, with bodies that are never run, so that the user sees the derive's error
 //! and not a cascade of "trait not implemented" errors where the type is used.
 
-use crate::ast::{Container, Kind};
+use crate::ast::Container;
 use crate::delegate;
+use crate::kind::Kind;
 use proc_macro2::TokenStream;
 use quote::quote;
 

@@ -45,13 +45,15 @@ mod check;
 mod delegate;
 mod errors;
 mod fallback;
+mod kind;
 mod object;
 mod outcome;
 mod tagged;
 mod union;
 
-use ast::{Container, Derive, Kind};
+use ast::Container;
 use errors::Errors;
+use kind::{Derive, Kind};
 use proc_macro::TokenStream;
 use quote::quote;
 use syn::{DeriveInput, parse_macro_input};

@@ -42,7 +42,7 @@ fn role(f: &Field) -> Role {
 }
 
 pub fn expand(cont: &Container) -> TokenStream {
-    let mode = if cont.kind == crate::ast::Kind::ResultStruct {
+    let mode = if cont.kind == crate::kind::Kind::ResultStruct {
         match cont.result_type_field() {
             Some(f) => ResultMode::Field(f),
             None => ResultMode::Fixed(cont.fixed_result_type()),
