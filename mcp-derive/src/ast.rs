@@ -155,6 +155,16 @@ impl<'a> Container<'a> {
         }
     }
 
+    /// Whether an enum deriving McpResult is a result union: a variant is `#[mcp(other)]` or
+    /// names methods, so that the enum gets `from_method`.
+    pub fn is_result_union(&self) -> bool {
+        self.kind == Kind::ResultEnum
+            && self
+                .variants()
+                .iter()
+                .any(|v| v.attrs.other.is_some() || v.attrs.method_span.is_some())
+    }
+
     /// The field marked `#[mcp(result_type)]`, if any.
     pub fn result_type_field(&self) -> Option<&Field<'a>> {
         self.fields().iter().find(|f| f.attrs.result_type.is_some())
@@ -206,10 +216,15 @@ impl<'a> Variant<'a> {
         }
     }
 
-    /// The variant's `resultType` in an outcome enum: its attribute, else from its name.
+    /// The variant's `resultType` in an outcome enum: its attribute, else from its name. A
+    /// variant read by method (`method`) or for unclaimed values (`other`) has none unless
+    /// its attribute gives one (which is an error for `other`).
     pub fn result_type(&self) -> Option<String> {
         if let Some(lit) = &self.attrs.result_type {
             return Some(lit.value());
+        }
+        if self.attrs.other.is_some() || self.attrs.method_span.is_some() {
+            return None;
         }
         match self.ident.unraw().to_string().as_str() {
             "Complete" => Some("complete".to_owned()),

@@ -116,6 +116,12 @@ pub struct VariantAttrs {
     pub when: Vec<Predicate>,
     /// Where the first `when` was written (for "not in this mode" errors).
     pub when_span: Option<Span>,
+    /// `#[mcp(other)]`: the variant of a result union that every unclaimed `resultType` reads.
+    pub other: Option<Span>,
+    /// `method = "..."` and `methods("...", ...)`, in order, with repeats (checked later).
+    pub methods: Vec<LitStr>,
+    /// Where the first `method` or `methods` was written.
+    pub method_span: Option<Span>,
 }
 
 /// A key of `#[mcp(...)]` and how its value is read into the attributes `T`. The table of a
@@ -158,7 +164,12 @@ const FIELD_RESULT_STRUCT: &[Key<FieldAttrs>] = &[
     ("keep_null", field_keep_null),
     ("result_type", field_result_type),
 ];
-const VARIANT_RESULT_ENUM: &[Key<VariantAttrs>] = &[("result_type", variant_result_type)];
+const VARIANT_RESULT_ENUM: &[Key<VariantAttrs>] = &[
+    ("result_type", variant_result_type),
+    ("method", variant_method),
+    ("methods", variant_methods),
+    ("other", variant_other),
+];
 const VARIANT_UNION: &[Key<VariantAttrs>] = &[
     ("tag_value", variant_tag_value),
     ("default", variant_default),
@@ -475,6 +486,38 @@ fn variant_result_type(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::R
     once(&mut out.result_type, meta, "result_type", || {
         lit_str(meta, "result_type")
     })
+}
+
+fn variant_method(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    // Noted before the value is read, so that a malformed value is the only error.
+    out.method_span.get_or_insert(key_span(meta));
+    out.methods.push(lit_str(meta, "method")?);
+    Ok(())
+}
+
+fn variant_methods(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    out.method_span.get_or_insert(key_span(meta));
+    if !meta.input.peek(syn::token::Paren) {
+        return Err(meta.error("expected a list: `methods(\"tools/call\", \"prompts/get\")`"));
+    }
+    let methods = parse_key_list(meta, "methods")?;
+    if let Some(empty) = methods.iter().find(|m| m.value().is_empty()) {
+        return Err(syn::Error::new(
+            empty.span(),
+            "a method name must not be empty",
+        ));
+    }
+    out.methods.extend(methods);
+    Ok(())
+}
+
+fn variant_other(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {
+    if out.other.is_some() {
+        return Err(duplicate(meta, "other"));
+    }
+    // Noted before the value is checked, so that a malformed `other` is the only error.
+    out.other = Some(key_span(meta));
+    flag(meta, "other").map(drop)
 }
 
 fn variant_tag_value(out: &mut VariantAttrs, meta: &ParseNestedMeta) -> syn::Result<()> {

@@ -198,8 +198,13 @@ fn newtype(errors: &Errors, v: &Variant, derive: &str, example: &str) {
 fn check_outcome(errors: &Errors, cont: &Container) {
     let mut unique = Unique::new(errors, "resultType");
     let mut has_complete = false;
+    let mut other = None;
     for v in cont.variants() {
         newtype(errors, v, "McpResult", "Complete(CallToolResult)");
+        if let Some(span) = v.attrs.other {
+            check_other(errors, v, span, &mut other);
+            continue;
+        }
         let span = v
             .attrs
             .result_type
@@ -208,8 +213,15 @@ fn check_outcome(errors: &Errors, cont: &Container) {
         match v.result_type() {
             Some(rt) => {
                 has_complete |= rt == "complete";
+                if let (true, Some(span)) = (rt == "complete", v.attrs.method_span) {
+                    errors.at(
+                        span,
+                        "the resultType \"complete\" variant is what a result without a method reads; the complete result of a method is a variant of its own: #[mcp(method = \"...\")] without `result_type`",
+                    );
+                }
                 unique.claim(&rt, v, span);
             }
+            None if v.attrs.method_span.is_some() => {}
             None => errors.spanned(
                 v.ident,
                 format!(
@@ -219,10 +231,84 @@ fn check_outcome(errors: &Errors, cont: &Container) {
             ),
         }
     }
-    if !has_complete {
+    check_methods(errors, cont);
+    if !has_complete && other.is_none() {
         errors.spanned(
             cont.ident,
             "an enum deriving McpResult needs a variant for resultType \"complete\" (what a result without resultType is): add a `Complete(...)` variant",
+        );
+    }
+}
+
+/// An `#[mcp(other)]` variant: one per enum, chosen by no value or method of its own.
+fn check_other<'v, 'a>(
+    errors: &Errors,
+    v: &'v Variant<'a>,
+    span: Span,
+    first: &mut Option<&'v Variant<'a>>,
+) {
+    if let Some(first) = first {
+        errors.at(
+            span,
+            format!(
+                "variants `{}` and `{}` are both #[mcp(other)]: at most one variant reads the resultTypes and methods that no other variant claims",
+                first.ident, v.ident
+            ),
+        );
+    } else {
+        *first = Some(v);
+    }
+    if let Some(lit) = &v.attrs.result_type {
+        errors.spanned(
+            lit,
+            "an #[mcp(other)] variant reads every resultType that no variant claims (its type checks the value): it takes no `result_type`",
+        );
+    }
+    if let Some(span) = v.attrs.method_span {
+        errors.at(
+            span,
+            "an #[mcp(other)] variant reads the results of the methods that no variant names: it takes no `method` or `methods`",
+        );
+    }
+}
+
+/// Each method is named by at most one variant read by method, and listed at most once per
+/// variant; methods and `other` make a result union, which answers no single request.
+fn check_methods(errors: &Errors, cont: &Container) {
+    let mut named: HashMap<String, String> = HashMap::new();
+    for v in cont.variants() {
+        let by_method = v.attrs.other.is_none() && v.attrs.result_type.is_none();
+        let mut own: Vec<String> = Vec::new();
+        for lit in &v.attrs.methods {
+            let method = lit.value();
+            if own.contains(&method) {
+                errors.spanned(
+                    lit,
+                    format!("method {method:?} is named twice on variant `{}`", v.ident),
+                );
+                continue;
+            }
+            own.push(method.clone());
+            if !by_method {
+                continue;
+            }
+            if let Some(first) = named.get(&method) {
+                errors.spanned(
+                    lit,
+                    format!(
+                        "variants `{first}` and `{}` both name method {method:?}: each method's complete result is one variant; remove one",
+                        v.ident
+                    ),
+                );
+            } else {
+                named.insert(method, v.ident.to_string());
+            }
+        }
+    }
+    if let (Some((span, _)), true) = (&cont.attrs.request, cont.is_result_union()) {
+        errors.at(
+            *span,
+            "#[mcp(request = ...)] makes the enum the outcome of one request; `other`, `method` and `methods` make a result union of many methods: use one or the other",
         );
     }
 }

@@ -68,7 +68,7 @@ pub fn from_impls(cont: &Container) -> TokenStream {
 pub fn map_deserialize(cont: &Container, body: TokenStream) -> TokenStream {
     let ident = cont.ident;
     let serde = cont.serde();
-    let expecting = cont.expecting_object();
+    let read = map_visit(cont, body);
     quote! {
         #[automatically_derived]
         impl<'de> #serde::Deserialize<'de> for #ident {
@@ -76,33 +76,44 @@ pub fn map_deserialize(cont: &Container, body: TokenStream) -> TokenStream {
             where
                 __D: #serde::Deserializer<'de>,
             {
-                #[doc(hidden)]
-                struct __Visitor;
-
-                #[automatically_derived]
-                impl<'de> #serde::de::Visitor<'de> for __Visitor {
-                    type Value = #ident;
-
-                    fn expecting(
-                        &self,
-                        __formatter: &mut ::core::fmt::Formatter<'_>,
-                    ) -> ::core::fmt::Result {
-                        ::core::fmt::Formatter::write_str(__formatter, #expecting)
-                    }
-
-                    fn visit_map<__A>(
-                        self,
-                        mut __map: __A,
-                    ) -> ::core::result::Result<Self::Value, __A::Error>
-                    where
-                        __A: #serde::de::MapAccess<'de>,
-                    {
-                        #body
-                    }
-                }
-
-                #serde::Deserializer::deserialize_map(__deserializer, __Visitor)
+                #read
             }
         }
     }
+}
+
+/// A block that reads `__deserializer` as a map with a visitor running `body` in `visit_map`
+/// (with `__map: __A` in scope), giving `Result<Enum, __D::Error>`.
+pub fn map_visit(cont: &Container, body: TokenStream) -> TokenStream {
+    let ident = cont.ident;
+    let serde = cont.serde();
+    let expecting = cont.expecting_object();
+    quote! {{
+        #[doc(hidden)]
+        struct __Visitor;
+
+        #[automatically_derived]
+        impl<'de> #serde::de::Visitor<'de> for __Visitor {
+            type Value = #ident;
+
+            fn expecting(
+                &self,
+                __formatter: &mut ::core::fmt::Formatter<'_>,
+            ) -> ::core::fmt::Result {
+                ::core::fmt::Formatter::write_str(__formatter, #expecting)
+            }
+
+            fn visit_map<__A>(
+                self,
+                mut __map: __A,
+            ) -> ::core::result::Result<Self::Value, __A::Error>
+            where
+                __A: #serde::de::MapAccess<'de>,
+            {
+                #body
+            }
+        }
+
+        #serde::Deserializer::deserialize_map(__deserializer, __Visitor)
+    }}
 }

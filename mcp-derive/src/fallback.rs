@@ -5,6 +5,7 @@
 use crate::ast::Container;
 use crate::delegate;
 use crate::kind::Kind;
+use crate::outcome;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -121,6 +122,15 @@ pub fn fallback(cont: &Container) -> TokenStream {
     }
     if matches!(cont.kind, Kind::ResultEnum | Kind::Union) && generics.params.is_empty() {
         out.extend(delegate::from_impls(cont));
+    }
+    if cont.is_result_union() && generics.params.is_empty() {
+        out.extend(outcome::from_method_fn(
+            cont,
+            quote! {
+                let _ = (method, deserializer);
+                ::core::unreachable!("the derive reported an error")
+            },
+        ));
     }
     out
 }

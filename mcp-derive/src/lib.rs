@@ -23,6 +23,8 @@
 //! | field | `result_type` | McpResult | a `::mcp_runtime::ResultType` field carries `resultType` |
 //! | enum | `request = Path` | McpResult | the request the outcome answers (checked at compile time) |
 //! | variant | `result_type = "..."` | McpResult | the `resultType` that selects the variant |
+//! | variant | `method = "m"` / `methods("m", ...)` | McpResult | result union: the complete result of these methods (read by `from_method` only); with `result_type`, the methods that may answer with it |
+//! | variant | `other` | McpResult | result union: reads every `resultType` and method no other variant claims |
 //! | enum | `tag = "type"` / `by_json_type` / `by_shape` | McpUnion | how the variant is chosen |
 //! | variant | `tag_value = "..."` [, `default`] | McpUnion (tag) | the tag value that selects it |
 //! | variant | `json = "string"` … | McpUnion (by_json_type) | the JSON type that selects it |
@@ -179,7 +181,8 @@ pub fn derive_mcp_object(input: TokenStream) -> TokenStream {
 }
 
 /// A result: on a struct, an [`McpObject`](macro@McpObject) with the `resultType` rules; on an
-/// enum, an outcome whose variant `resultType` selects.
+/// enum, an outcome whose variant `resultType` selects, or a result union of many methods'
+/// results (with `from_method`).
 ///
 /// # On a struct
 ///
@@ -330,6 +333,110 @@ pub fn derive_mcp_object(input: TokenStream) -> TokenStream {
 ///     Complete(ListToolsResult),
 ///     InputRequired(InputRequiredResult), // error: `ListToolsRequest` may not be answered with `input_required`
 /// }
+/// ```
+///
+/// # On an enum: a result union
+///
+/// A union of the results of many methods (the schema's `ServerResult`), where `resultType`
+/// alone cannot tell a `ListToolsResult` from a `CallToolResult`: those are read by
+/// `from_method`. An outcome becomes a result union when a variant has one of these
+/// attributes (a union takes no `#[mcp(request = ...)]`):
+///
+/// - `#[mcp(other)]`, on at most one variant, without `result_type`, `method` or `methods`:
+///   plain reading sends it every `resultType` value that no variant's `result_type` claims,
+///   and a missing `resultType` when no variant claims `"complete"` (then no `"complete"`
+///   variant is needed). It streams like any variant (one pass, no `serde_json::Value` round
+///   trip), and the value found is handed to its type as its `resultType` member: typically a
+///   struct with an `#[mcp(result_type)]` field of type `::mcp_runtime::ResultType`, which
+///   accepts `"complete"`, `"input_required"` and advertised extension values and rejects any
+///   other (``invalid resultType "success": ...``).
+/// - `#[mcp(method = "tools/list")]` (repeatable), or `#[mcp(methods("a", "b"))]`, on a variant
+///   without `result_type`: the variant holds the complete result of these methods (its
+///   type's `RESULT_TYPE` must be `"complete"`, checked at compile time). Plain reading never
+///   chooses it. A method may be named by one such variant only.
+/// - `methods(...)` (or `method = ...`) on a variant with a `result_type` other than
+///   `"complete"`: the methods whose answer may carry that `resultType`, e.g.
+///   `#[mcp(result_type = "input_required", methods("tools/call", "prompts/get"))]`.
+///
+/// The derive adds an inherent function, generic over the deserializer (so it costs nothing
+/// when unused; a `serde_json::Value` is a deserializer too):
+///
+/// ```text
+/// pub fn from_method<'de, D: Deserializer<'de>>(method: &str, deserializer: D) -> Result<Self, D::Error>
+/// ```
+///
+/// - a method listed on variants with a `result_type` is read by `resultType`, streaming as
+///   plain reading does: missing or `"complete"` reads the variant that names the method (else
+///   the enum's `"complete"` variant, else the `other` one); a listing variant's value reads
+///   that variant (an extension value only while accepted); any other value is ``unknown
+///   resultType "x" for ServerResult: expected one of "complete", "input_required"``;
+/// - a method that a variant names reads that variant's type (which checks `resultType`);
+/// - any other method reads the `other` variant's type, or without one is the error ``no
+///   variant of ServerResult reads the result of method "x": expected one of ...``.
+///
+/// Writing writes the variant's value; `From<T>` is implemented as for outcomes.
+///
+/// ```
+/// use mcp_runtime::{Extra, McpResult, ResultType};
+///
+/// #[derive(Debug, McpResult)]
+/// struct Result {
+///     #[mcp(result_type)]
+///     result_type: ResultType,
+///     #[mcp(extra)]
+///     extra: Extra,
+/// }
+///
+/// #[derive(Debug, McpResult)]
+/// struct ListToolsResult { tools: Vec<serde_json::Value> }
+///
+/// #[derive(Debug, McpResult)]
+/// struct CallToolResult { content: Vec<serde_json::Value> }
+///
+/// #[derive(Debug, McpResult)]
+/// #[mcp(result_type = "input_required")]
+/// struct InputRequiredResult {
+///     #[mcp(rename = "requestState")]
+///     request_state: Option<String>,
+/// }
+///
+/// #[derive(Debug, McpResult)]
+/// enum ServerResult {
+///     #[mcp(other)]
+///     Result(Result),
+///     #[mcp(method = "tools/list")]
+///     ListToolsResult(ListToolsResult),
+///     #[mcp(method = "tools/call")]
+///     CallToolResult(CallToolResult),
+///     #[mcp(result_type = "input_required", methods("tools/call", "prompts/get"))]
+///     InputRequiredResult(InputRequiredResult),
+/// }
+///
+/// // Without the method, only resultType tells: the generic result keeps every member.
+/// let r: ServerResult = serde_json::from_str(r#"{"tools":[]}"#)?;
+/// let ServerResult::Result(g) = &r else { unreachable!() };
+/// assert_eq!((&g.result_type, g.extra.len()), (&ResultType::Complete, 1));
+/// assert_eq!(serde_json::to_string(&r)?, r#"{"resultType":"complete","tools":[]}"#);
+/// let r: ServerResult = serde_json::from_str(r#"{"requestState":"s","resultType":"input_required"}"#)?;
+/// assert!(matches!(r, ServerResult::InputRequiredResult(_)));
+///
+/// // With it, the concrete result.
+/// let r = ServerResult::from_method("tools/list", serde_json::json!({"tools": []}))?;
+/// assert!(matches!(r, ServerResult::ListToolsResult(_)));
+/// let r = ServerResult::from_method("tools/call", serde_json::json!({"content": []}))?;
+/// assert!(matches!(r, ServerResult::CallToolResult(_)));
+/// let answer = r#"{"resultType":"input_required","requestState":"s"}"#;
+/// let r = ServerResult::from_method("tools/call", &mut serde_json::Deserializer::from_str(answer))?;
+/// assert!(matches!(r, ServerResult::InputRequiredResult(_)));
+/// let r = ServerResult::from_method("ping", serde_json::json!({}))?;
+/// assert!(matches!(r, ServerResult::Result(_)));
+///
+/// let err = ServerResult::from_method("tools/call", serde_json::json!({"resultType": "done"}))
+///     .unwrap_err();
+/// assert!(err.to_string().contains(
+///     r#"unknown resultType "done" for ServerResult: expected one of "complete", "input_required""#
+/// ));
+/// # Ok::<(), serde_json::Error>(())
 /// ```
 #[proc_macro_derive(McpResult, attributes(mcp))]
 pub fn derive_mcp_result(input: TokenStream) -> TokenStream {

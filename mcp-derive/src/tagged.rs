@@ -1,13 +1,14 @@
-//! The dispatch shared by outcome enums (`resultType`) and `#[mcp(tag = "...")]` unions.
+//! The dispatch shared by outcome enums and result unions (`resultType`) and by
+//! `#[mcp(tag = "...")]` unions.
 //!
-//! The variants' types implement `mcp_runtime::__private::de::Fields` (their derives do), so the union
-//! reads the union of its variants' members in one pass: until the discriminator arrives, a
-//! member that exactly one variant declares is read straight into that variant's partial
-//! value; a member that several variants declare, or none, is kept as JSON. The discriminator
-//! picks the variant; the members read for the other variants (written back as JSON) and the
-//! kept ones are handed to it, then the discriminator, then the rest of the input streams into
-//! it. When the discriminator comes first, which is how most writers order it, nothing is kept
-//! or handed over. No variant is ever tried in turn.
+//! The variants' types implement `mcp_runtime::__private::de::Fields` (their derives do), so
+//! the union reads the union of its variants' members in one pass: until the discriminator
+//! arrives, a member that exactly one variant declares is read straight into that variant's
+//! partial value; a member that several variants declare, or none, is kept as JSON. The
+//! discriminator picks the variant; the members read for the other variants (written back as
+//! JSON) and the kept ones are handed to it, then the discriminator, then the rest of the input
+//! streams into it. When the discriminator comes first, which is how most writers order it,
+//! nothing is kept or handed over. No variant is ever tried in turn.
 
 use crate::ast::Container;
 use proc_macro2::TokenStream;
@@ -16,6 +17,7 @@ use syn::spanned::Spanned;
 use syn::{Ident, Type};
 
 /// A value of the discriminator and the variant it selects.
+#[derive(Clone)]
 pub struct Arm<'a> {
     pub value: String,
     pub variant: &'a Ident,
@@ -35,165 +37,253 @@ pub struct Dispatch<'a> {
     pub arms: Vec<Arm<'a>>,
     /// The variant read when the key is missing; `None`: missing is an error.
     pub missing: Option<(&'a Ident, &'a Type)>,
+    /// The variant that reads every value no arm claims, handed the value as its member `key`
+    /// (`#[mcp(other)]`); `None`: such a value is an error, worded after `unknown`.
+    pub other: Option<(&'a Ident, &'a Type)>,
     pub unknown: Unknown,
 }
 
-/// The index of `ty` in `slots`, added if new.
-fn slot_of<'a>(ty: &'a Type, slots: &mut Vec<&'a Type>) -> usize {
-    let text = quote!(#ty).to_string();
-    if let Some(i) = slots.iter().position(|t| quote!(#t).to_string() == text) {
-        return i;
+/// What the generated code names, computed once for the pieces below.
+struct Gen<'c, 'a> {
+    cont: &'c Container<'a>,
+    d: &'c Dispatch<'a>,
+    krate: TokenStream,
+    serde: TokenStream,
+    fields: TokenStream,
+    /// The distinct variant types, in order: one partial value (slot) each.
+    slots: Vec<&'a Type>,
+    /// `__p{i}`: the partial value of slot `i`.
+    partials: Vec<Ident>,
+    /// `__v{i}`: the `__UnionKey` variant of a member only slot `i` declares.
+    key_variants: Vec<Ident>,
+    /// `__k{i}`: slot `i`'s key for a member name.
+    lookups: Vec<Ident>,
+}
+
+impl<'c, 'a> Gen<'c, 'a> {
+    fn new(cont: &'c Container<'a>, d: &'c Dispatch<'a>) -> Self {
+        let krate = cont.krate();
+        let mut slots: Vec<&'a Type> = Vec::new();
+        let types = d.arms.iter().map(|a| a.ty);
+        for ty in types
+            .chain(d.missing.map(|m| m.1))
+            .chain(d.other.map(|o| o.1))
+        {
+            slot_of(ty, &mut slots);
+        }
+        let ids = |prefix: &str| -> Vec<Ident> {
+            (0..slots.len())
+                .map(|i| format_ident!("{}{}", prefix, i))
+                .collect()
+        };
+        Gen {
+            cont,
+            d,
+            serde: cont.serde(),
+            fields: quote!(#krate::__private::de::Fields),
+            partials: ids("__p"),
+            key_variants: ids("__v"),
+            lookups: ids("__k"),
+            krate,
+            slots,
+        }
     }
-    slots.push(ty);
-    slots.len() - 1
+
+    fn slot(&self, ty: &Type) -> usize {
+        let text = quote!(#ty).to_string();
+        self.slots
+            .iter()
+            .position(|t| quote!(#t).to_string() == text)
+            .unwrap_or_default()
+    }
+
+    /// `&["complete", "input_required"]`: the values, for messages.
+    fn values(&self) -> TokenStream {
+        let values = self.d.arms.iter().map(|a| a.value.as_str());
+        quote!(&[#(#values),*])
+    }
+}
+
+/// Adds `ty` to `slots` unless a variant type written the same is there.
+fn slot_of<'a>(ty: &'a Type, slots: &mut Vec<&'a Type>) {
+    let text = quote!(#ty).to_string();
+    if !slots.iter().any(|t| quote!(#t).to_string() == text) {
+        slots.push(ty);
+    }
 }
 
 /// The body of `visit_map` (with `__map: __A` in scope).
 pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
-    let krate = cont.krate();
-    let serde = cont.serde();
-    let ident = cont.ident;
-    let name = &cont.name;
-    let key = &d.key;
-    let values: Vec<&str> = d.arms.iter().map(|a| a.value.as_str()).collect();
-    let fields = quote!(#krate::__private::de::Fields);
-
-    // One partial value per distinct variant type: the variants are the enum's, in order; a
-    // type that two variants hold is one slot.
-    let mut slots: Vec<&Type> = Vec::new();
-    let mut arm_slots = Vec::new();
-    for a in &d.arms {
-        arm_slots.push(slot_of(a.ty, &mut slots));
+    let g = Gen::new(cont, d);
+    let key_enum = key_enum(&g);
+    let direct = direct_match(&g);
+    let read_loop = read_loop(&g);
+    let buffered = buffered_match(&g);
+    let serde = &g.serde;
+    quote! {
+        #key_enum
+        let mut __next = #serde::de::MapAccess::next_key_seed(&mut __map, __UnionKeySeed)?;
+        #direct
+        #read_loop
+        #buffered
     }
-    let missing_slot = d.missing.map(|(_, ty)| slot_of(ty, &mut slots));
+}
 
-    let partials: Vec<Ident> = (0..slots.len())
-        .map(|i| format_ident!("__p{}", i))
-        .collect();
-    let key_variants: Vec<Ident> = (0..slots.len())
-        .map(|i| format_ident!("__v{}", i))
-        .collect();
-    let key_types = slots
-        .iter()
-        .map(|ty| quote_spanned!(ty.span()=> <#ty as #fields>::Key));
-    let lookups: Vec<Ident> = (0..slots.len())
-        .map(|i| format_ident!("__k{}", i))
-        .collect();
-    let key_calls = slots
-        .iter()
-        .map(|ty| quote_spanned!(ty.span()=> <#ty as #fields>::key(__value)));
-    let keeps = slots.iter().map(|ty| quote!(<#ty as #fields>::KEEPS_EXTRA));
-    // The partial values are made when a member of theirs arrives (most never are).
-    let partial_types = slots
-        .iter()
-        .map(|ty| quote_spanned!(ty.span()=> ::core::option::Option<<#ty as #fields>::Partial>));
-    let slot_types: Vec<&&Type> = slots.iter().collect();
-
-    // Finishing the variant held in slot `k`: hand over what the other slots read, what was
-    // kept, the discriminator (when found), and the rest of the input.
-    let finish = |variant: &Ident, k: usize, tag: Option<&str>| -> TokenStream {
-        let ty = slots[k];
-        let p = &partials[k];
-        let others = (0..slots.len()).filter(|&j| j != k).map(|j| {
-            let tj = slots[j];
-            let pj = &partials[j];
-            quote! {
-                if let ::core::option::Option::Some(#pj) = #pj {
-                    <#tj as #fields>::entries::<__A::Error>(#pj, &mut __kept)?;
-                }
-            }
-        });
-        let rest = match tag {
-            Some(value) => quote! {
-                #krate::__private::de::feed_tag::<#ty, __A::Error>(&mut #p, #key, #value)?;
-                <#ty as #fields>::read_rest(&mut #p, &mut __map)?;
-            },
-            None => TokenStream::new(),
-        };
-        quote! {{
-            let mut #p = ::core::option::Option::unwrap_or_else(#p, <#ty as #fields>::partial);
-            #(#others)*
-            #krate::__private::de::feed::<#ty, __A::Error>(&mut #p, __kept)?;
-            #rest
-            <#ty as #fields>::finish::<__A::Error, #ident>(#p, #ident::#variant)
-        }}
-    };
-
-    let arms = d.arms.iter().zip(&arm_slots).map(|(a, &k)| {
-        let value = &a.value;
-        let read = finish(a.variant, k, Some(value));
-        if a.extension {
-            quote! {
-                ::core::option::Option::Some(#value) => {
-                    if #krate::result_type::is_accepted(#value) {
-                        #read
-                    } else {
-                        ::core::result::Result::Err(
-                            #krate::__private::de::unadvertised_result_type::<__A::Error>(#name, #value, &[#(#values),*]),
-                        )
-                    }
-                }
-            }
+/// `arm`'s read, behind the acceptance check when its value is an extension's.
+fn guarded(g: &Gen, arm: &Arm, read: TokenStream) -> TokenStream {
+    if !arm.extension {
+        return read;
+    }
+    let krate = &g.krate;
+    let name = &g.cont.name;
+    let value = &arm.value;
+    let values = g.values();
+    quote! {
+        if #krate::result_type::is_accepted(#value) {
+            #read
         } else {
-            quote!(::core::option::Option::Some(#value) => #read,)
+            ::core::result::Result::Err(
+                #krate::__private::de::unadvertised_result_type::<__A::Error>(#name, #value, #values),
+            )
         }
-    });
+    }
+}
 
-    // The discriminator came first: straight into the variant.
-    let direct_arms = d.arms.iter().map(|a| {
-        let value = &a.value;
-        let ty = a.ty;
-        let variant = a.variant;
-        let read = quote! {{
+/// The error for a value no arm claims (`__other` in scope), when there is no `other` variant.
+fn unknown_value(g: &Gen) -> TokenStream {
+    let krate = &g.krate;
+    let values = g.values();
+    match g.d.unknown {
+        Unknown::ResultType => {
+            let name = &g.cont.name;
+            quote!(#krate::__private::de::unknown_result_type::<__A::Error>(#name, __other, #values))
+        }
+        Unknown::Tag => {
+            let key = &g.d.key;
+            quote!(#krate::__private::de::unknown_tag::<__A::Error>(#key, __other, #values))
+        }
+    }
+}
+
+/// The discriminator came first (its value, `__tag`, in scope): straight into the variant.
+fn direct_match(g: &Gen) -> TokenStream {
+    let (krate, serde, fields, key) = (&g.krate, &g.serde, &g.fields, &g.d.key);
+    let ident = g.cont.ident;
+    let direct = |variant: &Ident, ty: &Type, value: TokenStream| {
+        quote! {{
             let mut __p = <#ty as #fields>::partial();
             #krate::__private::de::feed_tag::<#ty, __A::Error>(&mut __p, #key, #value)?;
             <#ty as #fields>::read_rest(&mut __p, &mut __map)?;
             <#ty as #fields>::finish::<__A::Error, #ident>(__p, #ident::#variant)
-        }};
-        if a.extension {
-            quote! {
-                #value => {
-                    if #krate::result_type::is_accepted(#value) {
-                        #read
-                    } else {
-                        ::core::result::Result::Err(
-                            #krate::__private::de::unadvertised_result_type::<__A::Error>(#name, #value, &[#(#values),*]),
-                        )
-                    }
-                }
-            }
-        } else {
-            quote!(#value => #read,)
-        }
+        }}
+    };
+    let arms = g.d.arms.iter().map(|a| {
+        let value = &a.value;
+        let read = guarded(g, a, direct(a.variant, a.ty, quote!(#value)));
+        quote!(#value => #read,)
     });
-    let direct_unknown = match d.unknown {
-        Unknown::ResultType => {
-            quote!(#krate::__private::de::unknown_result_type::<__A::Error>(#name, __other, &[#(#values),*]))
-        }
-        Unknown::Tag => {
-            quote!(#krate::__private::de::unknown_tag::<__A::Error>(#key, __other, &[#(#values),*]))
+    let other = match g.d.other {
+        Some((variant, ty)) => direct(variant, ty, quote!(__other)),
+        None => {
+            let unknown = unknown_value(g);
+            quote!(::core::result::Result::Err(#unknown))
         }
     };
+    quote! {
+        if let ::core::option::Option::Some(__UnionKey::__tag) = __next {
+            let __tag = #serde::de::MapAccess::next_value_seed(
+                &mut __map,
+                #krate::__private::de::TagSeed { key: #key },
+            )?;
+            return match #krate::__private::de::Str::as_str(&__tag) {
+                #(#arms)*
+                __other => #other,
+            };
+        }
+    }
+}
 
-    let missing = match (d.missing, missing_slot) {
-        (Some((variant, _)), Some(k)) => finish(variant, k, None),
-        _ => quote! {{
+/// Finishing the variant held in slot `k` after members were read before the discriminator:
+/// hand over what the other slots read, what was kept, the discriminator `tag` (when found),
+/// and the rest of the input.
+fn finish_slot(g: &Gen, variant: &Ident, ty: &Type, tag: Option<TokenStream>) -> TokenStream {
+    let (krate, fields, key) = (&g.krate, &g.fields, &g.d.key);
+    let ident = g.cont.ident;
+    let k = g.slot(ty);
+    let p = &g.partials[k];
+    let others = (0..g.slots.len()).filter(|&j| j != k).map(|j| {
+        let tj = g.slots[j];
+        let pj = &g.partials[j];
+        quote! {
+            if let ::core::option::Option::Some(#pj) = #pj {
+                <#tj as #fields>::entries::<__A::Error>(#pj, &mut __kept)?;
+            }
+        }
+    });
+    let rest = tag.map(|value| {
+        quote! {
+            #krate::__private::de::feed_tag::<#ty, __A::Error>(&mut #p, #key, #value)?;
+            <#ty as #fields>::read_rest(&mut #p, &mut __map)?;
+        }
+    });
+    quote! {{
+        let mut #p = ::core::option::Option::unwrap_or_else(#p, <#ty as #fields>::partial);
+        #(#others)*
+        #krate::__private::de::feed::<#ty, __A::Error>(&mut #p, __kept)?;
+        #rest
+        <#ty as #fields>::finish::<__A::Error, #ident>(#p, #ident::#variant)
+    }}
+}
+
+/// After the loop (`__tag`, the partials and `__kept` in scope): finish the chosen variant.
+fn buffered_match(g: &Gen) -> TokenStream {
+    let (krate, serde, key) = (&g.krate, &g.serde, &g.d.key);
+    let partials = &g.partials;
+    let arms = g.d.arms.iter().map(|a| {
+        let value = &a.value;
+        let read = guarded(g, a, finish_slot(g, a.variant, a.ty, Some(quote!(#value))));
+        quote!(::core::option::Option::Some(#value) => #read,)
+    });
+    let missing = match g.d.missing {
+        Some((variant, ty)) => finish_slot(g, variant, ty, None),
+        None => quote! {{
             let _ = (#(#partials,)* __kept);
             ::core::result::Result::Err(<__A::Error as #serde::de::Error>::missing_field(#key))
         }},
     };
-    let unknown = match d.unknown {
-        Unknown::ResultType => {
-            quote!(#krate::__private::de::unknown_result_type::<__A::Error>(#name, __other, &[#(#values),*]))
-        }
-        Unknown::Tag => {
-            quote!(#krate::__private::de::unknown_tag::<__A::Error>(#key, __other, &[#(#values),*]))
+    let other = match g.d.other {
+        Some((variant, ty)) => finish_slot(g, variant, ty, Some(quote!(__other))),
+        None => {
+            let unknown = unknown_value(g);
+            quote!(::core::result::Result::Err(#unknown))
         }
     };
-    let read_arms = slot_types
+    quote! {
+        match ::core::option::Option::map(
+            ::core::option::Option::as_ref(&__tag),
+            #krate::__private::de::Str::as_str,
+        ) {
+            ::core::option::Option::None => #missing,
+            #(#arms)*
+            ::core::option::Option::Some(__other) => #other,
+        }
+    }
+}
+
+/// Reads members until the discriminator (then `__tag` is its value) or the end of the map
+/// (then `__tag` is `None`), streaming each into the partials or keeping it.
+fn read_loop(g: &Gen) -> TokenStream {
+    let (krate, serde, fields, key) = (&g.krate, &g.serde, &g.fields, &g.d.key);
+    let partials = &g.partials;
+    let partial_types = g
+        .slots
         .iter()
-        .zip(&key_variants)
-        .zip(&partials)
+        .map(|ty| quote_spanned!(ty.span()=> ::core::option::Option<<#ty as #fields>::Partial>));
+    let read_arms = g
+        .slots
+        .iter()
+        .zip(&g.key_variants)
+        .zip(partials)
         .map(|((ty, v), p)| {
             quote! {
                 ::core::option::Option::Some(__UnionKey::#v(__key)) => {
@@ -210,9 +300,55 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                 }
             }
         });
+    quote! {
+        // The partial values are made when a member of theirs arrives (most never are).
+        #(let mut #partials: #partial_types = ::core::option::Option::None;)*
+        let mut __kept: #krate::__private::de::Buffer = ::std::vec::Vec::new();
+        let __tag = loop {
+            match __next {
+                ::core::option::Option::None => break ::core::option::Option::None,
+                ::core::option::Option::Some(__UnionKey::__tag) => {
+                    break ::core::option::Option::Some(#serde::de::MapAccess::next_value_seed(
+                        &mut __map,
+                        #krate::__private::de::TagSeed { key: #key },
+                    )?);
+                }
+                #(#read_arms)*
+                ::core::option::Option::Some(__UnionKey::__keep(__name)) => {
+                    let __value = #serde::de::MapAccess::next_value::<
+                        #krate::__private::serde_json::Value,
+                    >(&mut __map)?;
+                    __kept.push((__name, __value));
+                }
+                ::core::option::Option::Some(__UnionKey::__skip) => {
+                    let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut __map)?;
+                }
+            }
+            __next = #serde::de::MapAccess::next_key_seed(&mut __map, __UnionKeySeed)?;
+        };
+    }
+}
+
+/// `__UnionKey` and its seed: what a member name read before the discriminator is.
+fn key_enum(g: &Gen) -> TokenStream {
+    let (krate, serde, fields, key) = (&g.krate, &g.serde, &g.fields, &g.d.key);
+    let key_variants = &g.key_variants;
+    let lookups = &g.lookups;
+    let key_types = g
+        .slots
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> <#ty as #fields>::Key));
+    let key_calls = g
+        .slots
+        .iter()
+        .map(|ty| quote_spanned!(ty.span()=> <#ty as #fields>::key(__value)));
+    let keeps = g
+        .slots
+        .iter()
+        .map(|ty| quote!(<#ty as #fields>::KEEPS_EXTRA));
     let unique = lookups
         .iter()
-        .zip(&key_variants)
+        .zip(key_variants)
         .enumerate()
         .map(|(i, (k, v))| {
             let others = lookups
@@ -228,8 +364,6 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                 }
             }
         });
-    let any_lookup = lookups.iter();
-
     quote! {
         // A member read before the discriminator: the discriminator, a member that exactly one
         // variant type declares, one to keep as JSON, or one to skip.
@@ -275,7 +409,7 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                 }
                 #(let #lookups = #key_calls;)*
                 #(#unique)*
-                let __declared = false #(|| ::core::option::Option::is_some(&#any_lookup))*;
+                let __declared = false #(|| ::core::option::Option::is_some(&#lookups))*;
                 if __declared #(|| #keeps)* {
                     ::core::result::Result::Ok(__UnionKey::__keep(::core::convert::From::from(__value)))
                 } else {
@@ -294,50 +428,6 @@ pub fn visit_map_body(cont: &Container, d: &Dispatch) -> TokenStream {
                     )),
                 }
             }
-        }
-
-        let mut __next = #serde::de::MapAccess::next_key_seed(&mut __map, __UnionKeySeed)?;
-        if let ::core::option::Option::Some(__UnionKey::__tag) = __next {
-            let __tag = #serde::de::MapAccess::next_value_seed(
-                &mut __map,
-                #krate::__private::de::TagSeed { key: #key },
-            )?;
-            return match #krate::__private::de::Str::as_str(&__tag) {
-                #(#direct_arms)*
-                __other => ::core::result::Result::Err(#direct_unknown),
-            };
-        }
-        #(let mut #partials: #partial_types = ::core::option::Option::None;)*
-        let mut __kept: #krate::__private::de::Buffer = ::std::vec::Vec::new();
-        let __tag = loop {
-            match __next {
-                ::core::option::Option::None => break ::core::option::Option::None,
-                ::core::option::Option::Some(__UnionKey::__tag) => {
-                    break ::core::option::Option::Some(#serde::de::MapAccess::next_value_seed(
-                        &mut __map,
-                        #krate::__private::de::TagSeed { key: #key },
-                    )?);
-                }
-                #(#read_arms)*
-                ::core::option::Option::Some(__UnionKey::__keep(__name)) => {
-                    let __value = #serde::de::MapAccess::next_value::<
-                        #krate::__private::serde_json::Value,
-                    >(&mut __map)?;
-                    __kept.push((__name, __value));
-                }
-                ::core::option::Option::Some(__UnionKey::__skip) => {
-                    let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut __map)?;
-                }
-            }
-            __next = #serde::de::MapAccess::next_key_seed(&mut __map, __UnionKeySeed)?;
-        };
-        match ::core::option::Option::map(
-            ::core::option::Option::as_ref(&__tag),
-            #krate::__private::de::Str::as_str,
-        ) {
-            ::core::option::Option::None => #missing,
-            #(#arms)*
-            ::core::option::Option::Some(__other) => ::core::result::Result::Err(#unknown),
         }
     }
 }

@@ -54,6 +54,7 @@ fn by_tag(cont: &Container, key: &str) -> TokenStream {
         key: key.to_owned(),
         arms,
         missing,
+        other: None,
         unknown: Unknown::Tag,
     };
     delegate::map_deserialize(cont, tagged::visit_map_body(cont, &dispatch))

@@ -327,6 +327,18 @@ pub fn unknown_result_type<E: de::Error>(type_name: &str, found: &str, accepted:
     ))
 }
 
+/// A method whose result no variant of a result union reads (and there is no
+/// `#[mcp(other)]` variant to read it).
+#[doc(hidden)]
+pub fn unknown_method<E: de::Error>(type_name: &str, method: &str, known: &[&str]) -> E {
+    E::custom(format_args!(
+        "no variant of {} reads the result of method {}: expected one of {}",
+        type_name,
+        Quoted(method),
+        QuotedList(known)
+    ))
+}
+
 /// An extension `resultType` that an outcome enum has a variant for, but the client did not
 /// advertise.
 #[doc(hidden)]
@@ -483,12 +495,13 @@ pub fn feed<T: Fields, E: de::Error>(partial: &mut T::Partial, entries: Buffer) 
 
 /// Hands the discriminator to the chosen variant `T`, as a JSON string would read (so that a
 /// constant checks it, and an `Option` field or a one-value enum takes it); an undeclared
-/// discriminator is an extra member.
+/// discriminator is an extra member. `value` is the variant's own value, or (for an
+/// `#[mcp(other)]` variant) the one found in the input.
 #[doc(hidden)]
 pub fn feed_tag<T: Fields, E: de::Error>(
     partial: &mut T::Partial,
     key: &'static str,
-    value: &'static str,
+    value: &str,
 ) -> Result<(), E> {
     match T::key(key) {
         Some(k) => T::read(
@@ -570,12 +583,12 @@ impl Fields for Extra {
 /// The discriminator's value as it is handed to the variant type: it reads as a JSON string
 /// would (so that a field `Option<T>` or a unit-variant enum can take it), without the
 /// string being copied.
-struct TagValue<E> {
-    value: &'static str,
+struct TagValue<'de, E> {
+    value: &'de str,
     error: PhantomData<E>,
 }
 
-impl<'de, E: de::Error> Deserializer<'de> for TagValue<E> {
+impl<'de, E: de::Error> Deserializer<'de> for TagValue<'de, E> {
     type Error = E;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {

@@ -514,3 +514,381 @@ fn request_result_is_the_outcome() {
     }
     assert!(result_of::<CallToolRequest>().ends_with("MyToolOutcome"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Result unions: #[mcp(other)], #[mcp(method = "...")], methods(...) and from_method
+// ---------------------------------------------------------------------------------------------
+
+#[derive(Debug, Clone, PartialEq, McpResult)]
+struct ListToolsResult {
+    tools: Vec<Value>,
+    #[mcp(extra)]
+    extra: Extra,
+}
+
+#[derive(Debug, Clone, PartialEq, McpResult)]
+struct GetPromptResult {
+    messages: Vec<Value>,
+}
+
+/// Like the schema's `ServerResult`: the generic `Result` reads what no variant claims.
+#[derive(Debug, Clone, PartialEq, McpResult)]
+enum ServerResult {
+    #[mcp(other)]
+    Result(Result),
+    #[mcp(method = "tools/list")]
+    ListToolsResult(ListToolsResult),
+    #[mcp(method = "tools/call")]
+    CallToolResult(CallToolResult),
+    #[mcp(methods("prompts/get"))]
+    GetPromptResult(GetPromptResult),
+    #[mcp(
+        result_type = "input_required",
+        methods("tools/call", "prompts/get", "resources/read")
+    )]
+    InputRequiredResult(InputRequiredResult),
+    #[mcp(result_type = "com.example/deferred", methods("tools/call"))]
+    DeferredResult(DeferredResult),
+}
+
+/// A result union without `other`: a result without a method is `Done`, an unknown method an
+/// error.
+#[derive(Debug, Clone, PartialEq, McpResult)]
+enum StrictResult {
+    #[mcp(result_type = "complete")]
+    Done(CallToolResult),
+    #[mcp(method = "tools/list", method = "tools/list2")]
+    Tools(ListToolsResult),
+    #[mcp(result_type = "input_required", methods("tools/call"))]
+    NeedsInput(InputRequiredResult),
+}
+
+fn generic(result_type: ResultType, extra: Value) -> ServerResult {
+    let Value::Object(extra) = extra else {
+        panic!("not an object: {extra}")
+    };
+    ServerResult::Result(Result {
+        result_type,
+        meta: None,
+        extra,
+    })
+}
+
+fn input_required(state: &str) -> InputRequiredResult {
+    InputRequiredResult {
+        input_requests: None,
+        request_state: Some(state.into()),
+        extra: Extra::new(),
+    }
+}
+
+fn from_method(method: &str, json: &str) -> serde_json::Result<ServerResult> {
+    let value: Value = serde_json::from_str(json).unwrap();
+    ServerResult::from_method(method, value)
+}
+
+#[track_caller]
+fn assert_method_error(method: &str, json: &str, part: &str) {
+    match from_method(method, json) {
+        Ok(v) => panic!("{method} {json} should not read, got {v:?}"),
+        Err(e) => assert!(
+            e.to_string().contains(part),
+            "{method} {json}: {e} does not contain {part:?}"
+        ),
+    }
+}
+
+#[test]
+fn union_reads_input_required_by_result_type_in_any_position() {
+    for json in [
+        r#"{"resultType":"input_required","requestState":"s"}"#,
+        r#"{"requestState":"s","resultType":"input_required"}"#,
+    ] {
+        let r: ServerResult = round_trip(json);
+        assert_eq!(r, ServerResult::InputRequiredResult(input_required("s")));
+    }
+    // A member only the other variant declares, before the tag, is kept (not lost).
+    let r: ServerResult =
+        round_trip(r#"{"_meta":{"a":1},"requestState":"s","resultType":"input_required"}"#);
+    let ServerResult::InputRequiredResult(ir) = r else {
+        panic!("{r:?}")
+    };
+    assert_eq!(ir.extra["_meta"], json!({"a": 1}));
+}
+
+#[test]
+fn union_reads_complete_and_missing_result_type_as_the_other_variant() {
+    for json in [
+        r#"{"resultType":"complete","tools":[]}"#,
+        r#"{"tools":[],"resultType":"complete"}"#,
+    ] {
+        let r: ServerResult = round_trip(json);
+        assert_eq!(r, generic(ResultType::Complete, json!({"tools": []})));
+    }
+    let r: ServerResult = serde_json::from_str(r#"{"tools":[],"x":{"y":null}}"#).unwrap();
+    assert_eq!(
+        r,
+        generic(ResultType::Complete, json!({"tools": [], "x": {"y": null}}))
+    );
+    assert_eq!(
+        serde_json::to_value(&r).unwrap(),
+        json!({"resultType": "complete", "tools": [], "x": {"y": null}})
+    );
+}
+
+#[test]
+fn union_reads_unclaimed_extension_values_as_the_other_variant_only_when_accepted() {
+    let json = r#"{"ticket":"t","resultType":"com.example/task"}"#;
+    assert_error::<ServerResult>(
+        json,
+        &[r#"invalid resultType "com.example/task""#, "advertised"],
+    );
+    let r: ServerResult = accepting(&["com.example/task"], || round_trip(json));
+    assert_eq!(
+        r,
+        generic(
+            ResultType::Extension("com.example/task".into()),
+            json!({"ticket": "t"})
+        )
+    );
+    assert_error::<ServerResult>(
+        r#"{"resultType":"success"}"#,
+        &[r#"invalid resultType "success""#],
+    );
+    assert_error::<ServerResult>(
+        r#"{"resultType":7}"#,
+        &["invalid type: integer `7`, expected resultType string"],
+    );
+}
+
+#[test]
+fn union_reads_a_claimed_extension_value_as_its_variant_only_when_accepted() {
+    let json = r#"{"resultType":"com.example/deferred","ticket":"t"}"#;
+    assert_error::<ServerResult>(
+        json,
+        &[
+            r#"resultType "com.example/deferred" comes from an extension the client did not advertise"#,
+        ],
+    );
+    let r: ServerResult = accepting(&["com.example/deferred"], || round_trip(json));
+    assert_eq!(
+        r,
+        ServerResult::DeferredResult(DeferredResult { ticket: "t".into() })
+    );
+}
+
+#[test]
+fn union_never_reads_a_method_variant_without_the_method() {
+    let r: ServerResult = serde_json::from_str(r#"{"content":[]}"#).unwrap();
+    assert!(matches!(r, ServerResult::Result(_)), "{r:?}");
+    let r: StrictResult = serde_json::from_str(r#"{"content":[]}"#).unwrap();
+    assert!(matches!(r, StrictResult::Done(_)), "{r:?}");
+    assert_error::<StrictResult>(r#"{"tools":[]}"#, &["missing field `content`"]);
+    let r: StrictResult =
+        serde_json::from_str(r#"{"resultType":"input_required","requestState":"s"}"#).unwrap();
+    assert_eq!(r, StrictResult::NeedsInput(input_required("s")));
+    assert_error::<StrictResult>(
+        r#"{"resultType":"com.example/x"}"#,
+        &[
+            r#"unknown resultType "com.example/x" for StrictResult: expected one of "complete", "input_required""#,
+        ],
+    );
+}
+
+#[test]
+fn from_method_reads_a_named_method_as_its_variant() {
+    let r = from_method("tools/list", r#"{"tools":[{"name":"t"}],"z":1}"#).unwrap();
+    let ServerResult::ListToolsResult(l) = &r else {
+        panic!("{r:?}")
+    };
+    assert_eq!((l.tools.len(), &l.extra["z"]), (1, &json!(1)));
+    assert_eq!(
+        serde_json::to_value(&r).unwrap(),
+        json!({"resultType": "complete", "tools": [{"name": "t"}], "z": 1})
+    );
+    assert_method_error(
+        "tools/list",
+        r#"{"resultType":"input_required","tools":[]}"#,
+        r#"resultType "input_required" is not valid for ListToolsResult: expected "complete""#,
+    );
+    assert_method_error("tools/list", r#"{}"#, "missing field `tools`");
+}
+
+#[test]
+fn from_method_dispatches_a_listed_method_by_result_type() {
+    for json in [
+        r#"{"content":[]}"#,
+        r#"{"content":[],"resultType":"complete"}"#,
+        r#"{"resultType":"complete","content":[]}"#,
+    ] {
+        let r = from_method("tools/call", json).unwrap();
+        assert!(matches!(r, ServerResult::CallToolResult(_)), "{r:?}");
+    }
+    for json in [
+        r#"{"requestState":"s","content":[],"resultType":"input_required"}"#,
+        r#"{"resultType":"input_required","requestState":"s","content":[]}"#,
+    ] {
+        let r = from_method("tools/call", json).unwrap();
+        let ServerResult::InputRequiredResult(ir) = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(ir.request_state.as_deref(), Some("s"));
+        // A member of the complete result is kept by the input-required one, not dropped.
+        assert_eq!(ir.extra["content"], json!([]));
+    }
+    let r = from_method("prompts/get", r#"{"messages":[]}"#).unwrap();
+    assert_eq!(
+        r,
+        ServerResult::GetPromptResult(GetPromptResult { messages: vec![] })
+    );
+    let r = from_method(
+        "prompts/get",
+        r#"{"resultType":"input_required","requestState":"p"}"#,
+    )
+    .unwrap();
+    assert_eq!(r, ServerResult::InputRequiredResult(input_required("p")));
+    // Listed on input_required only: complete is the other variant.
+    let r = from_method("resources/read", r#"{"contents":[]}"#).unwrap();
+    assert_eq!(r, generic(ResultType::Complete, json!({"contents": []})));
+    let r = from_method(
+        "resources/read",
+        r#"{"requestState":"r","resultType":"input_required"}"#,
+    )
+    .unwrap();
+    assert_eq!(r, ServerResult::InputRequiredResult(input_required("r")));
+}
+
+#[test]
+fn from_method_rejects_values_the_method_cannot_answer() {
+    assert_method_error(
+        "tools/call",
+        r#"{"resultType":"success","content":[]}"#,
+        r#"unknown resultType "success" for ServerResult: expected one of "complete", "input_required", "com.example/deferred""#,
+    );
+    // An extension value: only for the methods its variant lists, and only when accepted.
+    let deferred = r#"{"resultType":"com.example/deferred","ticket":"t"}"#;
+    assert_method_error(
+        "tools/call",
+        deferred,
+        r#"resultType "com.example/deferred" comes from an extension the client did not advertise"#,
+    );
+    let r = accepting(&["com.example/deferred"], || {
+        from_method("tools/call", deferred)
+    })
+    .unwrap();
+    assert_eq!(
+        r,
+        ServerResult::DeferredResult(DeferredResult { ticket: "t".into() })
+    );
+    let err = accepting(&["com.example/deferred"], || {
+        from_method("prompts/get", deferred)
+    })
+    .unwrap_err();
+    assert!(
+        err.to_string().contains(
+            r#"unknown resultType "com.example/deferred" for ServerResult: expected one of "complete", "input_required""#
+        ),
+        "{err}"
+    );
+    // (From text: a serde_json::Value cannot hold a repeated member.)
+    for json in [
+        r#"{"resultType":"complete","resultType":"complete","content":[]}"#,
+        r#"{"content":[],"resultType":"input_required","resultType":"input_required"}"#,
+    ] {
+        let mut de = serde_json::Deserializer::from_str(json);
+        let err = ServerResult::from_method("tools/call", &mut de).unwrap_err();
+        assert!(
+            err.to_string().contains("duplicate field `resultType`"),
+            "{json}: {err}"
+        );
+    }
+}
+
+#[test]
+fn from_method_reads_any_other_method_as_the_other_variant() {
+    let r = from_method("ping", r#"{}"#).unwrap();
+    assert_eq!(r, generic(ResultType::Complete, json!({})));
+    let r = from_method(
+        "completion/complete",
+        r#"{"completion":{"values":[]},"x":1}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        r,
+        generic(
+            ResultType::Complete,
+            json!({"completion": {"values": []}, "x": 1})
+        )
+    );
+    assert_method_error(
+        "ping",
+        r#"{"resultType":"success"}"#,
+        "invalid resultType \"success\"",
+    );
+    assert_method_error("ping", "[]", "invalid type: sequence");
+}
+
+#[test]
+fn from_method_without_other_names_an_unknown_method() {
+    let value = json!({"tools": []});
+    let err = StrictResult::from_method("ping", value.clone()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"no variant of StrictResult reads the result of method "ping": expected one of "tools/call", "tools/list", "tools/list2""#
+    );
+    for method in ["tools/list", "tools/list2"] {
+        let r = StrictResult::from_method(method, value.clone()).unwrap();
+        assert!(matches!(r, StrictResult::Tools(_)), "{r:?}");
+    }
+    // A listed method with no variant of its own: complete is the enum's complete variant.
+    let r = StrictResult::from_method("tools/call", json!({"content": []})).unwrap();
+    assert!(matches!(r, StrictResult::Done(_)), "{r:?}");
+    let r = StrictResult::from_method(
+        "tools/call",
+        json!({"resultType": "input_required", "requestState": "s"}),
+    )
+    .unwrap();
+    assert_eq!(r, StrictResult::NeedsInput(input_required("s")));
+}
+
+#[test]
+fn from_method_takes_any_deserializer() {
+    let mut de =
+        serde_json::Deserializer::from_str(r#"{"resultType":"input_required","requestState":"s"}"#);
+    let r = ServerResult::from_method("tools/call", &mut de).unwrap();
+    de.end().unwrap();
+    assert_eq!(r, ServerResult::InputRequiredResult(input_required("s")));
+    let mut de = serde_json::Deserializer::from_str(r#"{"tools":[]}"#);
+    let r = ServerResult::from_method("tools/list", &mut de).unwrap();
+    assert!(matches!(r, ServerResult::ListToolsResult(_)), "{r:?}");
+}
+
+#[test]
+fn union_round_trips_every_variant_and_converts_from_its_types() {
+    let variants = [
+        ServerResult::from(ListToolsResult {
+            tools: vec![json!({"name": "t"})],
+            extra: Extra::new(),
+        }),
+        ServerResult::from(GetPromptResult { messages: vec![] }),
+        ServerResult::from(input_required("s")),
+        ServerResult::from(DeferredResult { ticket: "t".into() }),
+        generic(ResultType::Complete, json!({"a": 1})),
+    ];
+    let methods = [
+        "tools/list",
+        "prompts/get",
+        "tools/call",
+        "tools/call",
+        "ping",
+    ];
+    for (r, method) in variants.into_iter().zip(methods) {
+        let value = serde_json::to_value(&r).unwrap();
+        let back = accepting(&["com.example/deferred"], || {
+            ServerResult::from_method(method, value.clone())
+        })
+        .unwrap();
+        assert_eq!(back, r, "{method} {value}");
+        assert_eq!(serde_json::to_value(&back).unwrap(), value);
+    }
+}

@@ -119,6 +119,23 @@ pub enum Outcome {
 #[mcp(result_type = "com.example/x")]
 pub struct Ext {}
 
+/// A result union, as the generator writes `ServerResult`.
+#[derive(Debug, Clone, PartialEq, McpResult)]
+pub enum ServerResult {
+    /// Any other result.
+    #[mcp(other)]
+    Result(Result),
+    /// A method's complete result.
+    #[mcp(method = "a/done")]
+    Done(Done),
+    /// Input required.
+    #[mcp(result_type = "input_required", methods("a/done", "b"))]
+    InputRequired(InputRequiredResult),
+    /// An extension, for one method.
+    #[mcp(result_type = "com.example/x", methods("a/done"))]
+    Ext(Ext),
+}
+
 fn main() {
     let a: Any =
         serde_json::from_str(r#"[1, "a", true, null, {"v": -1, "text": "t", "type": "text"}]"#)
@@ -129,4 +146,9 @@ fn main() {
     assert!(matches!(o, Outcome::InputRequired(_)));
     let s: Shape = serde_json::from_str("{}").unwrap();
     assert!(matches!(s, Shape::Other(_)));
+    let r = ServerResult::from_method("b", serde_json::json!({"requestState": "s", "resultType": "input_required"}))
+        .unwrap();
+    assert!(matches!(r, ServerResult::InputRequired(_)));
+    let r: ServerResult = serde_json::from_str("{}").unwrap();
+    assert!(matches!(r, ServerResult::Result(_)));
 }
