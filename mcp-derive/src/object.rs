@@ -4,7 +4,7 @@
 
 use crate::ast::{Container, Field};
 use crate::attr::{Constant, Literal};
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
@@ -202,38 +202,107 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
     }
 }
 
+/// What one declared member (`resultType`, a constant, a field) or the extra members add to
+/// the generated `Fields` impl. Empty pieces add nothing.
+#[derive(Default)]
+struct Member {
+    /// The JSON key and its `__Key` variant.
+    key: Option<(String, Ident)>,
+    /// The `__Partial` member and its initial value.
+    slot: TokenStream,
+    init: TokenStream,
+    /// The arm of `read`'s match.
+    read: TokenStream,
+    /// The statement of `entries` that writes what was read back as JSON.
+    entry: TokenStream,
+    /// `finish`: a check once everything is read (before any field is unwrapped).
+    check: TokenStream,
+    /// `finish`: the field's value taken from the partial (`let __fN = ...`).
+    take: TokenStream,
+    /// The struct expression's member.
+    build: TokenStream,
+}
+
+/// What the generated code names, computed once.
+struct Ctx<'c, 'a> {
+    cont: &'c Container<'a>,
+    krate: TokenStream,
+    serde: TokenStream,
+    /// `<__E as serde::de::Error>` and `<__D::Error as serde::de::Error>`.
+    error: TokenStream,
+    derror: TokenStream,
+}
+
+/// How undeclared members are handled: kept in the extra field, or ignored.
+struct Undeclared {
+    /// The `__Field` variant for an undeclared member.
+    variant: TokenStream,
+    /// The body of `Fields::other`.
+    other: TokenStream,
+    /// `read_rest`'s arm for an undeclared member.
+    arm: TokenStream,
+    /// The `__Field` of an undeclared name read as `&str` and as bytes.
+    from_str: TokenStream,
+    from_bytes: TokenStream,
+    /// `visit_string`, which keeps an owned name without copying it (extra only).
+    visit_string: TokenStream,
+}
+
 /// `impl Fields` (reading member by member, what unions stream into) and `impl Deserialize`
 /// on top of it.
 fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
-    let ident = cont.ident;
-    let name = &cont.name;
-    let krate = cont.krate();
     let serde = cont.serde();
-    let error = quote!(<__E as #serde::de::Error>);
-    let derror = quote!(<__D::Error as #serde::de::Error>);
+    let cx = Ctx {
+        cont,
+        krate: cont.krate(),
+        error: quote!(<__E as #serde::de::Error>),
+        derror: quote!(<__D::Error as #serde::de::Error>),
+        serde,
+    };
     let extra_field = cont.fields().iter().find(|f| f.attrs.extra.is_some());
-    let has_extra = extra_field.is_some();
+    let mut members: Vec<Member> = Vec::new();
+    members.extend(result_type_member(&cx, mode));
+    members.extend(
+        cont.attrs
+            .constants
+            .iter()
+            .enumerate()
+            .map(|(i, c)| constant_member(&cx, i, c)),
+    );
+    members.extend(
+        cont.fields()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| field_member(&cx, i, f)),
+    );
+    members.extend(extra_field.map(|f| extra_member(&cx, f)));
+    let undeclared = match extra_field {
+        Some(_) => kept(&cx),
+        None => ignored(&cx),
+    };
+    let keys = key_types(&cx, &members, &undeclared);
+    let fields = fields_impl(&cx, &members, &undeclared, extra_field.is_some());
+    let de = deserialize_impl(&cx);
+    quote! {
+        #keys
+        #fields
+        #de
+    }
+}
 
-    // (JSON key, __Key variant) for the key match.
-    let mut keys: Vec<(String, proc_macro2::Ident)> = Vec::new();
-    // Members of __Partial, their initial values, `read` arms, `entries` statements.
-    let mut slots = Vec::new();
-    let mut inits = Vec::new();
-    let mut arms = Vec::new();
-    let mut entries = Vec::new();
-    // `finish`: checks after reading, per-field unwrapping, the struct's members.
-    let mut after = Vec::new();
-    let mut checks = Vec::new();
-    let mut init = Vec::new();
-
+/// `resultType`: checked against the fixed value, or read into the `#[mcp(result_type)]` field.
+fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
+    let (krate, serde, derror) = (&cx.krate, &cx.serde, &cx.derror);
+    let name = &cx.cont.name;
+    let var = format_ident!("__result_type");
+    let key = Some(("resultType".to_owned(), var.clone()));
     match mode {
-        ResultMode::None => {}
-        ResultMode::Fixed(value) => {
-            let var = format_ident!("__result_type");
-            keys.push(("resultType".to_owned(), var.clone()));
-            slots.push(quote!(#var: bool,));
-            inits.push(quote!(#var: false,));
-            arms.push(quote! {
+        ResultMode::None => None,
+        ResultMode::Fixed(value) => Some(Member {
+            key,
+            slot: quote!(#var: bool,),
+            init: quote!(#var: false,),
+            read: quote! {
                 __Key::#var => {
                     if __partial.#var {
                         return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
@@ -244,69 +313,74 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                     )?;
                     __partial.#var = true;
                 }
-            });
-            entries.push(quote! {
+            },
+            entry: quote! {
                 if __partial.#var {
                     #krate::__private::de::entry::<str, __E>(__out, "resultType", #value)?;
                 }
-            });
-            if value != "complete" {
-                after.push(quote! {
+            },
+            check: if value == "complete" {
+                TokenStream::new()
+            } else {
+                quote! {
                     if !__partial.#var {
                         #krate::__private::de::missing_result_type::<__E>(#name, #value)?;
                     }
-                });
-            }
-        }
+                }
+            },
+            ..Member::default()
+        }),
         ResultMode::Field(f) => {
-            let var = format_ident!("__result_type");
-            let ty = f.ty;
-            let member = f.member;
-            keys.push(("resultType".to_owned(), var.clone()));
-            slots.push(quote!(#var: ::core::option::Option<#ty>,));
-            inits.push(quote!(#var: ::core::option::Option::None,));
-            arms.push(quote! {
-                __Key::#var => {
-                    if ::core::option::Option::is_some(&__partial.#var) {
-                        return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
+            let (ty, member) = (f.ty, f.member);
+            Some(Member {
+                key,
+                slot: quote!(#var: ::core::option::Option<#ty>,),
+                init: quote!(#var: ::core::option::Option::None,),
+                read: quote! {
+                    __Key::#var => {
+                        if ::core::option::Option::is_some(&__partial.#var) {
+                            return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
+                        }
+                        __partial.#var = ::core::option::Option::Some(
+                            <#ty as #serde::Deserialize<'de>>::deserialize(__value)?,
+                        );
                     }
-                    __partial.#var = ::core::option::Option::Some(
-                        <#ty as #serde::Deserialize<'de>>::deserialize(__value)?,
-                    );
-                }
-            });
-            entries.push(quote! {
-                if let ::core::option::Option::Some(__v) = &__partial.#var {
-                    #krate::__private::de::entry::<#ty, __E>(__out, "resultType", __v)?;
-                }
-            });
-            init.push(quote_spanned! {ty.span()=>
-                #member: match __partial.#var {
-                    ::core::option::Option::Some(__value) => __value,
-                    ::core::option::Option::None => #krate::ResultType::Complete,
                 },
-            });
+                entry: quote! {
+                    if let ::core::option::Option::Some(__v) = &__partial.#var {
+                        #krate::__private::de::entry::<#ty, __E>(__out, "resultType", __v)?;
+                    }
+                },
+                build: quote_spanned! {ty.span()=>
+                    #member: match __partial.#var {
+                        ::core::option::Option::Some(__value) => __value,
+                        ::core::option::Option::None => #krate::ResultType::Complete,
+                    },
+                },
+                ..Member::default()
+            })
         }
     }
+}
 
-    for (i, c) in cont.attrs.constants.iter().enumerate() {
-        let var = format_ident!("__c{}", i);
-        let key = c.name.value();
-        keys.push((key.clone(), var.clone()));
-        let (seed, json) = match &c.value {
-            Literal::Str(s) => (
-                quote!(#krate::__private::de::ConstStr { key: #key, expected: #s }),
-                quote!(#krate::__private::de::entry::<str, __E>(__out, #key, #s)?;),
-            ),
-            Literal::Int(v) => (
-                quote!(#krate::__private::de::ConstInt { key: #key, expected: #v }),
-                quote!(#krate::__private::de::entry::<i64, __E>(__out, #key, &#v)?;),
-            ),
-            Literal::Bool(..) => unreachable!("rejected when parsed"),
-        };
-        slots.push(quote!(#var: bool,));
-        inits.push(quote!(#var: false,));
-        arms.push(quote! {
+/// A `constant(...)`: checked when read, required unless `optional`.
+fn constant_member(cx: &Ctx, i: usize, c: &Constant) -> Member {
+    let (krate, serde, error, derror) = (&cx.krate, &cx.serde, &cx.error, &cx.derror);
+    let var = format_ident!("__c{}", i);
+    let key = c.name.value();
+    let (seed, json) = match &c.value {
+        Literal::Str(s) => (
+            quote!(#krate::__private::de::ConstStr { key: #key, expected: #s }),
+            quote!(#krate::__private::de::entry::<str, __E>(__out, #key, #s)?;),
+        ),
+        Literal::Int(v) => (
+            quote!(#krate::__private::de::ConstInt { key: #key, expected: #v }),
+            quote!(#krate::__private::de::entry::<i64, __E>(__out, #key, &#v)?;),
+        ),
+        Literal::Bool(..) => unreachable!("rejected when parsed"),
+    };
+    Member {
+        read: quote! {
             __Key::#var => {
                 if __partial.#var {
                     return ::core::result::Result::Err(#derror::duplicate_field(#key));
@@ -314,69 +388,101 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                 #serde::de::DeserializeSeed::deserialize(#seed, __value)?;
                 __partial.#var = true;
             }
-        });
-        entries.push(quote! {
+        },
+        entry: quote! {
             if __partial.#var {
                 #json
             }
-        });
-        if !c.optional {
-            after.push(quote! {
+        },
+        check: if c.optional {
+            TokenStream::new()
+        } else {
+            quote! {
                 if !__partial.#var {
                     return ::core::result::Result::Err(#error::missing_field(#key));
                 }
-            });
-        }
+            }
+        },
+        slot: quote!(#var: bool,),
+        init: quote!(#var: false,),
+        key: Some((key, var)),
+        ..Member::default()
     }
+}
 
-    for (i, f) in cont.fields().iter().enumerate() {
-        let var = format_ident!("__f{}", i);
-        let member = f.member;
-        let ty = f.ty;
-        let key = &f.key;
-        match role(f) {
-            Role::ResultType | Role::Extra => continue,
-            Role::Required | Role::Optional | Role::Default => {}
+/// A declared field (required, optional or defaulted); `None` for the extra and resultType
+/// fields, which are members of their own.
+fn field_member(cx: &Ctx, i: usize, f: &Field) -> Option<Member> {
+    let (krate, serde, error, derror) = (&cx.krate, &cx.serde, &cx.error, &cx.derror);
+    let missing = match role(f) {
+        Role::ResultType | Role::Extra => return None,
+        Role::Required => {
+            let key = &f.key;
+            quote!(return ::core::result::Result::Err(#error::missing_field(#key)))
         }
-        keys.push((key.clone(), var.clone()));
-        slots.push(quote!(#var: ::core::option::Option<#ty>,));
-        inits.push(quote!(#var: ::core::option::Option::None,));
-        // `keep_null`: a present member is read as the `T` of `Option<T>`, so `null` is kept.
-        let read = if f.attrs.keep_null.is_some() && f.optional {
-            quote!(#krate::__private::de::present(__value)?)
-        } else {
-            quote!(<#ty as #serde::Deserialize<'de>>::deserialize(__value)?)
-        };
-        arms.push(quote! {
+        Role::Optional => quote!(::core::option::Option::None),
+        Role::Default => quote!(::core::default::Default::default()),
+    };
+    let var = format_ident!("__f{}", i);
+    let (member, ty, key) = (f.member, f.ty, &f.key);
+    // `keep_null`: a present member is read as the `T` of `Option<T>`, so `null` is kept.
+    let read = if f.attrs.keep_null.is_some() && f.optional {
+        quote!(#krate::__private::de::present(__value)?)
+    } else {
+        quote!(<#ty as #serde::Deserialize<'de>>::deserialize(__value)?)
+    };
+    Some(Member {
+        read: quote! {
             __Key::#var => {
                 if ::core::option::Option::is_some(&__partial.#var) {
                     return ::core::result::Result::Err(#derror::duplicate_field(#key));
                 }
                 __partial.#var = ::core::option::Option::Some(#read);
             }
-        });
+        },
         // A present `null` of an optional member is `Some(None)` here, and written as `null`.
-        entries.push(quote! {
+        entry: quote! {
             if let ::core::option::Option::Some(__v) = &__partial.#var {
                 #krate::__private::de::entry::<#ty, __E>(__out, #key, __v)?;
             }
-        });
-        let missing = match role(f) {
-            Role::Required => {
-                quote!(return ::core::result::Result::Err(#error::missing_field(#key)))
-            }
-            Role::Optional => quote!(::core::option::Option::None),
-            _ => quote!(::core::default::Default::default()),
-        };
-        checks.push(quote! {
+        },
+        take: quote! {
             let #var = match __partial.#var {
                 ::core::option::Option::Some(__value) => __value,
                 ::core::option::Option::None => #missing,
             };
-        });
-        init.push(quote!(#member: #var,));
-    }
+        },
+        build: quote!(#member: #var,),
+        slot: quote!(#var: ::core::option::Option<#ty>,),
+        init: quote!(#var: ::core::option::Option::None,),
+        key: Some((key.clone(), var)),
+        ..Member::default()
+    })
+}
 
+/// The `#[mcp(extra)]` field: the undeclared members, kept in order of arrival.
+fn extra_member(cx: &Ctx, f: &Field) -> Member {
+    let krate = &cx.krate;
+    let (member, ty) = (f.member, f.ty);
+    Member {
+        slot: quote!(__extra: #krate::Extra,),
+        init: quote!(__extra: #krate::Extra::new(),),
+        entry: quote! {
+            if !#krate::Extra::is_empty(&__partial.__extra) {
+                ::core::iter::Extend::extend(__out, __partial.__extra);
+            }
+        },
+        build: quote_spanned! {ty.span()=>
+            #member: <#ty as #krate::__private::de::ExtraField>::from_extra(__partial.__extra),
+        },
+        ..Member::default()
+    }
+}
+
+/// `finish`'s `at_least_one_of` checks, after the fields are taken.
+fn at_least_one_of_checks(cx: &Ctx) -> Vec<TokenStream> {
+    let (cont, error) = (cx.cont, &cx.error);
+    let mut checks = Vec::new();
     for (_, list) in &cont.attrs.at_least_one_of {
         let vars: Vec<_> = list
             .iter()
@@ -401,76 +507,80 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             }
         });
     }
+    checks
+}
 
-    let (other_variant, other, other_arm, str_fallback, bytes_fallback, string_visitor) =
-        if let Some(f) = extra_field {
-            let member = f.member;
-            let ty = f.ty;
-            slots.push(quote!(__extra: #krate::Extra,));
-            inits.push(quote!(__extra: #krate::Extra::new(),));
-            entries.push(quote! {
-                if !#krate::Extra::is_empty(&__partial.__extra) {
-                    ::core::iter::Extend::extend(__out, __partial.__extra);
-                }
-            });
-            init.push(quote_spanned! {ty.span()=>
-                #member: <#ty as #krate::__private::de::ExtraField>::from_extra(__partial.__extra),
-            });
-            (
-                quote!(__other(#krate::__private::de::String)),
-                quote!(#krate::__private::de::insert_extra::<__E>(&mut __partial.__extra, __key, __value)),
-                quote! {
-                    __Field::__other(__key) => {
-                        let __value = #serde::de::MapAccess::next_value::<
-                            #krate::__private::serde_json::Value,
-                        >(__map)?;
-                        #krate::__private::de::insert_extra::<__A::Error>(&mut __partial.__extra, __key, __value)?;
-                    }
-                },
-                quote!(__Field::__other(::core::convert::From::from(__value))),
-                quote!(__Field::__other(#krate::__private::de::key_from_bytes(__value))),
-                quote! {
-                    fn visit_string<__E>(
-                        self,
-                        __value: #krate::__private::de::String,
-                    ) -> ::core::result::Result<__Field, __E>
-                    where
-                        __E: #serde::de::Error,
-                    {
-                        ::core::result::Result::Ok(match __key_of(__value.as_str()) {
-                            ::core::option::Option::Some(__key) => __Field::__key(__key),
-                            ::core::option::Option::None => __Field::__other(__value),
-                        })
-                    }
-                },
-            )
-        } else {
-            (
-                quote!(__ignore),
-                quote! {{
-                    let _ = (__partial, __key, __value);
-                    ::core::result::Result::Ok(())
-                }},
-                quote! {
-                    __Field::__ignore => {
-                        let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(__map)?;
-                    }
-                },
-                quote!(__Field::__ignore),
-                quote!(__Field::__ignore),
-                TokenStream::new(),
-            )
-        };
-    let key_vars: Vec<_> = keys.iter().map(|(_, v)| v).collect();
+/// Undeclared members kept in the extra field.
+fn kept(cx: &Ctx) -> Undeclared {
+    let (krate, serde) = (&cx.krate, &cx.serde);
+    Undeclared {
+        variant: quote!(__other(#krate::__private::de::String)),
+        other: quote!(#krate::__private::de::insert_extra::<__E>(&mut __partial.__extra, __key, __value)),
+        arm: quote! {
+            __Field::__other(__key) => {
+                let __value = #serde::de::MapAccess::next_value::<
+                    #krate::__private::serde_json::Value,
+                >(__map)?;
+                #krate::__private::de::insert_extra::<__A::Error>(&mut __partial.__extra, __key, __value)?;
+            }
+        },
+        from_str: quote!(__Field::__other(::core::convert::From::from(__value))),
+        from_bytes: quote!(__Field::__other(#krate::__private::de::key_from_bytes(__value))),
+        visit_string: quote! {
+            fn visit_string<__E>(
+                self,
+                __value: #krate::__private::de::String,
+            ) -> ::core::result::Result<__Field, __E>
+            where
+                __E: #serde::de::Error,
+            {
+                ::core::result::Result::Ok(match __key_of(__value.as_str()) {
+                    ::core::option::Option::Some(__key) => __Field::__key(__key),
+                    ::core::option::Option::None => __Field::__other(__value),
+                })
+            }
+        },
+    }
+}
+
+/// Undeclared members skipped (no extra field).
+fn ignored(cx: &Ctx) -> Undeclared {
+    let serde = &cx.serde;
+    Undeclared {
+        variant: quote!(__ignore),
+        other: quote! {{
+            let _ = (__partial, __key, __value);
+            ::core::result::Result::Ok(())
+        }},
+        arm: quote! {
+            __Field::__ignore => {
+                let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(__map)?;
+            }
+        },
+        from_str: quote!(__Field::__ignore),
+        from_bytes: quote!(__Field::__ignore),
+        visit_string: TokenStream::new(),
+    }
+}
+
+/// `__Key` (the declared members), `__Partial`, `__key_of`, and `__Field` with its visitor
+/// (a declared member or an undeclared one).
+fn key_types(cx: &Ctx, members: &[Member], undeclared: &Undeclared) -> TokenStream {
+    let serde = &cx.serde;
+    let keys: Vec<&(String, Ident)> = members.iter().filter_map(|m| m.key.as_ref()).collect();
+    let key_vars: Vec<&Ident> = keys.iter().map(|(_, v)| v).collect();
     let str_pats = keys.iter().map(|(k, _)| k);
     let byte_pats = keys
         .iter()
         .map(|(k, _)| syn::LitByteStr::new(k.as_bytes(), proc_macro2::Span::call_site()));
-    let byte_vars = key_vars.clone();
-    let expecting = cont.expecting_object();
-    // `finish` and `entries` may use none of the members.
-    let unpack = quote!(let _ = &__partial;);
-
+    let slots = members.iter().map(|m| &m.slot);
+    let Undeclared {
+        variant,
+        from_str,
+        from_bytes,
+        visit_string,
+        ..
+    } = undeclared;
     quote! {
         #[allow(non_camel_case_types)]
         #[doc(hidden)]
@@ -496,7 +606,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         #[doc(hidden)]
         enum __Field {
             __key(__Key),
-            #other_variant,
+            #variant,
         }
 
         #[doc(hidden)]
@@ -520,7 +630,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             {
                 ::core::result::Result::Ok(match __key_of(__value) {
                     ::core::option::Option::Some(__key) => __Field::__key(__key),
-                    ::core::option::Option::None => #str_fallback,
+                    ::core::option::Option::None => #from_str,
                 })
             }
 
@@ -529,12 +639,12 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                 __E: #serde::de::Error,
             {
                 ::core::result::Result::Ok(match __value {
-                    #(#byte_pats => __Field::__key(__Key::#byte_vars),)*
-                    _ => #bytes_fallback,
+                    #(#byte_pats => __Field::__key(__Key::#key_vars),)*
+                    _ => #from_bytes,
                 })
             }
 
-            #string_visitor
+            #visit_string
         }
 
         #[automatically_derived]
@@ -549,12 +659,34 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                 #serde::Deserializer::deserialize_identifier(__deserializer, __FieldVisitor)
             }
         }
+    }
+}
 
+/// `impl Fields`: the members' pieces in place.
+fn fields_impl(
+    cx: &Ctx,
+    members: &[Member],
+    undeclared: &Undeclared,
+    keeps_extra: bool,
+) -> TokenStream {
+    let (krate, serde) = (&cx.krate, &cx.serde);
+    let ident = cx.cont.ident;
+    let inits = members.iter().map(|m| &m.init);
+    let arms = members.iter().map(|m| &m.read);
+    let entries = members.iter().map(|m| &m.entry);
+    let after = members.iter().map(|m| &m.check);
+    let takes = members.iter().map(|m| &m.take);
+    let checks = at_least_one_of_checks(cx);
+    let init = members.iter().map(|m| &m.build);
+    let (other, other_arm) = (&undeclared.other, &undeclared.arm);
+    // `finish` and `entries` may use none of the members.
+    let unpack = quote!(let _ = &__partial;);
+    quote! {
         #[automatically_derived]
         impl #krate::__private::de::Fields for #ident {
             type Key = __Key;
             type Partial = __Partial;
-            const KEEPS_EXTRA: bool = #has_extra;
+            const KEEPS_EXTRA: bool = #keeps_extra;
 
             #[inline]
             fn partial() -> __Partial {
@@ -627,6 +759,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             {
                 #unpack
                 #(#after)*
+                #(#takes)*
                 #(#checks)*
                 ::core::result::Result::Ok(__wrap(#ident { #(#init)* }))
             }
@@ -644,7 +777,15 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
         }
+    }
+}
 
+/// `impl Deserialize`: a map read with the `Fields` impl.
+fn deserialize_impl(cx: &Ctx) -> TokenStream {
+    let (krate, serde) = (&cx.krate, &cx.serde);
+    let ident = cx.cont.ident;
+    let expecting = cx.cont.expecting_object();
+    quote! {
         #[automatically_derived]
         impl<'de> #serde::Deserialize<'de> for #ident {
             fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
