@@ -563,24 +563,13 @@ fn ignored(cx: &Ctx) -> Undeclared {
     }
 }
 
-/// `__Key` (the declared members), `__Partial`, `__key_of`, and `__Field` with its visitor
-/// (a declared member or an undeclared one).
+/// `__Key` (the declared members), `__Partial`, `__key_of`, and `__Field` with its visitor.
 fn key_types(cx: &Ctx, members: &[Member], undeclared: &Undeclared) -> TokenStream {
-    let serde = &cx.serde;
     let keys: Vec<&(String, Ident)> = members.iter().filter_map(|m| m.key.as_ref()).collect();
     let key_vars: Vec<&Ident> = keys.iter().map(|(_, v)| v).collect();
     let str_pats = keys.iter().map(|(k, _)| k);
-    let byte_pats = keys
-        .iter()
-        .map(|(k, _)| syn::LitByteStr::new(k.as_bytes(), proc_macro2::Span::call_site()));
     let slots = members.iter().map(|m| &m.slot);
-    let Undeclared {
-        variant,
-        from_str,
-        from_bytes,
-        visit_string,
-        ..
-    } = undeclared;
+    let field_visitor = field_visitor(cx, &keys, undeclared);
     quote! {
         #[allow(non_camel_case_types)]
         #[doc(hidden)]
@@ -602,6 +591,25 @@ fn key_types(cx: &Ctx, members: &[Member], undeclared: &Undeclared) -> TokenStre
             }
         }
 
+        #field_visitor
+    }
+}
+
+/// `__Field`, a member name: declared (its `__Key`) or not (kept or ignored).
+fn field_visitor(cx: &Ctx, keys: &[&(String, Ident)], undeclared: &Undeclared) -> TokenStream {
+    let serde = &cx.serde;
+    let key_vars = keys.iter().map(|(_, v)| v);
+    let byte_pats = keys
+        .iter()
+        .map(|(k, _)| syn::LitByteStr::new(k.as_bytes(), proc_macro2::Span::call_site()));
+    let Undeclared {
+        variant,
+        from_str,
+        from_bytes,
+        visit_string,
+        ..
+    } = undeclared;
+    quote! {
         #[allow(non_camel_case_types)]
         #[doc(hidden)]
         enum __Field {
@@ -673,14 +681,9 @@ fn fields_impl(
     let ident = cx.cont.ident;
     let inits = members.iter().map(|m| &m.init);
     let arms = members.iter().map(|m| &m.read);
-    let entries = members.iter().map(|m| &m.entry);
-    let after = members.iter().map(|m| &m.check);
-    let takes = members.iter().map(|m| &m.take);
-    let checks = at_least_one_of_checks(cx);
-    let init = members.iter().map(|m| &m.build);
-    let (other, other_arm) = (&undeclared.other, &undeclared.arm);
-    // `finish` and `entries` may use none of the members.
-    let unpack = quote!(let _ = &__partial;);
+    let other = &undeclared.other;
+    let read_rest = read_rest_fn(cx, undeclared);
+    let finish = finish_and_entries_fns(cx, members);
     quote! {
         #[automatically_derived]
         impl #krate::__private::de::Fields for #ident {
@@ -725,57 +728,83 @@ fn fields_impl(
                 #other
             }
 
-            #[inline]
-            fn read_rest<'de, __A>(
-                __partial: &mut __Partial,
-                __map: &mut __A,
-            ) -> ::core::result::Result<(), __A::Error>
-            where
-                __A: #serde::de::MapAccess<'de>,
+            #read_rest
+
+            #finish
+        }
+    }
+}
+
+/// `Fields::read_rest`: the members up to the end of the map.
+fn read_rest_fn(cx: &Ctx, undeclared: &Undeclared) -> TokenStream {
+    let (krate, serde) = (&cx.krate, &cx.serde);
+    let ident = cx.cont.ident;
+    let other_arm = &undeclared.arm;
+    quote! {
+        #[inline]
+        fn read_rest<'de, __A>(
+            __partial: &mut __Partial,
+            __map: &mut __A,
+        ) -> ::core::result::Result<(), __A::Error>
+        where
+            __A: #serde::de::MapAccess<'de>,
+        {
+            while let ::core::option::Option::Some(__field) =
+                #serde::de::MapAccess::next_key::<__Field>(__map)?
             {
-                while let ::core::option::Option::Some(__field) =
-                    #serde::de::MapAccess::next_key::<__Field>(__map)?
-                {
-                    match __field {
-                        __Field::__key(__key) => {
-                            #serde::de::MapAccess::next_value_seed(
-                                __map,
-                                #krate::__private::de::FieldSeed::<#ident> { partial: __partial, key: __key },
-                            )?;
-                        }
-                        #other_arm
+                match __field {
+                    __Field::__key(__key) => {
+                        #serde::de::MapAccess::next_value_seed(
+                            __map,
+                            #krate::__private::de::FieldSeed::<#ident> { partial: __partial, key: __key },
+                        )?;
                     }
+                    #other_arm
                 }
-                ::core::result::Result::Ok(())
             }
+            ::core::result::Result::Ok(())
+        }
+    }
+}
 
-            #[inline]
-            fn finish<__E, __R>(
-                __partial: __Partial,
-                __wrap: impl ::core::ops::FnOnce(Self) -> __R,
-            ) -> ::core::result::Result<__R, __E>
-            where
-                __E: #serde::de::Error,
-            {
-                #unpack
-                #(#after)*
-                #(#takes)*
-                #(#checks)*
-                ::core::result::Result::Ok(__wrap(#ident { #(#init)* }))
-            }
+/// `Fields::finish` (checks, then the struct) and `Fields::entries` (what was read, as JSON).
+fn finish_and_entries_fns(cx: &Ctx, members: &[Member]) -> TokenStream {
+    let (krate, serde) = (&cx.krate, &cx.serde);
+    let ident = cx.cont.ident;
+    let entries = members.iter().map(|m| &m.entry);
+    let after = members.iter().map(|m| &m.check);
+    let takes = members.iter().map(|m| &m.take);
+    let checks = at_least_one_of_checks(cx);
+    let init = members.iter().map(|m| &m.build);
+    // `finish` and `entries` may use none of the members.
+    let unpack = quote!(let _ = &__partial;);
+    quote! {
+        #[inline]
+        fn finish<__E, __R>(
+            __partial: __Partial,
+            __wrap: impl ::core::ops::FnOnce(Self) -> __R,
+        ) -> ::core::result::Result<__R, __E>
+        where
+            __E: #serde::de::Error,
+        {
+            #unpack
+            #(#after)*
+            #(#takes)*
+            #(#checks)*
+            ::core::result::Result::Ok(__wrap(#ident { #(#init)* }))
+        }
 
-            fn entries<__E>(
-                __partial: __Partial,
-                __out: &mut #krate::__private::de::Buffer,
-            ) -> ::core::result::Result<(), __E>
-            where
-                __E: #serde::de::Error,
-            {
-                #unpack
-                #(#entries)*
-                let _ = __out;
-                ::core::result::Result::Ok(())
-            }
+        fn entries<__E>(
+            __partial: __Partial,
+            __out: &mut #krate::__private::de::Buffer,
+        ) -> ::core::result::Result<(), __E>
+        where
+            __E: #serde::de::Error,
+        {
+            #unpack
+            #(#entries)*
+            let _ = __out;
+            ::core::result::Result::Ok(())
         }
     }
 }
