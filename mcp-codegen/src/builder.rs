@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::emit::{EmitOptions, emit};
 use crate::error::Error;
+use crate::ir::Module;
 use crate::load;
 use crate::lower::{Lowerer, Options};
 use crate::overlay::Overlay;
@@ -22,7 +23,7 @@ use crate::rules::Protocol;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Builder {
-    schema: Option<PathBuf>,
+    schema: Option<Source>,
     revision: Option<String>,
     overlay: Option<PathBuf>,
     lossless: bool,
@@ -33,6 +34,31 @@ pub struct Builder {
 impl Default for Builder {
     fn default() -> Self {
         Builder::new()
+    }
+}
+
+/// Where the schema comes from.
+#[derive(Debug, Clone)]
+enum Source {
+    /// A file.
+    File(PathBuf),
+    /// Bytes in memory, named for errors and the header.
+    Memory { name: PathBuf, bytes: Vec<u8> },
+}
+
+impl Source {
+    /// The name errors and the header give the schema.
+    fn path(&self) -> &Path {
+        match self {
+            Source::File(path) | Source::Memory { name: path, .. } => path,
+        }
+    }
+
+    fn load(&self) -> Result<load::Loaded, Error> {
+        match self {
+            Source::File(path) => load::load(path),
+            Source::Memory { name, bytes } => load::parse(name, bytes),
+        }
     }
 }
 
@@ -61,9 +87,32 @@ impl Builder {
         }
     }
 
-    /// The schema.json to read.
+    /// The schema.json to read. A relative path is resolved from the current directory
+    /// (in a build script: the package's root).
     pub fn schema(&mut self, path: impl AsRef<Path>) -> &mut Self {
-        self.schema = Some(path.as_ref().to_owned());
+        self.schema = Some(Source::File(path.as_ref().to_owned()));
+        self
+    }
+
+    /// The schema's text, from memory (errors name it `<memory>`; no rerun-if-changed line
+    /// is printed for it). The revision is recognised by its SHA-256, else give
+    /// [`Builder::revision`].
+    ///
+    /// ```
+    /// let schema = r#"{"$defs": {"Ping": {"type": "object", "properties": {"n": {"type": "integer"}}}}}"#;
+    /// let code = mcp_codegen::Builder::new().schema_str(schema).generate_string().unwrap();
+    /// assert!(code.text.contains("pub struct Ping"));
+    /// ```
+    pub fn schema_str(&mut self, text: &str) -> &mut Self {
+        self.schema_bytes(text.as_bytes())
+    }
+
+    /// The schema's bytes, from memory (see [`Builder::schema_str`]).
+    pub fn schema_bytes(&mut self, bytes: impl Into<Vec<u8>>) -> &mut Self {
+        self.schema = Some(Source::Memory {
+            name: PathBuf::from("<memory>"),
+            bytes: bytes.into(),
+        });
         self
     }
 
@@ -136,6 +185,10 @@ impl Builder {
         if let Some(o) = Overlay::for_sha256(&loaded.sha256) {
             return Ok(Some(o));
         }
+        let in_memory = matches!(self.schema, Some(Source::Memory { .. }));
+        if in_memory {
+            return Ok(None);
+        }
         let dir = loaded
             .path
             .parent()
@@ -166,33 +219,24 @@ impl Builder {
     }
 
     fn generate_here(&self) -> Result<Generated, Error> {
-        let path = self.schema.as_ref().ok_or(Error::NoSchema)?;
+        let source = self.schema.as_ref().ok_or(Error::NoSchema)?;
+        let path = source.path();
         if self.cargo {
-            println!("cargo:rerun-if-changed={}", path.display());
+            if let Source::File(path) = source {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
             if let Some(o) = &self.overlay {
                 println!("cargo:rerun-if-changed={}", o.display());
             }
         }
-        let mut loaded = load::load(path)?;
+        let mut loaded = source.load()?;
         let overlay = self.pick_overlay(&loaded)?;
         if let Some(o) = &overlay {
             o.apply(&mut loaded.root).map_err(|e| e.in_file(path))?;
         }
-        let defs = loaded.root[loaded.defs_key]
-            .as_object()
-            .expect("load checked $defs");
-        let protocol =
-            Protocol::read(defs, loaded.defs_key, overlay.as_ref()).map_err(|e| e.in_file(path))?;
-        let options = Options {
-            lossless: self.lossless,
-        };
-        let module = Lowerer::new(defs, loaded.defs_key, &protocol, overlay.as_ref(), &options)
-            .and_then(Lowerer::lower)
-            .map_err(|e| e.in_file(path))?;
+        let module = self.lower(&loaded, overlay.as_ref())?;
         let tokens = emit(
             &module,
-            &protocol,
-            overlay.as_ref(),
             &EmitOptions {
                 json_schema: self.json_schema,
             },
@@ -215,6 +259,28 @@ impl Builder {
             revision,
             types: module.types.len(),
         })
+    }
+}
+
+impl Builder {
+    /// The protocol model and the IR of a loaded (and patched) schema.
+    fn lower(&self, loaded: &load::Loaded, overlay: Option<&Overlay>) -> Result<Module, Error> {
+        let path = &loaded.path;
+        let Some(defs) = loaded.root.get(loaded.defs_key).and_then(|d| d.as_object()) else {
+            return Err(Error::Schema {
+                path: path.clone(),
+                pointer: format!("/{}", loaded.defs_key),
+                message: "the overlay's patches left no definitions object".to_owned(),
+            });
+        };
+        let protocol =
+            Protocol::read(defs, loaded.defs_key, overlay).map_err(|e| e.in_file(path))?;
+        let options = Options {
+            lossless: self.lossless,
+        };
+        Lowerer::new(defs, loaded.defs_key, &protocol, overlay, &options)
+            .and_then(Lowerer::lower)
+            .map_err(|e| e.in_file(path))
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{SchemaError, SchemaResult};
-use crate::ir::{Kind, Module, Ty};
+use crate::ir::{Kind, Module, RustName, Ty};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mark {
@@ -18,12 +18,12 @@ enum Mark {
 /// `$def`s (10,000 and more) must not overflow the thread's stack.
 pub fn break_cycles(module: &mut Module) -> SchemaResult<()> {
     struct Frame {
-        name: String,
-        edges: Vec<(usize, String)>,
+        name: RustName,
+        edges: Vec<(usize, RustName)>,
         next: usize,
     }
-    let names: Vec<String> = module.types.keys().cloned().collect();
-    let mut marks: BTreeMap<String, Mark> = BTreeMap::new();
+    let names: Vec<RustName> = module.types.keys().cloned().collect();
+    let mut marks: BTreeMap<RustName, Mark> = BTreeMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     for root in names {
         if marks.contains_key(&root) {
@@ -76,9 +76,9 @@ const BOX_ABOVE: usize = 64 << 10;
 /// After `break_cycles` the by-value edges form a DAG: walks it bottom-up (with its own stack),
 /// estimating each type's size, and boxes the edges to types larger than [`BOX_ABOVE`].
 fn bound_sizes(module: &mut Module) {
-    let names: Vec<String> = module.types.keys().cloned().collect();
-    let mut sizes: BTreeMap<String, usize> = BTreeMap::new();
-    let mut entered: BTreeSet<String> = BTreeSet::new();
+    let names: Vec<RustName> = module.types.keys().cloned().collect();
+    let mut sizes: BTreeMap<RustName, usize> = BTreeMap::new();
+    let mut entered: BTreeSet<RustName> = BTreeSet::new();
     for root in names {
         let mut stack = vec![(root, false)];
         while let Some((name, children_done)) = stack.pop() {
@@ -115,7 +115,7 @@ fn bound_sizes(module: &mut Module) {
 }
 
 /// A rough size in bytes (what matters is how sizes add up, not the exact layout).
-fn kind_size(kind: &Kind, sizes: &BTreeMap<String, usize>) -> usize {
+fn kind_size(kind: &Kind, sizes: &BTreeMap<RustName, usize>) -> usize {
     let ty = |t: &Ty| ty_size(t, sizes);
     match kind {
         Kind::Struct(s) => {
@@ -127,14 +127,19 @@ fn kind_size(kind: &Kind, sizes: &BTreeMap<String, usize>) -> usize {
         }
         Kind::Union(u) => 8 + u.variants.iter().map(|v| ty(&v.ty)).max().unwrap_or(0),
         Kind::Alias(t) => ty(t),
-        Kind::Outcome(o) => {
-            8 + ty(&Ty::Named(o.complete.clone())).max(ty(&Ty::Named(o.input_required.clone())))
+        Kind::Results(r) => {
+            8 + r
+                .variants
+                .iter()
+                .map(|v| sizes.get(&v.ty).copied().unwrap_or(8))
+                .max()
+                .unwrap_or(0)
         }
         Kind::StringEnum(_) => 1,
     }
 }
 
-fn ty_size(t: &Ty, sizes: &BTreeMap<String, usize>) -> usize {
+fn ty_size(t: &Ty, sizes: &BTreeMap<RustName, usize>) -> usize {
     match t {
         Ty::Named(n) => sizes.get(n).copied().unwrap_or(8),
         Ty::Path(_) | Ty::Value => 32,
@@ -147,8 +152,8 @@ fn ty_size(t: &Ty, sizes: &BTreeMap<String, usize>) -> usize {
 }
 
 /// The by-value edges of one type: (index of the slot, target).
-fn edges(kind: &Kind) -> Vec<(usize, String)> {
-    let named = |t: &Ty| t.by_value().map(str::to_owned);
+fn edges(kind: &Kind) -> Vec<(usize, RustName)> {
+    let named = |t: &Ty| t.by_value().cloned();
     match kind {
         Kind::Struct(s) => s
             .fields
@@ -163,17 +168,24 @@ fn edges(kind: &Kind) -> Vec<(usize, String)> {
             .filter_map(|(i, v)| Some((i, named(&v.ty)?)))
             .collect(),
         Kind::Alias(t) => named(t).map(|n| vec![(0, n)]).unwrap_or_default(),
-        Kind::Outcome(o) => vec![(0, o.complete.clone()), (1, o.input_required.clone())],
+        Kind::Results(r) => r
+            .variants
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i, v.ty.clone()))
+            .collect(),
         Kind::StringEnum(_) => Vec::new(),
     }
 }
 
-fn box_slot(module: &mut Module, name: &str, slot: usize) -> SchemaResult<()> {
-    let def = module.types.get_mut(name).expect("visited types exist");
+fn box_slot(module: &mut Module, name: &RustName, slot: usize) -> SchemaResult<()> {
+    let Some(def) = module.types.get_mut(name) else {
+        return Ok(());
+    };
     let ty = match &mut def.kind {
         Kind::Struct(s) => &mut s.fields[slot].ty,
         Kind::Union(u) => &mut u.variants[slot].ty,
-        Kind::Alias(_) | Kind::Outcome(_) | Kind::StringEnum(_) => {
+        Kind::Alias(_) | Kind::Results(_) | Kind::StringEnum(_) => {
             return Err(SchemaError::new(
                 def.pointer.clone(),
                 format!(

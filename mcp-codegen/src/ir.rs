@@ -1,20 +1,30 @@
-//! The intermediate representation: one [`TypeDef`] per generated Rust item, independent of
-//! JSON Schema syntax and of Rust tokens.
+//! The intermediate representation: one [`TypeDef`] per generated Rust item, and the
+//! protocol roles those items play, independent of JSON Schema syntax and of Rust tokens.
+//! Every name in it is a [`RustName`]; every protocol fact emission needs is spelled out here,
+//! so that emission knows no word of the protocol.
 
 use std::collections::BTreeMap;
 
-/// Every type to generate, keyed (and so ordered) by Rust name.
+pub use crate::names::RustName;
+
+/// Every type to generate, keyed (and so ordered) by Rust name, and the roles they play.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Module {
     /// The type definitions, in name order (the output order, so output is deterministic).
-    pub types: BTreeMap<String, TypeDef>,
+    pub types: BTreeMap<RustName, TypeDef>,
+    /// The request types, in name order.
+    pub requests: Vec<RequestRole>,
+    /// The notification types, in name order.
+    pub notifications: Vec<NotificationRole>,
+    /// The multi round-trip types, when the schema and overlay describe them.
+    pub input: Option<InputRole>,
 }
 
 /// One generated item.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeDef {
     /// The Rust name.
-    pub name: String,
+    pub name: RustName,
     /// JSON pointer of the schema node it comes from.
     pub pointer: String,
     /// The schema's description.
@@ -34,8 +44,9 @@ pub enum Kind {
     Union(Union),
     /// `pub type Name = ...;`
     Alias(Ty),
-    /// An outcome enum: the result union of a method that may answer `input_required`.
-    Outcome(Outcome),
+    /// An enum whose variant is chosen by the result's `resultType` (an outcome, or a union
+    /// of result types).
+    Results(Results),
 }
 
 /// A struct for a JSON object.
@@ -45,8 +56,8 @@ pub struct Struct {
     pub constants: Vec<Constant>,
     /// The declared members, in schema order.
     pub fields: Vec<Field>,
-    /// The Rust name of the field that keeps undeclared members, if lossless.
-    pub extra: Option<String>,
+    /// The field that keeps undeclared members, if lossless.
+    pub extra: Option<RustName>,
     /// Set for result types.
     pub result: Option<ResultMode>,
     /// JSON keys of which at least one must be present.
@@ -58,10 +69,12 @@ pub struct Struct {
 /// How a result struct treats `resultType`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ResultMode {
-    /// The type has one fixed value (e.g. `"complete"`).
+    /// The derive's default value (`complete`).
+    Default,
+    /// The type has one fixed value other than the default.
     Fixed(String),
-    /// The value is carried in a field of type `ResultType`.
-    Field(String),
+    /// The value is carried in this field (of the runtime's result-type type).
+    Field(Field),
 }
 
 /// A member with a `const` value.
@@ -90,7 +103,7 @@ pub struct Field {
     /// The JSON key.
     pub json: String,
     /// The Rust field name.
-    pub rust: String,
+    pub rust: RustName,
     /// The field's type, without the `Option` of an optional member.
     pub ty: Ty,
     /// Whether the member must be present.
@@ -105,7 +118,7 @@ pub struct EnumValue {
     /// The wire value.
     pub json: String,
     /// The Rust variant name.
-    pub rust: String,
+    pub rust: RustName,
 }
 
 /// A union type.
@@ -126,15 +139,13 @@ pub enum UnionMode {
     JsonType,
     /// By predicates on the object's members (unions with no discriminator).
     Shape,
-    /// A union of result types: by `resultType`, the generic result taking every complete one.
-    Results,
 }
 
 /// One variant of a union.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Variant {
     /// The Rust variant name.
-    pub name: String,
+    pub name: RustName,
     /// The wrapped type.
     pub ty: Ty,
     /// What selects it.
@@ -156,8 +167,6 @@ pub enum Select {
     JsonType(String),
     /// Every predicate must hold.
     Shape(Vec<Predicate>),
-    /// Union of results: the wrapped type's resultType.
-    Result,
 }
 
 /// A test on an object's members.
@@ -173,24 +182,174 @@ pub enum Predicate {
     Lacks(String),
 }
 
-/// An outcome enum: `Complete(<X>Result)` or `InputRequired(InputRequiredResult)`.
+/// An enum read by `resultType`: an outcome (`Complete` or `InputRequired`) or a union of
+/// result types (`ServerResult`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    /// The request type it answers.
-    pub request: Option<String>,
-    /// The complete result type.
-    pub complete: String,
+pub struct Results {
+    /// The request type it answers (outcomes), checked at compile time.
+    pub request: Option<RustName>,
+    /// The variants.
+    pub variants: Vec<ResultVariant>,
+    /// A sentence on how a value is read, for the docs.
+    pub reading: String,
+}
+
+/// One variant of a [`Results`] enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultVariant {
+    /// The Rust variant name.
+    pub name: RustName,
+    /// The wrapped result type.
+    pub ty: RustName,
+    /// What selects it.
+    pub select: ResultSelect,
+    /// The variant's docs.
+    pub docs: String,
+}
+
+/// What selects a [`ResultVariant`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ResultSelect {
+    /// This `resultType` value; a method list makes the variant the answer of those methods
+    /// to that value when read by method.
+    ResultType {
+        /// The value.
+        value: String,
+        /// The methods (read by method) that may answer with it.
+        methods: Vec<String>,
+    },
+    /// Every `resultType` no other variant claims.
+    Other,
+    /// Only reading by method picks it: the complete answer of these methods (of none: it is
+    /// only ever written).
+    Method(Vec<String>),
+}
+
+/// A request type and what the protocol says of it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestRole {
+    /// The request type.
+    pub ty: RustName,
+    /// The method name.
+    pub method: String,
+    /// The type of its parameters (`()` when it has none).
+    pub params: Ty,
+    /// The type of a successful response's result.
+    pub result: Ty,
+    /// Whether it may be answered with the input-required result.
+    pub may_require_input: bool,
+    /// How it is retried after an input-required answer, when it can be.
+    pub retry: Option<RetryRole>,
+}
+
+/// The members a retry rewrites.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryRole {
+    /// The request id field.
+    pub id: RustName,
+    /// The request id's type.
+    pub id_ty: Ty,
+    /// The params field.
+    pub params: RustName,
+    /// The params' field of input responses.
+    pub responses: RustName,
+    /// The params' field of the request state.
+    pub state: RustName,
+}
+
+/// A notification type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NotificationRole {
+    /// The notification type.
+    pub ty: RustName,
+    /// The method name.
+    pub method: String,
+    /// The type of its parameters (`()` when it has none).
+    pub params: Ty,
+}
+
+/// The types of multi round-trip requests and the capability rules of input requests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRole {
     /// The input-required result type.
-    pub input_required: String,
+    pub result: RustName,
+    /// Its field of input requests (a map of [`InputRole::request`]).
+    pub requests_field: RustName,
+    /// Its field of the request state.
+    pub state_field: RustName,
+    /// The request state's type.
+    pub state_ty: Ty,
+    /// The union of input requests.
+    pub request: RustName,
+    /// The union of input responses.
+    pub response: RustName,
+    /// The client capabilities type.
+    pub capabilities: RustName,
+    /// Each request variant: its method, and the response variant (with its type) that
+    /// answers it, where one does.
+    pub kinds: Vec<InputKind>,
+    /// Every response variant and its type name.
+    pub responses: Vec<(RustName, RustName)>,
+    /// The error response for a missing capability, and its id's type.
+    pub capability_error: Option<(RustName, Ty)>,
+    /// The capability rules, in order.
+    pub rules: Vec<CapabilityRule>,
+    /// The name of the rules constant.
+    pub rules_name: RustName,
+    /// The rules constant's docs.
+    pub rules_docs: String,
+    /// The name of the capability-checked builder.
+    pub builder_name: RustName,
+    /// The builder's docs.
+    pub builder_docs: String,
+}
+
+/// One kind of input request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputKind {
+    /// The request variant.
+    pub variant: RustName,
+    /// Its method.
+    pub method: String,
+    /// The type name of the response that answers it, where the schema pairs one.
+    pub answer: Option<RustName>,
+}
+
+/// One capability rule (see `mcp_runtime::capability::Rule`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CapabilityRule {
+    /// The input request's method.
+    pub method: String,
+    /// When it applies.
+    pub when: When,
+    /// The capability needed, dotted.
+    pub needs: String,
+    /// A capability that, declared as an empty object, also satisfies the rule.
+    pub or_empty: Option<String>,
+    /// Whether it is a SHOULD rule (else MUST).
+    pub should: bool,
+    /// Why, for the docs.
+    pub why: String,
+}
+
+/// When a capability rule applies.
+#[derive(Debug, Clone, PartialEq)]
+pub enum When {
+    /// Always.
+    Always,
+    /// The member at the pointer is one of the values (`None`: missing).
+    OneOf(String, Vec<Option<String>>),
+    /// Any of the members at the pointers is present.
+    AnyPresent(Vec<String>),
 }
 
 /// A field or alias type.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Ty {
     /// A generated type.
-    Named(String),
+    Named(RustName),
     /// A type outside the generated module, by full path (e.g. `::mcp_runtime::ResultType`).
-    Path(String),
+    Path(RustPath),
     /// `String`.
     String,
     /// `bool`.
@@ -215,6 +374,26 @@ pub enum Ty {
     Boxed(Box<Ty>),
 }
 
+/// A Rust path, checked when it was read (its text parses as a path).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RustPath(String);
+
+impl RustPath {
+    /// The path, if `text` parses as one.
+    pub fn parse(text: &str) -> Option<RustPath> {
+        syn::parse_str::<syn::Path>(text)
+            .ok()
+            .map(|_| RustPath(text.to_owned()))
+    }
+
+    /// The path's tokens.
+    pub fn tokens(&self) -> proc_macro2::TokenStream {
+        syn::parse_str::<syn::Path>(&self.0)
+            .map(|p| quote::ToTokens::into_token_stream(&p))
+            .unwrap_or_default()
+    }
+}
+
 impl Module {
     /// Whether a value of `ty` can be read from JSON `null`: any JSON value, `()`, an alias of
     /// one, or a union with a variant for `null`. An optional member of such a type keeps a
@@ -227,7 +406,7 @@ impl Module {
                 Ty::Value | Ty::Unit => return true,
                 Ty::Boxed(inner) => ty = inner,
                 Ty::Named(name) => {
-                    if !seen.insert(name.as_str()) {
+                    if !seen.insert(name) {
                         return false;
                     }
                     match self.types.get(name).map(|d| &d.kind) {
@@ -249,7 +428,7 @@ impl Module {
 
 impl Ty {
     /// The generated types this one holds by value (not behind a Vec, map or Box).
-    pub fn by_value(&self) -> Option<&str> {
+    pub fn by_value(&self) -> Option<&RustName> {
         match self {
             Ty::Named(n) => Some(n),
             _ => None,
@@ -261,19 +440,23 @@ impl Ty {
 mod tests {
     use super::*;
 
-    fn def(name: &str, kind: Kind) -> (String, TypeDef) {
+    fn rust(name: &str) -> RustName {
+        RustName::pascal(name)
+    }
+
+    fn def(name: &str, kind: Kind) -> (RustName, TypeDef) {
         let def = TypeDef {
-            name: name.to_owned(),
+            name: rust(name),
             pointer: format!("/$defs/{name}"),
             docs: None,
             kind,
         };
-        (name.to_owned(), def)
+        (rust(name), def)
     }
 
     fn variant(name: &str, ty: Ty, json: &str) -> Variant {
         Variant {
-            name: name.to_owned(),
+            name: rust(name),
             ty,
             select: Select::JsonType(json.to_owned()),
         }
@@ -294,16 +477,17 @@ mod tests {
         let module = Module {
             types: [
                 def("JSONValue", Kind::Alias(Ty::Value)),
-                def("Again", Kind::Alias(Ty::Named("JSONValue".into()))),
-                def("Loop", Kind::Alias(Ty::Named("Loop".into()))),
+                def("Again", Kind::Alias(Ty::Named(rust("JSONValue")))),
+                def("Loop", Kind::Alias(Ty::Named(rust("Loop")))),
                 def("Nullable", union(true)),
                 def("NotNullable", union(false)),
                 def("Object", Kind::Struct(Struct::default())),
             ]
             .into_iter()
             .collect(),
+            ..Module::default()
         };
-        let named = |n: &str| Ty::Named(n.to_owned());
+        let named = |n: &str| Ty::Named(rust(n));
         for yes in [
             Ty::Value,
             Ty::Unit,

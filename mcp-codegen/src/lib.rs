@@ -15,28 +15,40 @@
 //!
 //! and include the output in a module: `pub mod mcp { include!(concat!(env!("OUT_DIR"), "/mcp.rs")); }`.
 //!
-//! The stages, each a module with one job: [`load`] (read and parse), [`overlay`] (the
-//! project's per-revision rules and patches), [`rules`] (the protocol model: requests,
-//! results, outcomes), [`lower`] (schema to [`ir`]), [`emit`] (IR to tokens), and the
+//! The stages, each a private module with one job: `load` (read and parse), `overlay` (the
+//! project's per-revision rules and patches), `rules` (the protocol model: requests, results,
+//! outcomes), `lower` with `results` and `roles` (schema and protocol model to the IR, whose
+//! names are typed in `names`), `emit` (IR to tokens, knowing no protocol word), and the
 //! [`Builder`] that runs them and writes the file.
 
 mod builder;
 mod cycles;
-pub mod docs;
-pub mod emit;
-mod emit_mrtr;
+mod docs;
+mod emit;
 mod error;
-pub mod ir;
+mod ir;
 mod keywords;
-pub mod load;
-pub mod lower;
-pub mod names;
-pub mod overlay;
-pub mod rules;
+mod load;
+mod lower;
+mod names;
+mod overlay;
+mod results;
+mod roles;
+mod rules;
 mod union_dispatch;
 
 pub use builder::{Builder, Generated};
 pub use error::{Error, SchemaError, SchemaResult};
+
+/// What this crate's own integration tests (and the workspace's property tests) reach inside
+/// the generator: not a stable API.
+#[doc(hidden)]
+pub mod __internals {
+    pub use crate::load::MAX_NESTING;
+    pub use crate::names::SchemaName;
+    pub use crate::overlay::Overlay;
+    pub use crate::rules::{Protocol, ResultKind};
+}
 
 /// The README's examples, compiled as doctests.
 #[doc = include_str!("../../README.md")]

@@ -7,14 +7,17 @@ use serde_json::{Map, Value};
 
 use crate::error::{SchemaError, SchemaResult, escape_token};
 use crate::ir::{
-    ConstValue, Constant, EnumValue, Field, Kind, Module, Outcome, ResultMode, Select, Struct, Ty,
+    ConstValue, Constant, EnumValue, Field, Kind, Module, ResultMode, RustPath, Select, Struct, Ty,
     TypeDef, Union, UnionMode, Variant,
 };
 use crate::keywords;
-use crate::names;
+use crate::names::{RustName, SchemaName};
 use crate::overlay::Overlay;
+use crate::results;
 use crate::rules::{Protocol, ResultKind};
-use crate::union_dispatch::{JsonType, Member, json_type_of, merge_array_members, shaped, tagged};
+use crate::union_dispatch::{
+    JsonType, Member, json_type_of, merge_array_members, shaped, string_enum, tagged,
+};
 
 /// How deep lowering may recurse before the generator refuses the schema (a guard against
 /// hostile input): deeper than any schema the loader accepts ([`crate::load::MAX_NESTING`])
@@ -37,15 +40,18 @@ pub struct Lowerer<'a> {
     options: &'a Options,
     module: Module,
     /// `$def` name -> Rust name.
-    rust_of: BTreeMap<String, String>,
-    /// The Rust names of the `$def`s (so that `fresh` looks one up in log time).
-    def_rust: BTreeSet<String>,
+    rust_of: BTreeMap<SchemaName, RustName>,
+    /// The Rust names of the `$def`s and outcome enums (so that `fresh` looks one up in log
+    /// time).
+    def_rust: BTreeSet<RustName>,
     /// Inline enums shared by value set -> name.
-    enums: BTreeMap<Vec<String>, String>,
+    enums: BTreeMap<Vec<String>, RustName>,
     /// How often each inline enum value set occurs.
     enum_counts: BTreeMap<Vec<String>, usize>,
     /// Named unions by their list of `$ref`s, so an inline copy reuses the name.
-    unions: BTreeMap<Vec<String>, String>,
+    unions: BTreeMap<Vec<String>, RustName>,
+    /// The outcome enum of each `*ResultResponse` that has one.
+    outcome_of: BTreeMap<SchemaName, RustName>,
 }
 
 fn obj<'v>(v: &'v Value, pointer: &str) -> SchemaResult<&'v Map<String, Value>> {
@@ -59,6 +65,108 @@ fn obj<'v>(v: &'v Value, pointer: &str) -> SchemaResult<&'v Map<String, Value>> 
 fn empty_map() -> &'static Map<String, Value> {
     static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
     EMPTY.get_or_init(Map::new)
+}
+
+/// One member of an object schema, where it is.
+struct MemberAt<'s> {
+    key: &'s String,
+    pointer: String,
+    /// Its schema; none for a required member the schema does not declare.
+    schema: Option<&'s Value>,
+    required: bool,
+}
+
+/// What a member lowers to.
+enum Lowered {
+    Field(Field),
+    Constant(Constant),
+}
+
+/// The field names of one struct so far, so that each new one is made unique.
+#[derive(Default)]
+struct FieldNames(BTreeSet<RustName>);
+
+impl FieldNames {
+    /// `base`, or `base_2`, `base_3`, ... when taken.
+    fn unique(&mut self, base: RustName) -> RustName {
+        let mut name = base.clone();
+        let mut i = 2usize;
+        while self.0.contains(&name) {
+            name = base.numbered(i);
+            i += 1;
+        }
+        self.0.insert(name.clone());
+        name
+    }
+}
+
+/// The `properties` of an object schema (none: empty).
+fn properties<'s>(
+    s: &'s Map<String, Value>,
+    pointer: &str,
+) -> SchemaResult<&'s Map<String, Value>> {
+    match s.get("properties") {
+        None => Ok(empty_map()),
+        Some(Value::Object(p)) => Ok(p),
+        Some(_) => Err(SchemaError::new(
+            join(pointer, "properties"),
+            "properties must be an object",
+        )),
+    }
+}
+
+/// The `required` keys of an object schema.
+fn required_keys(s: &Map<String, Value>, pointer: &str) -> SchemaResult<BTreeSet<String>> {
+    let list = match s.get("required") {
+        None => return Ok(BTreeSet::new()),
+        Some(Value::Array(r)) => r,
+        Some(_) => {
+            return Err(SchemaError::new(
+                join(pointer, "required"),
+                "required must be an array",
+            ));
+        }
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, k)| {
+            k.as_str().map(str::to_owned).ok_or_else(|| {
+                SchemaError::new(
+                    join(&join(pointer, "required"), &i.to_string()),
+                    "required lists a non-string",
+                )
+            })
+        })
+        .collect()
+}
+
+/// A member's constant value: a string or an integer.
+fn const_value(c: &Value, pointer: &str) -> SchemaResult<ConstValue> {
+    match c {
+        Value::String(v) => Ok(ConstValue::Str(v.clone())),
+        Value::Number(n) => n
+            .as_i64()
+            .map(ConstValue::Int)
+            .ok_or_else(|| unsupported_const(pointer)),
+        _ => Err(unsupported_const(pointer)),
+    }
+}
+
+fn unsupported_const(pointer: &str) -> SchemaError {
+    SchemaError::new(
+        join(pointer, "const"),
+        "unsupported const: only string and integer constants are supported",
+    )
+}
+
+/// A Rust path the overlay gives for a `$def`, checked.
+fn rust_path(text: &str, def: &str) -> SchemaResult<RustPath> {
+    RustPath::parse(text).ok_or_else(|| {
+        SchemaError::new(
+            format!("/rust_types/{}", escape_token(def)),
+            format!("the overlay's Rust path {text:?} for this $def is not a Rust path"),
+        )
+    })
 }
 
 fn join(pointer: &str, token: &str) -> String {
@@ -81,28 +189,32 @@ impl<'a> Lowerer<'a> {
         options: &'a Options,
     ) -> SchemaResult<Self> {
         let mut rust_of = BTreeMap::new();
-        let mut owner: BTreeMap<String, String> = BTreeMap::new();
+        let mut owner: BTreeMap<RustName, SchemaName> = BTreeMap::new();
         for name in defs.keys() {
-            let rust = names::def_name(name);
+            let name = SchemaName::new(name.clone());
+            let rust = RustName::of_def(&name);
             if let Some(first) = owner.get(&rust) {
                 return Err(SchemaError::new(
-                    format!("/{defs_key}/{}", escape_token(name)),
+                    format!("/{defs_key}/{}", escape_token(name.as_str())),
                     format!("this $def and `{first}` would both be the Rust type `{rust}`"),
                 ));
             }
             owner.insert(rust.clone(), name.clone());
-            rust_of.insert(name.clone(), rust);
+            rust_of.insert(name, rust);
         }
-        for o in protocol.outcomes.values() {
-            if let Some(def) = owner.get(&o.name) {
+        let mut outcome_of = BTreeMap::new();
+        for (response, o) in &protocol.outcomes {
+            let rust = results::outcome_name(&o.base);
+            if let Some(def) = owner.get(&rust) {
                 return Err(SchemaError::new(
-                    format!("/{defs_key}/{}", escape_token(def)),
+                    format!("/{defs_key}/{}", escape_token(def.as_str())),
                     format!(
-                        "this $def and an outcome enum would both be the Rust type `{}`",
-                        o.name
+                        "this $def and the outcome enum of `{response}` would both be the Rust type `{rust}`"
                     ),
                 ));
             }
+            owner.insert(rust.clone(), response.clone());
+            outcome_of.insert(response.clone(), rust);
         }
         let mut l = Lowerer {
             defs,
@@ -116,6 +228,7 @@ impl<'a> Lowerer<'a> {
             enums: BTreeMap::new(),
             enum_counts: BTreeMap::new(),
             unions: BTreeMap::new(),
+            outcome_of,
         };
         l.index();
         Ok(l)
@@ -155,7 +268,7 @@ impl<'a> Lowerer<'a> {
             {
                 self.unions
                     .entry(refs)
-                    .or_insert_with(|| self.rust_of[name].clone());
+                    .or_insert_with(|| self.rust_of[name.as_str()].clone());
             }
         }
     }
@@ -164,13 +277,12 @@ impl<'a> Lowerer<'a> {
     pub fn lower(mut self) -> SchemaResult<Module> {
         for (name, def) in self.defs {
             let pointer = join(&format!("/{}", self.defs_key), name);
-            let rust = self.rust_of[name].clone();
+            let rust = self.rust_of[name.as_str()].clone();
             let s = obj(def, &pointer)?;
             let docs = description(s);
-            let kind = if let Some(rt) = self.overlay.and_then(|o| o.rust_types.get(name)) {
-                Kind::Alias(Ty::Path(rt.path.clone()))
-            } else {
-                self.def_kind(s, &pointer, &rust, Some(name), 0)?
+            let kind = match self.overlay.and_then(|o| o.rust_types.get(name)) {
+                Some(rt) => Kind::Alias(Ty::Path(rust_path(&rt.path, name)?)),
+                None => self.def_kind(s, &pointer, &rust, Some(name), 0)?,
             };
             self.insert(TypeDef {
                 name: rust,
@@ -180,30 +292,24 @@ impl<'a> Lowerer<'a> {
             });
         }
         for (response, o) in &self.protocol.outcomes {
-            let pointer = join(&format!("/{}", self.defs_key), response);
-            let ir = self.protocol.input_required.clone().unwrap_or_default();
-            let docs = Some(format!(
-                "What a successful response to {} carries: the complete result, or an input-required result that asks the client for more input first.\n\nRead by `resultType`: `\"complete\"` (or no `resultType`) is [`{}`], `\"input_required\"` is [`{}`].",
-                o.request
-                    .as_ref()
-                    .map(|r| format!("[`{r}`]"))
-                    .unwrap_or_else(|| "the request".to_owned()),
-                self.rust_of[&o.complete],
-                self.rust_of[&ir],
-            ));
-            let outcome = Outcome {
-                request: o.request.as_ref().map(|r| self.rust_of[r].clone()),
-                complete: self.rust_of[&o.complete].clone(),
-                input_required: self.rust_of[&ir].clone(),
-            };
-            self.insert(TypeDef {
-                name: o.name.clone(),
-                pointer: format!("{pointer}/properties/result"),
-                docs,
-                kind: Kind::Outcome(outcome),
-            });
+            let pointer = join(&format!("/{}", self.defs_key), response.as_str());
+            let def = results::outcome(
+                self.protocol,
+                &self.rust_of,
+                &self.outcome_of[response],
+                o,
+                format!("{pointer}/properties/result"),
+            );
+            self.insert(def);
         }
         crate::cycles::break_cycles(&mut self.module)?;
+        crate::roles::assign(
+            &mut self.module,
+            self.protocol,
+            self.overlay,
+            &self.rust_of,
+            &self.outcome_of,
+        );
         Ok(self.module)
     }
 
@@ -212,17 +318,15 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A fresh Rust name for an anonymous type, based on `hint`.
-    fn fresh(&self, hint: &str) -> String {
-        // Hints are built as `<RustName><PascalCaseSuffix>`: keep their case.
-        let base = names::def_name(hint);
-        let taken = |n: &str| self.module.types.contains_key(n) || self.def_rust.contains(n);
-        if !taken(&base) {
-            return base;
+    fn fresh(&self, hint: RustName) -> RustName {
+        let taken = |n: &RustName| self.module.types.contains_key(n) || self.def_rust.contains(n);
+        let mut name = hint.clone();
+        let mut i = 2usize;
+        while taken(&name) {
+            name = hint.suffixed(i);
+            i += 1;
         }
-        (2..)
-            .map(|i| format!("{base}{i}"))
-            .find(|n| !taken(n))
-            .expect("some suffix is free")
+        name
     }
 
     fn resolve_ref(&self, target: &str, pointer: &str) -> SchemaResult<&'a str> {
@@ -345,7 +449,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         s: &Map<String, Value>,
         pointer: &str,
-        rust: &str,
+        rust: &RustName,
         def: Option<&str>,
         depth: usize,
     ) -> SchemaResult<Kind> {
@@ -411,7 +515,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         s: &Map<String, Value>,
         pointer: &str,
-        rust: &str,
+        rust: &RustName,
         def: Option<&str>,
         depth: usize,
     ) -> SchemaResult<Kind> {
@@ -430,7 +534,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         s: &Map<String, Value>,
         pointer: &str,
-        hint: &str,
+        hint: &RustName,
         depth: usize,
     ) -> SchemaResult<Ty> {
         match s.get("additionalProperties") {
@@ -441,7 +545,7 @@ impl<'a> Lowerer<'a> {
                 let inner = self.ty_of(
                     v,
                     &join(pointer, "additionalProperties"),
-                    &format!("{hint}Value"),
+                    &hint.suffixed("Value"),
                     depth + 1,
                 )?;
                 Ok(Ty::Map(Box::new(inner)))
@@ -453,164 +557,130 @@ impl<'a> Lowerer<'a> {
         &mut self,
         s: &Map<String, Value>,
         pointer: &str,
-        rust: &str,
+        rust: &RustName,
         def: Option<&str>,
         depth: usize,
     ) -> SchemaResult<Struct> {
-        let empty = Map::new();
-        let props = match s.get("properties") {
-            None => &empty,
-            Some(Value::Object(p)) => p,
-            Some(_) => {
-                return Err(SchemaError::new(
-                    join(pointer, "properties"),
-                    "properties must be an object",
-                ));
-            }
-        };
-        let mut required: BTreeSet<String> = BTreeSet::new();
-        match s.get("required") {
-            None => {}
-            Some(Value::Array(r)) => {
-                for (i, k) in r.iter().enumerate() {
-                    let k = k.as_str().ok_or_else(|| {
-                        SchemaError::new(
-                            join(&join(pointer, "required"), &i.to_string()),
-                            "required lists a non-string",
-                        )
-                    })?;
-                    required.insert(k.to_owned());
-                }
-            }
-            Some(_) => {
-                return Err(SchemaError::new(
-                    join(pointer, "required"),
-                    "required must be an array",
-                ));
-            }
-        }
+        let props = properties(s, pointer)?;
+        let required = required_keys(s, pointer)?;
         let result = def.and_then(|d| self.protocol.results.get(d)).cloned();
         let mut st = Struct::default();
-        let mut used: BTreeSet<String> = BTreeSet::new();
-        let mut unique = |base: String| {
-            let name = if used.contains(&base) {
-                (2..)
-                    // `self_` + 2 is `self_2`: a doubled `_` is not snake case.
-                    .map(|i| format!("{}_{i}", names::unraw(&base).trim_end_matches('_')))
-                    .find(|n| !used.contains(n))
-                    .expect("free")
-            } else {
-                base
-            };
-            used.insert(name.clone());
-            name
-        };
+        let mut names = FieldNames::default();
         let props_ptr = join(pointer, "properties");
-        let mut keys: Vec<&String> = props.keys().collect();
-        for k in &required {
-            if !props.contains_key(k) {
-                keys.push(k);
-            }
-        }
-        for key in keys {
-            let p = join(&props_ptr, key);
-            let is_required = required.contains(key);
-            if key == "resultType" && result.is_some() {
+        // Declared members in schema order, then required members the schema does not declare.
+        let undeclared = required.iter().filter(|k| !props.contains_key(*k));
+        for key in props.keys().chain(undeclared) {
+            let member = MemberAt {
+                key,
+                pointer: join(&props_ptr, key),
+                schema: props.get(key),
+                required: required.contains(key),
+            };
+            if key == results::RESULT_TYPE && result.is_some() {
                 if let Some(ResultKind::Generic) = result {
-                    st.result = Some(ResultMode::Field(unique("result_type".to_owned())));
+                    let rust = names.unique(RustName::field(key));
+                    st.result = Some(ResultMode::Field(results::result_type_field(rust)));
                 }
                 continue;
             }
-            let Some(schema) = props.get(key) else {
-                // Required but not declared: any JSON value.
-                st.fields.push(Field {
-                    json: key.clone(),
-                    rust: unique(names::field_name(key)),
-                    ty: Ty::Value,
-                    required: true,
-                    docs: None,
-                });
-                continue;
-            };
-            let ps = obj(schema, &p)?;
-            if let (Some(Value::String(c)), false) = (ps.get("const"), is_required) {
-                // An optional string constant is a field of a one-value enum, so that a member
-                // left out stays left out when written back.
-                keywords::check(ps, &p)?;
-                let hint = format!("{}{}", names::unraw(rust), names::type_name(key));
-                let name = self.inline_enum(vec![c.clone()], &p, &hint, ps);
-                st.fields.push(Field {
-                    json: key.clone(),
-                    rust: unique(names::field_name(key)),
-                    ty: Ty::Named(name),
-                    required: false,
-                    docs: description(ps),
-                });
-                continue;
+            match self.member(&member, rust, def, depth)? {
+                Lowered::Field(mut f) => {
+                    f.rust = names.unique(f.rust);
+                    st.fields.push(f);
+                }
+                Lowered::Constant(c) => st.constants.push(c),
             }
-            if let Some(c) = ps.get("const") {
-                keywords::check(ps, &p)?;
-                let value = match c {
-                    Value::String(v) => ConstValue::Str(v.clone()),
-                    Value::Number(n) if n.as_i64().is_some() => {
-                        ConstValue::Int(n.as_i64().expect("checked"))
-                    }
-                    _ => {
-                        return Err(SchemaError::new(
-                            join(&p, "const"),
-                            "unsupported const: only string and integer constants are supported",
-                        ));
-                    }
-                };
-                st.constants.push(Constant {
-                    json: key.clone(),
-                    value,
-                    optional: !is_required,
-                });
-                continue;
-            }
-            let hint = format!("{}{}", names::unraw(rust), names::type_name(key));
-            let outcome = def
-                .and_then(|d| self.protocol.outcomes.get(d))
-                .filter(|_| key == "result");
-            let ty = match outcome {
-                Some(o) => Ty::Named(o.name.clone()),
-                None => self.ty_of(schema, &p, &hint, depth + 1)?,
-            };
-            st.fields.push(Field {
-                json: key.clone(),
-                rust: unique(names::field_name(key)),
-                ty,
-                required: is_required,
-                docs: description(ps),
-            });
         }
         if let Some(ResultKind::Fixed(v)) = &result {
-            st.result = Some(ResultMode::Fixed(v.clone()));
+            st.result = Some(results::fixed_mode(v));
         }
         if self.options.lossless {
-            st.extra = Some(unique("extra".to_owned()));
+            st.extra = Some(names.unique(RustName::field("extra")));
         }
-        if let Some(rule) = def.and_then(|d| self.overlay.and_then(|o| o.at_least_one_of.get(d))) {
-            for k in &rule.keys {
-                if !st.fields.iter().any(|f| &f.json == k && !f.required) {
-                    return Err(SchemaError::new(
-                        pointer.to_owned(),
-                        format!(
-                            "the overlay's at_least_one_of names `{k}`, which is not an optional member here"
-                        ),
-                    ));
-                }
-            }
-            st.at_least_one_of = rule.keys.clone();
-            st.sealed = true;
-        }
+        self.seal(&mut st, pointer, def)?;
         Ok(st)
+    }
+
+    /// One member of an object: a constant, or a field (named before the struct makes its
+    /// name unique).
+    fn member(
+        &mut self,
+        m: &MemberAt<'_>,
+        rust: &RustName,
+        def: Option<&str>,
+        depth: usize,
+    ) -> SchemaResult<Lowered> {
+        let field = |ty: Ty, required: bool, docs: Option<String>| {
+            Lowered::Field(Field {
+                json: m.key.clone(),
+                rust: RustName::field(m.key),
+                ty,
+                required,
+                docs,
+            })
+        };
+        let Some(schema) = m.schema else {
+            // Required but not declared: any JSON value.
+            return Ok(field(Ty::Value, true, None));
+        };
+        let ps = obj(schema, &m.pointer)?;
+        let hint = rust.suffixed(RustName::pascal(m.key).unraw());
+        if let (Some(Value::String(c)), false) = (ps.get("const"), m.required) {
+            // An optional string constant is a field of a one-value enum, so that a member
+            // left out stays left out when written back.
+            keywords::check(ps, &m.pointer)?;
+            let name = self.inline_enum(vec![c.clone()], &m.pointer, &hint, ps);
+            return Ok(field(Ty::Named(name), false, description(ps)));
+        }
+        if let Some(c) = ps.get("const") {
+            keywords::check(ps, &m.pointer)?;
+            return Ok(Lowered::Constant(Constant {
+                json: m.key.clone(),
+                value: const_value(c, &m.pointer)?,
+                optional: !m.required,
+            }));
+        }
+        let outcome = def
+            .and_then(|d| self.outcome_of.get(d))
+            .filter(|_| m.key == results::RESPONSE_RESULT);
+        let ty = match outcome {
+            Some(o) => Ty::Named(o.clone()),
+            None => self.ty_of(schema, &m.pointer, &hint, depth + 1)?,
+        };
+        Ok(field(ty, m.required, description(ps)))
+    }
+
+    /// Applies the overlay's at-least-one-of rule of `def`: the fields become private, set
+    /// through a checked constructor.
+    fn seal(&self, st: &mut Struct, pointer: &str, def: Option<&str>) -> SchemaResult<()> {
+        let Some(rule) = def.and_then(|d| self.overlay.and_then(|o| o.at_least_one_of.get(d)))
+        else {
+            return Ok(());
+        };
+        for k in &rule.keys {
+            if !st.fields.iter().any(|f| &f.json == k && !f.required) {
+                return Err(SchemaError::new(
+                    pointer.to_owned(),
+                    format!(
+                        "the overlay's at_least_one_of names `{k}`, which is not an optional member here"
+                    ),
+                ));
+            }
+        }
+        st.at_least_one_of = rule.keys.clone();
+        st.sealed = true;
+        Ok(())
     }
 
     /// The Rust type of a member or item schema; anonymous objects, enums and unions become
     /// named types built from `hint`.
-    fn ty_of(&mut self, v: &Value, pointer: &str, hint: &str, depth: usize) -> SchemaResult<Ty> {
+    fn ty_of(
+        &mut self,
+        v: &Value,
+        pointer: &str,
+        hint: &RustName,
+        depth: usize,
+    ) -> SchemaResult<Ty> {
         if depth > MAX_DEPTH {
             return Err(SchemaError::new(pointer, "schema nests too deeply"));
         }
@@ -673,7 +743,7 @@ impl<'a> Lowerer<'a> {
                         Some(items) => self.ty_of(
                             items,
                             &join(pointer, "items"),
-                            &format!("{hint}Item"),
+                            &hint.suffixed("Item"),
                             depth + 1,
                         )?,
                     };
@@ -697,10 +767,10 @@ impl<'a> Lowerer<'a> {
         &mut self,
         s: &Map<String, Value>,
         pointer: &str,
-        hint: &str,
+        hint: &RustName,
         depth: usize,
     ) -> SchemaResult<Ty> {
-        let name = self.fresh(hint);
+        let name = self.fresh(hint.clone());
         // Reserve the name before lowering the inside, which may name more types.
         self.insert(TypeDef {
             name: name.clone(),
@@ -722,19 +792,25 @@ impl<'a> Lowerer<'a> {
         &mut self,
         values: Vec<String>,
         pointer: &str,
-        hint: &str,
+        hint: &RustName,
         s: &Map<String, Value>,
-    ) -> String {
+    ) -> RustName {
         if let Some(name) = self.enums.get(&values) {
             return name.clone();
         }
         let shared = self.enum_counts.get(&values).copied().unwrap_or(0) > 1;
         // A shared enum is named after its member (`cacheScope` -> `CacheScope`).
-        let member = pointer.rsplit('/').next().unwrap_or(hint);
-        let name = if shared && !member.chars().all(|c| c.is_ascii_digit()) && member != "items" {
-            self.fresh(&names::type_name(member))
+        let member = pointer.rsplit('/').next().unwrap_or_default();
+        let name = if shared
+            && !member.is_empty()
+            && !member.chars().all(|c| c.is_ascii_digit())
+            && member != "items"
+        {
+            self.fresh(RustName::pascal(
+                &member.replace("~1", "/").replace("~0", "~"),
+            ))
         } else {
-            self.fresh(hint)
+            self.fresh(hint.clone())
         };
         self.enums.insert(values.clone(), name.clone());
         let docs = if shared { None } else { description(s) };
@@ -760,7 +836,7 @@ impl<'a> Lowerer<'a> {
                 .and_then(JsonType::parse)
                 .ok_or_else(|| SchemaError::new(&p, "unknown JSON type"))?;
             out.push(Member {
-                name: jt.variant().to_owned(),
+                name: RustName::pascal(jt.variant()),
                 ty: jt.ty(),
                 object: None,
                 json: Some(jt),
@@ -774,7 +850,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         any: &Value,
         pointer: &str,
-        rust: &str,
+        rust: &RustName,
         depth: usize,
     ) -> SchemaResult<Kind> {
         let list = any
@@ -820,9 +896,9 @@ impl<'a> Lowerer<'a> {
                 let object = self.object_schema(s, &p, depth + 1)?;
                 let json = json_type_of(s, object.is_some());
                 let name = json
-                    .map(|j| j.variant().to_owned())
-                    .unwrap_or_else(|| format!("Variant{i}"));
-                let ty = self.ty_of(v, &p, &format!("{}{name}", names::unraw(rust)), depth + 1)?;
+                    .map(|j| RustName::pascal(j.variant()))
+                    .unwrap_or_else(|| RustName::pascal("Variant").suffixed(i));
+                let ty = self.ty_of(v, &p, &rust.suffixed(name.unraw()), depth + 1)?;
                 members.push(Member {
                     name,
                     ty,
@@ -844,14 +920,14 @@ impl<'a> Lowerer<'a> {
         // Anonymous members named like another member (two of one JSON type, or one named like
         // a `$def` in the list) get a numbered name no other member has: told apart (or
         // refused) below.
-        let mut taken: BTreeSet<String> = members.iter().map(|m| m.name.clone()).collect();
+        let mut taken: BTreeSet<RustName> = members.iter().map(|m| m.name.clone()).collect();
         let mut seen = BTreeSet::new();
         for (i, m) in members.iter_mut().enumerate() {
             let clash =
                 m.def.is_none() && (!seen.insert(m.name.clone()) || defs_seen.contains(&m.name));
             if clash {
                 let name = (i..)
-                    .map(|k| format!("{}{k}", m.name))
+                    .map(|k| m.name.suffixed(k))
                     .find(|n| !taken.contains(n))
                     .expect("some number is free");
                 taken.insert(name.clone());
@@ -863,17 +939,7 @@ impl<'a> Lowerer<'a> {
             .iter()
             .any(|m| m.def.is_some_and(|d| self.protocol.results.contains_key(d)))
         {
-            return Ok(Kind::Union(Union {
-                mode: UnionMode::Results,
-                variants: members
-                    .into_iter()
-                    .map(|m| Variant {
-                        name: m.name,
-                        ty: m.ty,
-                        select: Select::Result,
-                    })
-                    .collect(),
-            }));
+            return results::union_of_results(self.protocol, &self.rust_of, &members, pointer);
         }
         if members.iter().all(|m| m.object.is_some()) {
             if let Some(u) = tagged(&members) {
@@ -888,7 +954,7 @@ impl<'a> Lowerer<'a> {
         &mut self,
         members: Vec<Member<'a>>,
         pointer: &str,
-        rust: &str,
+        rust: &RustName,
     ) -> SchemaResult<Kind> {
         let mut by_type: BTreeMap<JsonType, Vec<Member<'a>>> = BTreeMap::new();
         for m in members {
@@ -931,7 +997,7 @@ impl<'a> Lowerer<'a> {
             let inner = match self.unions.get(&refs).filter(|_| refs.len() == group.len()) {
                 Some(n) => n.clone(),
                 None => {
-                    let name = self.fresh(&format!("{}Object", names::unraw(rust)));
+                    let name = self.fresh(rust.suffixed("Object"));
                     let u = tagged(&group).unwrap_or_else(|| shaped(&group));
                     self.insert(TypeDef {
                         name: name.clone(),
@@ -943,7 +1009,7 @@ impl<'a> Lowerer<'a> {
                 }
             };
             variants.push(Variant {
-                name: "Object".to_owned(),
+                name: RustName::pascal(JsonType::Object.variant()),
                 ty: Ty::Named(inner),
                 select: Select::JsonType("object".to_owned()),
             });
@@ -955,23 +1021,14 @@ impl<'a> Lowerer<'a> {
     }
 }
 
-/// The values of a string `enum`, sorted as the schema lists them.
-pub(crate) fn string_enum(s: &Map<String, Value>) -> Option<Vec<String>> {
-    let values = s.get("enum")?.as_array()?;
-    values
-        .iter()
-        .map(|v| v.as_str().map(str::to_owned))
-        .collect()
-}
-
 fn enum_values(values: &[String]) -> Vec<EnumValue> {
     let mut used = BTreeSet::new();
     values
         .iter()
         .map(|v| {
-            let mut rust = names::type_name(v);
+            let mut rust = RustName::pascal(v);
             while !used.insert(rust.clone()) {
-                rust.push('_');
+                rust = rust.suffixed("_");
             }
             EnumValue {
                 json: v.clone(),
@@ -1041,6 +1098,12 @@ mod tests {
     use crate::ir::Predicate;
     use serde_json::json;
 
+    fn ty(m: &Module, name: &str) -> Kind {
+        m.types[&RustName::of_def(&SchemaName::new(name))]
+            .kind
+            .clone()
+    }
+
     fn lower(defs: Value) -> SchemaResult<Module> {
         let defs = defs.as_object().unwrap().clone();
         let protocol = Protocol::default();
@@ -1056,7 +1119,7 @@ mod tests {
             "U": {"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}
         }))
         .unwrap();
-        let Kind::Union(u) = &m.types["U"].kind else {
+        let Kind::Union(u) = ty(&m, "U") else {
             panic!()
         };
         assert_eq!(u.mode, UnionMode::Tag("mode".into()));
@@ -1079,7 +1142,7 @@ mod tests {
     #[test]
     fn json_type_union_of_type_list() {
         let m = lower(json!({"Id": {"type": ["string", "integer"]}})).unwrap();
-        let Kind::Union(u) = &m.types["Id"].kind else {
+        let Kind::Union(u) = ty(&m, "Id") else {
             panic!()
         };
         assert_eq!(u.mode, UnionMode::JsonType);
@@ -1100,11 +1163,11 @@ mod tests {
             "U": {"anyOf": [{"$ref": "#/$defs/N"}, {"$ref": "#/$defs/R"}]}
         }))
         .unwrap();
-        let Kind::Union(u) = &m.types["U"].kind else {
+        let Kind::Union(u) = ty(&m, "U") else {
             panic!()
         };
         assert_eq!(u.mode, UnionMode::Shape);
-        assert_eq!(u.variants[0].name, "R");
+        assert_eq!(u.variants[0].name.as_str(), "R");
         assert_eq!(
             u.variants[1].select,
             Select::Shape(vec![

@@ -1,7 +1,11 @@
-//! Rust names for schema names: field idents (snake_case, keywords escaped) and type idents
-//! (PascalCase for generated helper types; `$def` names are kept as they are).
+//! Names, typed: a [`SchemaName`] is a `$def` name as the schema writes it; a [`RustName`] is
+//! a Rust identifier, valid by construction. The two never mix: the lowering stage maps one to
+//! the other, and everything after it (the IR, emission) sees only Rust names.
 
-use heck::{ToSnakeCase, ToUpperCamelCase};
+use std::fmt;
+
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::{Ident, Span};
 
 /// Words that can never be identifiers, not even raw ones.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
@@ -14,6 +18,127 @@ const KEYWORDS: &[&str] = &[
     "while", "abstract", "become", "box", "do", "final", "macro", "override", "priv", "typeof",
     "unsized", "virtual", "yield", "try",
 ];
+
+/// A `$def` name exactly as the schema writes it (any string: spaces, punctuation, non-ASCII).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SchemaName(String);
+
+impl SchemaName {
+    /// The name as written.
+    pub fn new(name: impl Into<String>) -> Self {
+        SchemaName(name.into())
+    }
+
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Lets maps keyed by `$def` name be searched with the schema's own `&str` keys.
+impl std::borrow::Borrow<str> for SchemaName {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SchemaName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A Rust identifier (a raw one, `r#type`, for keywords). Only the constructors of this module
+/// make one, and each makes a valid identifier of any input, so turning it into tokens
+/// ([`RustName::ident`]) cannot fail.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RustName(String);
+
+impl RustName {
+    /// The identifier for a `$def`: the name itself where it is a valid identifier, so that
+    /// every type can be found in the specification under the same name.
+    pub fn of_def(name: &SchemaName) -> Self {
+        RustName(finish(sanitize(name.as_str()), "Unnamed"))
+    }
+
+    /// A PascalCase type name built from a schema word (for types the schema does not name).
+    pub fn pascal(raw: &str) -> Self {
+        RustName(finish(sanitize(raw).to_upper_camel_case(), "Unnamed"))
+    }
+
+    /// A SCREAMING_SNAKE_CASE name for a constant.
+    pub fn constant(raw: &str) -> Self {
+        RustName(finish(sanitize(raw).to_shouty_snake_case(), "CONSTANT"))
+    }
+
+    /// The snake_case field name for a JSON member name.
+    ///
+    /// `_meta` becomes `meta`; a prefixed `_meta` key such as
+    /// `io.modelcontextprotocol/clientCapabilities` becomes `client_capabilities`.
+    pub fn field(json: &str) -> Self {
+        let base = json.rsplit('/').next().unwrap_or(json);
+        let base = base.trim_start_matches(['_', '$']);
+        RustName(finish(sanitize(base).to_snake_case(), "field"))
+    }
+
+    /// This name with `suffix` appended (`CallTool` + `Outcome`), made valid again.
+    pub fn suffixed(&self, suffix: impl fmt::Display) -> Self {
+        RustName(finish(
+            sanitize(&format!("{}{suffix}", self.unraw())),
+            "Unnamed",
+        ))
+    }
+
+    /// The `n`th field of this name (`name_2`; `self_` gives `self_2`, not `self__2`).
+    pub fn numbered(&self, n: usize) -> Self {
+        let base = self.unraw().trim_end_matches('_');
+        RustName(finish(format!("{base}_{n}"), "field"))
+    }
+
+    /// This name with `prefix` put before it (`with_` + `name`), made valid again.
+    pub fn prefixed(&self, prefix: &str) -> Self {
+        RustName(finish(
+            sanitize(&format!("{prefix}{}", self.unraw())),
+            "field",
+        ))
+    }
+
+    /// The identifier as written in code (`r#type`).
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The identifier without its `r#` prefix (`type`): for docs and longer names.
+    pub fn unraw(&self) -> &str {
+        self.0.strip_prefix("r#").unwrap_or(&self.0)
+    }
+
+    /// The identifier token.
+    pub fn ident(&self) -> Ident {
+        match self.0.strip_prefix("r#") {
+            Some(raw) => Ident::new_raw(raw, Span::call_site()),
+            None => Ident::new(&self.0, Span::call_site()),
+        }
+    }
+
+    /// Whether the name is UpperCamelCase (else the type needs `allow(non_camel_case_types)`).
+    pub fn is_camel(&self) -> bool {
+        let n = self.unraw();
+        n.starts_with(|c: char| c.is_ascii_uppercase()) && !n.trim_start_matches('_').contains('_')
+    }
+}
+
+impl fmt::Display for RustName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl quote::ToTokens for RustName {
+    fn to_tokens(&self, tokens: &mut proc_macro2::TokenStream) {
+        self.ident().to_tokens(tokens);
+    }
+}
 
 /// Keeps ASCII letters, digits and `_`; anything else becomes `_`.
 fn sanitize(raw: &str) -> String {
@@ -41,64 +166,77 @@ fn finish(candidate: String, empty: &str) -> String {
     s
 }
 
-/// The snake_case field name for a JSON member name.
-///
-/// `_meta` becomes `meta`; a prefixed `_meta` key such as
-/// `io.modelcontextprotocol/clientCapabilities` becomes `client_capabilities`.
-pub fn field_name(json: &str) -> String {
-    let base = json.rsplit('/').next().unwrap_or(json);
-    let base = base.trim_start_matches(['_', '$']);
-    finish(sanitize(base).to_snake_case(), "field")
-}
-
-/// A PascalCase type name built from a schema name (for types the schema does not name).
-pub fn type_name(raw: &str) -> String {
-    finish(sanitize(raw).to_upper_camel_case(), "Unnamed")
-}
-
-/// The Rust identifier for a `$def` name: the name itself where it is a valid identifier, so
-/// that every type can be found in the specification under the same name.
-pub fn def_name(raw: &str) -> String {
-    let s = sanitize(raw);
-    finish(s, "Unnamed")
-}
-
-/// The identifier without its `r#` prefix (for building longer names from it).
-pub fn unraw(ident: &str) -> &str {
-    ident.strip_prefix("r#").unwrap_or(ident)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn field(json: &str) -> String {
+        RustName::field(json).as_str().to_owned()
+    }
+
+    fn def(name: &str) -> String {
+        RustName::of_def(&SchemaName::new(name)).as_str().to_owned()
+    }
+
     #[test]
     fn field_names() {
-        assert_eq!(field_name("_meta"), "meta");
+        assert_eq!(field("_meta"), "meta");
         assert_eq!(
-            field_name("io.modelcontextprotocol/clientCapabilities"),
+            field("io.modelcontextprotocol/clientCapabilities"),
             "client_capabilities"
         );
-        assert_eq!(field_name("resultType"), "result_type");
-        assert_eq!(field_name("type"), "r#type");
-        assert_eq!(field_name("self"), "self_");
-        assert_eq!(field_name("Self"), "self_");
-        assert_eq!(field_name("crate"), "crate_");
-        assert_eq!(field_name("$schema"), "schema");
-        assert_eq!(field_name(""), "field");
-        assert_eq!(field_name("2x"), "_2x");
-        assert_eq!(field_name("héllo"), "h_llo");
-        assert_eq!(field_name("fooBar"), "foo_bar");
-        assert_eq!(field_name("foo_bar"), "foo_bar");
+        assert_eq!(field("resultType"), "result_type");
+        assert_eq!(field("type"), "r#type");
+        assert_eq!(field("self"), "self_");
+        assert_eq!(field("Self"), "self_");
+        assert_eq!(field("crate"), "crate_");
+        assert_eq!(field("$schema"), "schema");
+        assert_eq!(field(""), "field");
+        assert_eq!(field("2x"), "_2x");
+        assert_eq!(field("héllo"), "h_llo");
+        assert_eq!(field("fooBar"), "foo_bar");
+        assert_eq!(field("foo_bar"), "foo_bar");
     }
 
     #[test]
     fn type_names() {
-        assert_eq!(def_name("JSONRPCRequest"), "JSONRPCRequest");
-        assert_eq!(def_name("Self"), "Self_");
-        assert_eq!(def_name("type"), "r#type");
-        assert_eq!(def_name(""), "Unnamed");
-        assert_eq!(type_name("cacheScope"), "CacheScope");
-        assert_eq!(type_name("Self"), "Self_");
+        assert_eq!(def("JSONRPCRequest"), "JSONRPCRequest");
+        assert_eq!(def("Self"), "Self_");
+        assert_eq!(def("type"), "r#type");
+        assert_eq!(def(""), "Unnamed");
+        assert_eq!(def("my tool"), "my_tool");
+        assert_eq!(RustName::pascal("cacheScope").as_str(), "CacheScope");
+        assert_eq!(RustName::pascal("Self").as_str(), "Self_");
+        let t = RustName::of_def(&SchemaName::new("type"));
+        assert_eq!(t.suffixed("Outcome").as_str(), "typeOutcome");
+        assert_eq!(RustName::field("x").prefixed("with_").as_str(), "with_x");
+        assert_eq!(RustName::field("self").numbered(2).as_str(), "self_2");
+        assert_eq!(RustName::field("type").numbered(3).as_str(), "type_3");
+        assert_eq!(
+            RustName::of_def(&SchemaName::new("se"))
+                .suffixed("lf")
+                .as_str(),
+            "self_"
+        );
+    }
+
+    /// Every constructor gives a name that `ident` turns into a token without panicking.
+    #[test]
+    fn any_input_gives_a_valid_identifier() {
+        let inputs = [
+            "", " ", "_", "__", "self", "Self", "crate", "super", "type", "1", "a b", "ä", "💥",
+            "r#x", "Option", "Result", "-", "a-b/c~d", "gen", "try",
+        ];
+        for raw in inputs {
+            for name in [
+                RustName::of_def(&SchemaName::new(raw)),
+                RustName::pascal(raw),
+                RustName::field(raw),
+                RustName::pascal("X").suffixed(raw),
+                RustName::field("x").prefixed(raw),
+            ] {
+                let _ = name.ident();
+            }
+        }
     }
 }

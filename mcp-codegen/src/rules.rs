@@ -2,27 +2,28 @@
 //! answers with which result, and which methods may answer `input_required` — read off the
 //! schema (the `*ResultResponse` defs) and the revision's overlay, never from a list in code.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
 use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::names::SchemaName;
 use crate::overlay::Overlay;
 
-/// What the generator knows about the protocol of one schema.
+/// What the generator knows about the protocol of one schema, by `$def` name.
 #[derive(Debug, Clone, Default)]
 pub struct Protocol {
     /// Result `$def`s (those with a `resultType` member) and how each treats it.
-    pub results: BTreeMap<String, ResultKind>,
+    pub results: BTreeMap<SchemaName, ResultKind>,
     /// Request `$def`s (a constant `method`, not a notification).
-    pub requests: BTreeMap<String, RequestInfo>,
+    pub requests: BTreeMap<SchemaName, RequestInfo>,
     /// Notification `$def`s and their method.
-    pub notifications: BTreeMap<String, String>,
+    pub notifications: BTreeMap<SchemaName, String>,
     /// `*ResultResponse` `$def`s whose `result` may be `input_required`, and the outcome enum
     /// that types it.
-    pub outcomes: BTreeMap<String, OutcomeInfo>,
+    pub outcomes: BTreeMap<SchemaName, OutcomeInfo>,
     /// The `$def` that answers `input_required`.
-    pub input_required: Option<String>,
+    pub input_required: Option<SchemaName>,
 }
 
 /// How a result `$def` treats `resultType`.
@@ -34,26 +35,38 @@ pub enum ResultKind {
     Generic,
 }
 
+/// The value `resultType` has in a result that answers a method and is not named otherwise.
+pub const COMPLETE: &str = "complete";
+
 /// A request's method and result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestInfo {
     /// The method name.
     pub method: String,
-    /// The Rust type of a successful response's `result`.
-    pub result: Option<String>,
+    /// What a successful response's `result` is.
+    pub result: Option<ResultOf>,
     /// Whether the method may answer `input_required`.
     pub may_require_input: bool,
+}
+
+/// What a successful response of a request carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultOf {
+    /// One result `$def`.
+    Def(SchemaName),
+    /// The outcome enum of this `*ResultResponse` `$def`.
+    Outcome(SchemaName),
 }
 
 /// An outcome enum to generate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutcomeInfo {
-    /// Its name, `<Base>Outcome`.
-    pub name: String,
+    /// The name its Rust name is built from (the response's name less `ResultResponse`).
+    pub base: String,
     /// The complete result `$def`.
-    pub complete: String,
+    pub complete: SchemaName,
     /// The request `$def` it answers, when there is one.
-    pub request: Option<String>,
+    pub request: Option<SchemaName>,
 }
 
 fn const_str<'a>(def: &'a Value, key: &str) -> Option<&'a str> {
@@ -76,138 +89,187 @@ impl Protocol {
         defs_key: &str,
         overlay: Option<&Overlay>,
     ) -> SchemaResult<Protocol> {
-        let ptr = |name: &str| format!("/{defs_key}/{}", escape_token(name));
-        let mut p = Protocol::default();
+        let mut reader = Reader {
+            defs,
+            defs_key,
+            protocol: Protocol::default(),
+            answers: BTreeMap::new(),
+            answering: BTreeSet::new(),
+        };
         let results_rule = overlay.and_then(|o| o.results.as_ref());
         if let Some(rule) = results_rule {
             if !defs.contains_key(&rule.input_required) {
                 return Err(SchemaError::new(
-                    ptr(&rule.input_required),
+                    reader.pointer(&rule.input_required),
                     "the overlay names this $def as the input_required result, but the schema has no such $def",
                 ));
             }
-            p.input_required = Some(rule.input_required.clone());
+            reader.protocol.input_required = Some(SchemaName::new(rule.input_required.clone()));
         }
-
-        // Responses: `<Base>ResultResponse.result` is a $ref, or an anyOf with InputRequiredResult.
-        let mut answers: BTreeMap<String, String> = BTreeMap::new(); // base -> result Rust type
-        let mut answering: Vec<String> = Vec::new(); // result defs that answer a method
         for (name, def) in defs {
-            let Some(base) = name.strip_suffix("ResultResponse") else {
-                continue;
-            };
-            let Some(result) = def.get("properties").and_then(|p| p.get("result")) else {
-                continue;
-            };
-            let rptr = format!("{}/properties/result", ptr(name));
-            if let Some(target) = ref_name(result, defs_key) {
-                answers.insert(base.to_owned(), target.to_owned());
-                // Only the response of a request with a method answers one: the generic
-                // `JSONRPCResultResponse` carries the generic `Result`.
-                let request = defs.get(&format!("{base}Request"));
-                if request.is_some_and(|r| const_str(r, "method").is_some()) {
-                    answering.push(target.to_owned());
-                }
-            } else if let Some(any) = result.get("anyOf").and_then(Value::as_array) {
-                let targets: Vec<&str> = any.iter().filter_map(|s| ref_name(s, defs_key)).collect();
-                if targets.len() != any.len() {
-                    return Err(SchemaError::new(
-                        rptr,
-                        "a result union must list $refs only",
-                    ));
-                }
-                let Some(ir) = p
-                    .input_required
-                    .as_deref()
-                    .filter(|ir| targets.contains(ir))
-                else {
-                    return Err(SchemaError::new(
-                        rptr,
-                        "a result union without the input_required result: the overlay does not say how to tell its members apart",
-                    ));
-                };
-                let others: Vec<&str> = targets.iter().copied().filter(|t| *t != ir).collect();
-                let [complete] = others.as_slice() else {
-                    return Err(SchemaError::new(
-                        rptr,
-                        "a result union must hold the input_required result and exactly one complete result",
-                    ));
-                };
-                let outcome = format!("{base}Outcome");
-                if defs.contains_key(&outcome) {
-                    return Err(SchemaError::new(
-                        ptr(&outcome),
-                        format!(
-                            "the outcome enum of {name} would be named {outcome}, which is already a $def"
-                        ),
-                    ));
-                }
-                let request = format!("{base}Request");
-                p.outcomes.insert(
-                    name.clone(),
-                    OutcomeInfo {
-                        name: outcome.clone(),
-                        complete: (*complete).to_owned(),
-                        request: defs.contains_key(&request).then_some(request),
-                    },
-                );
-                answers.insert(base.to_owned(), outcome);
-                answering.push((*complete).to_owned());
-                answering.push(ir.to_owned());
-            }
+            reader.response(name, def)?;
         }
-
-        // Requests and notifications: a constant `method`.
         for (name, def) in defs {
-            let Some(method) = const_str(def, "method") else {
-                continue;
-            };
-            if name.ends_with("Notification") {
-                p.notifications.insert(name.clone(), method.to_owned());
-                continue;
-            }
-            let base = name.strip_suffix("Request").unwrap_or(name);
-            let result = answers.get(base).cloned().or_else(|| {
-                let plain = format!("{base}Result");
-                defs.contains_key(&plain).then(|| {
-                    answering.push(plain.clone());
-                    plain
-                })
-            });
-            let may_require_input = p
-                .outcomes
-                .values()
-                .any(|o| o.request.as_deref() == Some(name.as_str()));
-            p.requests.insert(
-                name.clone(),
-                RequestInfo {
-                    method: method.to_owned(),
-                    result,
-                    may_require_input,
-                },
-            );
+            reader.method(name, def);
         }
-
-        // Results: a `resultType` member.
+        let fixed = results_rule.map(|r| &r.fixed);
         for (name, def) in defs {
-            let has = def
-                .get("properties")
-                .and_then(|p| p.get("resultType"))
-                .is_some();
-            if !has {
-                continue;
-            }
-            let fixed = results_rule.and_then(|r| r.fixed.get(name)).cloned();
-            let kind = match fixed {
-                Some(v) => ResultKind::Fixed(v),
-                None if answering.iter().any(|a| a == name) => {
-                    ResultKind::Fixed("complete".to_owned())
-                }
-                None => ResultKind::Generic,
-            };
-            p.results.insert(name.clone(), kind);
+            reader.result(name, def, fixed);
         }
-        Ok(p)
+        Ok(reader.protocol)
+    }
+}
+
+/// The state of reading one schema's protocol model.
+struct Reader<'a> {
+    defs: &'a Map<String, Value>,
+    defs_key: &'a str,
+    protocol: Protocol,
+    /// What the responses say each request base name is answered with.
+    answers: BTreeMap<String, ResultOf>,
+    /// The result `$def`s that answer a method.
+    answering: BTreeSet<String>,
+}
+
+impl Reader<'_> {
+    fn pointer(&self, name: &str) -> String {
+        format!("/{}/{}", self.defs_key, escape_token(name))
+    }
+
+    /// A `<Base>ResultResponse`: its `result` is a `$ref`, or an anyOf of the input-required
+    /// result and one complete result (an outcome).
+    fn response(&mut self, name: &str, def: &Value) -> SchemaResult<()> {
+        let Some(base) = name.strip_suffix("ResultResponse") else {
+            return Ok(());
+        };
+        let Some(result) = def.get("properties").and_then(|p| p.get("result")) else {
+            return Ok(());
+        };
+        if let Some(target) = ref_name(result, self.defs_key) {
+            self.answers
+                .insert(base.to_owned(), ResultOf::Def(SchemaName::new(target)));
+            // Only the response of a request with a method answers one: the generic
+            // `JSONRPCResultResponse` carries the generic `Result`.
+            let request = self.defs.get(&format!("{base}Request"));
+            if request.is_some_and(|r| const_str(r, "method").is_some()) {
+                self.answering.insert(target.to_owned());
+            }
+        } else if let Some(any) = result.get("anyOf").and_then(Value::as_array) {
+            let pointer = format!("{}/properties/result", self.pointer(name));
+            self.outcome(name, base, any, pointer)?;
+        }
+        Ok(())
+    }
+
+    /// A response whose result is a union: it must be the input-required result and one
+    /// complete result.
+    fn outcome(
+        &mut self,
+        name: &str,
+        base: &str,
+        any: &[Value],
+        pointer: String,
+    ) -> SchemaResult<()> {
+        let targets: Vec<&str> = any
+            .iter()
+            .filter_map(|s| ref_name(s, self.defs_key))
+            .collect();
+        if targets.len() != any.len() {
+            return Err(SchemaError::new(
+                pointer,
+                "a result union must list $refs only",
+            ));
+        }
+        let Some(ir) = self
+            .protocol
+            .input_required
+            .as_ref()
+            .map(SchemaName::as_str)
+            .filter(|ir| targets.contains(ir))
+        else {
+            return Err(SchemaError::new(
+                pointer,
+                "a result union without the input_required result: the overlay does not say how to tell its members apart",
+            ));
+        };
+        let others: Vec<&str> = targets.iter().copied().filter(|t| *t != ir).collect();
+        let [complete] = others.as_slice() else {
+            return Err(SchemaError::new(
+                pointer,
+                "a result union must hold the input_required result and exactly one complete result",
+            ));
+        };
+        let request = format!("{base}Request");
+        let request = self
+            .defs
+            .contains_key(&request)
+            .then(|| SchemaName::new(request));
+        let name = SchemaName::new(name);
+        self.answering.insert((*complete).to_owned());
+        self.answering.insert(ir.to_owned());
+        self.answers
+            .insert(base.to_owned(), ResultOf::Outcome(name.clone()));
+        self.protocol.outcomes.insert(
+            name,
+            OutcomeInfo {
+                base: base.to_owned(),
+                complete: SchemaName::new(*complete),
+                request,
+            },
+        );
+        Ok(())
+    }
+
+    /// A request or notification: a `$def` with a constant `method`.
+    fn method(&mut self, name: &str, def: &Value) {
+        let Some(method) = const_str(def, "method") else {
+            return;
+        };
+        if name.ends_with("Notification") {
+            self.protocol
+                .notifications
+                .insert(SchemaName::new(name), method.to_owned());
+            return;
+        }
+        let base = name.strip_suffix("Request").unwrap_or(name);
+        let result = self.answers.get(base).cloned().or_else(|| {
+            let plain = format!("{base}Result");
+            self.defs.contains_key(&plain).then(|| {
+                self.answering.insert(plain.clone());
+                ResultOf::Def(SchemaName::new(plain))
+            })
+        });
+        let may_require_input = self
+            .protocol
+            .outcomes
+            .values()
+            .any(|o| o.request.as_ref().map(SchemaName::as_str) == Some(name));
+        self.protocol.requests.insert(
+            SchemaName::new(name),
+            RequestInfo {
+                method: method.to_owned(),
+                result,
+                may_require_input,
+            },
+        );
+    }
+
+    /// A result: a `$def` with a `resultType` member. Its value is fixed when the overlay
+    /// says so or it answers a method (`complete`); else it is carried in a field.
+    fn result(&mut self, name: &str, def: &Value, fixed: Option<&BTreeMap<String, String>>) {
+        let has = def
+            .get("properties")
+            .and_then(|p| p.get(crate::results::RESULT_TYPE))
+            .is_some();
+        if !has {
+            return;
+        }
+        let kind = match fixed.and_then(|f| f.get(name)) {
+            Some(v) => ResultKind::Fixed(v.clone()),
+            None if self.answering.contains(name) => ResultKind::Fixed(COMPLETE.to_owned()),
+            None => ResultKind::Generic,
+        };
+        self.protocol.results.insert(SchemaName::new(name), kind);
     }
 }
 
@@ -235,17 +297,20 @@ mod tests {
             "ThingNotification": {"type": "object", "properties": {"method": {"const": "notifications/thing"}}}
         });
         let p = Protocol::read(defs.as_object().unwrap(), "$defs", Some(&overlay())).unwrap();
-        assert_eq!(p.outcomes["FooResultResponse"].name, "FooOutcome");
-        assert_eq!(p.outcomes["FooResultResponse"].complete, "FooResult");
+        assert_eq!(p.outcomes["FooResultResponse"].base, "Foo");
+        assert_eq!(
+            p.outcomes["FooResultResponse"].complete.as_str(),
+            "FooResult"
+        );
         assert!(p.requests["FooRequest"].may_require_input);
         assert!(!p.requests["BarRequest"].may_require_input);
         assert_eq!(
-            p.requests["FooRequest"].result.as_deref(),
-            Some("FooOutcome")
+            p.requests["FooRequest"].result,
+            Some(ResultOf::Outcome(SchemaName::new("FooResultResponse")))
         );
         assert_eq!(
-            p.requests["BarRequest"].result.as_deref(),
-            Some("BarResult")
+            p.requests["BarRequest"].result,
+            Some(ResultOf::Def(SchemaName::new("BarResult")))
         );
         assert_eq!(
             p.results["InputRequiredResult"],

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::ir::{Predicate, Select, Ty, Union, UnionMode, Variant};
-use crate::lower::string_enum;
+use crate::names::RustName;
 
 /// The JSON type a union member accepts, for dispatch by JSON type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -72,9 +72,18 @@ impl JsonType {
     }
 }
 
+/// The values of a string `enum`, sorted as the schema lists them.
+pub(crate) fn string_enum(s: &Map<String, Value>) -> Option<Vec<String>> {
+    let values = s.get("enum")?.as_array()?;
+    values
+        .iter()
+        .map(|v| v.as_str().map(str::to_owned))
+        .collect()
+}
+
 /// A union member, resolved.
 pub(crate) struct Member<'s> {
-    pub(crate) name: String,
+    pub(crate) name: RustName,
     pub(crate) ty: Ty,
     /// The object schema behind it (after `$ref`s and allOf), when it is an object.
     pub(crate) object: Option<Value>,

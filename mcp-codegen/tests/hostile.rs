@@ -34,15 +34,22 @@ fn tmp() -> PathBuf {
 fn generate(name: &str, text: &str) -> Result<Generated, Error> {
     let path = tmp().join(format!("{name}.json"));
     std::fs::write(&path, text).unwrap();
+    let overlay = overlay_for(name).map(|overlay| {
+        let path = tmp().join(format!("{name}.overlay.json"));
+        std::fs::write(&path, overlay.to_string()).unwrap();
+        path
+    });
     let (tx, rx) = mpsc::channel();
     let thread = std::thread::Builder::new()
         .name(format!("generate {name}"))
         .stack_size(2 << 20)
         .spawn(move || {
-            let result = Builder::new()
-                .schema(&path)
-                .cargo_metadata(false)
-                .generate_string();
+            let mut builder = Builder::new();
+            builder.schema(&path).cargo_metadata(false);
+            if let Some(overlay) = &overlay {
+                builder.overlay(overlay);
+            }
+            let result = builder.generate_string();
             let _ = tx.send(result);
         })
         .unwrap();
@@ -163,7 +170,7 @@ fn refused() -> Vec<(&'static str, String, String, &'static str)> {
     let deep_props = 5_000;
     // The first node nested more than 1024 deep: `/$defs/Deep` is at depth 3, each
     // `/properties/x` (or `/anyOf/0`) adds two.
-    let past = (mcp_codegen::load::MAX_NESTING + 1 - 3) / 2;
+    let past = (mcp_codegen::__internals::MAX_NESTING + 1 - 3) / 2;
     vec![
         (
             "ref_cycle_of_aliases",
@@ -296,6 +303,19 @@ fn refused() -> Vec<(&'static str, String, String, &'static str)> {
             format!(r#"{{"$defs": {{"Deep": {}}}}}"#, nest_any_of(600)),
             format!("/$defs/Deep{}", "/anyOf/0".repeat(past)),
             "more than 1024 deep",
+        ),
+        (
+            "outcome_collision",
+            defs(json!({
+                "Input Required Result": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+                "x y Result": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+                "x y ResultResponse": {"type": "object", "properties": {"result": {"anyOf": [
+                    {"$ref": "#/$defs/x y Result"}, {"$ref": "#/$defs/Input Required Result"}
+                ]}}},
+                "x y Outcome": {"type": "string"}
+            })),
+            "/$defs/x y Outcome".into(),
+            "the outcome enum of `x y ResultResponse` would both be the Rust type `x_y_Outcome`",
         ),
     ]
 }
@@ -493,7 +513,88 @@ fn accepted() -> Vec<(&'static str, String)> {
         ),
         ("tree_of_300_defs", tree(300)),
         ("chain_of_100_defs", chain(100)),
+        ("protocol_families", protocol_families()),
     ]
+}
+
+/// A protocol whose request, result and response families (method constants, outcome enums,
+/// a union of results, the multi round-trip types) carry names with spaces and the names of
+/// std types, described by an overlay that names them.
+fn protocol_families() -> String {
+    let r = |name: &str| json!({"$ref": format!("#/$defs/{name}")});
+    let request = |method: &str, params: Value| {
+        json!({"type": "object", "properties": {
+            "jsonrpc": {"const": "2.0"}, "id": r("Request Id"), "method": {"const": method}, "params": params
+        }, "required": ["jsonrpc", "id", "method", "params"]})
+    };
+    let response = |result: Value| {
+        json!({"type": "object", "properties": {"jsonrpc": {"const": "2.0"}, "id": r("Request Id"), "result": result},
+               "required": ["jsonrpc", "id", "result"]})
+    };
+    let result_type = json!({"type": "string"});
+    defs(json!({
+        "Request Id": {"type": ["string", "integer"]},
+        "Result": {"type": "object", "properties": {"resultType": result_type}},
+        "Input Required Result": {"type": "object", "properties": {
+            "resultType": result_type, "inputRequests": r("Input Requests"), "requestState": {"type": "string"}
+        }, "required": ["resultType"]},
+        "Input Requests": {"type": "object", "additionalProperties": r("Input Request")},
+        "Input Request": {"anyOf": [r("Vec Request"), r("Box Request")]},
+        "Input Responses": {"type": "object", "additionalProperties": r("Input Response")},
+        "Input Response": {"anyOf": [r("Vec Result"), r("Box Result")]},
+        "Vec Request": {"type": "object", "properties": {"method": {"const": "vec/list"}}, "required": ["method"]},
+        "Vec Result": {"type": "object", "properties": {"items": {"type": "array", "items": {"type": "string"}}}, "required": ["items"]},
+        "Box Request": {"type": "object", "properties": {"method": {"const": "box/open"}, "params": {"type": "object", "properties": {"lid": {"type": "string"}}}}, "required": ["method"]},
+        "Box Result": {"type": "object", "properties": {"opened": {"type": "boolean"}}, "required": ["opened"]},
+        "Client Capabilities": {"type": "object", "properties": {"vec": {"type": "object"}, "box": {"type": "object"}}},
+        "Missing Capability Error": {"type": "object", "properties": {
+            "jsonrpc": {"const": "2.0"}, "id": r("Request Id"), "error": {"type": "object"}
+        }, "required": ["jsonrpc", "error"]},
+        "my tool Request": request("my/tool", r("my tool Request Params")),
+        "my tool Request Params": {"type": "object", "properties": {
+            "name": {"type": "string"}, "inputResponses": r("Input Responses"), "requestState": {"type": "string"}
+        }, "required": ["name"]},
+        "my tool Result": {"type": "object", "properties": {"resultType": result_type, "value": {"type": "string"}}, "required": ["resultType", "value"]},
+        "my tool ResultResponse": response(json!({"anyOf": [r("my tool Result"), r("Input Required Result")]})),
+        "Option Request": request("option/get", json!({"type": "object"})),
+        "Option Result": {"type": "object", "properties": {"resultType": result_type, "some": {"type": "boolean"}}},
+        "Option ResultResponse": response(r("Option Result")),
+        "Value Request": request("value/get", json!({"type": "object"})),
+        "Self Notification": {"type": "object", "properties": {"jsonrpc": {"const": "2.0"}, "method": {"const": "notifications/self"}}, "required": ["jsonrpc", "method"]},
+        "Server Result": {"anyOf": [r("Result"), r("Input Required Result"), r("my tool Result"), r("Option Result")]}
+    }))
+}
+
+/// The overlay a case needs, if any.
+fn overlay_for(name: &str) -> Option<Value> {
+    let why = |v: Value| {
+        let mut v = v;
+        v["why"] = json!("a hostile-schema test");
+        v["source"] = json!("mcp-codegen/tests/hostile.rs");
+        v
+    };
+    if name == "outcome_collision" {
+        return Some(json!({
+            "revision": "hostile",
+            "results": why(json!({"input_required": "Input Required Result", "fixed": {"Input Required Result": "input_required"}}))
+        }));
+    }
+    (name == "protocol_families").then(|| {
+        json!({
+            "revision": "hostile",
+            "results": why(json!({"input_required": "Input Required Result", "fixed": {"Input Required Result": "input_required"}})),
+            "at_least_one_of": {"Input Required Result": why(json!({"keys": ["inputRequests", "requestState"]}))},
+            "input_requests": why(json!({
+                "result": "Input Required Result", "map": "Input Requests", "request": "Input Request",
+                "responses": "Input Responses", "response": "Input Response",
+                "capabilities": "Client Capabilities", "missing_capability_error": "Missing Capability Error"
+            })),
+            "input_capabilities": why(json!({"rules": [
+                {"method": "vec/list", "needs": "vec", "why": "test"},
+                {"method": "box/open", "when": {"any_present": ["/params/lid"]}, "needs": "box.lid", "level": "should", "why": "test"}
+            ]}))
+        })
+    })
 }
 
 /// The cases whose types nest (each holding the next, by value or through `Option`, `Box` or
@@ -640,6 +741,48 @@ fn odd_names() {
         assert_eq!(e.as_str(), text);
     }
     let _: m::Docs = round_trip(json!({}));
+}
+
+#[test]
+fn protocol_families() {
+    use crate::protocol_families as m;
+    use mcp_runtime::prelude::*;
+    assert_eq!(m::my_tool_Request::METHOD, "my/tool");
+    assert_eq!(<m::Option_Request as mcp_runtime::Request>::METHOD, "option/get");
+    assert_eq!(m::Self_Notification::METHOD, "notifications/self");
+    let complete: m::my_tool_ResultResponse =
+        round_trip(json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "complete", "value": "v"}}));
+    assert!(matches!(complete.result, m::my_tool_Outcome::Complete(_)), "{complete:?}");
+    let ask: m::my_tool_ResultResponse = round_trip(json!({"jsonrpc": "2.0", "id": 1, "result": {
+        "resultType": "input_required", "inputRequests": {"k": {"method": "vec/list"}}, "requestState": "s"
+    }}));
+    let m::my_tool_Outcome::InputRequired(ask) = ask.result else { panic!("{ask:?}") };
+    let err = serde_json::from_value::<m::Option_ResultResponse>(
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required", "requestState": "s"}}),
+    );
+    assert!(err.is_err(), "{err:?}");
+    let by_method = m::Server_Result::from_method("my/tool", json!({"resultType": "input_required", "requestState": "s"})).unwrap();
+    assert!(matches!(by_method, m::Server_Result::Input_Required_Result(_)), "{by_method:?}");
+    let by_method = m::Server_Result::from_method("option/get", json!({"some": true})).unwrap();
+    assert!(matches!(by_method, m::Server_Result::Option_Result(_)), "{by_method:?}");
+    let generic: m::Server_Result = round_trip(json!({"resultType": "complete", "x": 1}));
+    assert!(matches!(generic, m::Server_Result::Result(_)), "{generic:?}");
+    let caps: m::Client_Capabilities = round_trip(json!({"vec": {}}));
+    assert!(ask.check_capabilities(&caps).is_ok());
+    let no_caps: m::Client_Capabilities = round_trip(json!({}));
+    assert!(ask.check_capabilities(&no_caps).is_err());
+    let mut builder = m::InputRequestsBuilder::new(&no_caps);
+    let refused = builder.insert("k", round_trip::<m::Input_Request>(json!({"method": "vec/list"})));
+    let Err(mcp_runtime::mrtr::InputError::Refused(refusal)) = refused else { panic!("{refused:?}") };
+    let error = m::Missing_Capability_Error::from_capability_error(Some(m::Request_Id::Integer(4)), &refusal).unwrap();
+    assert_eq!(serde_json::to_value(&error).unwrap()["error"]["code"], json!(-32021));
+    let request: m::my_tool_Request = round_trip(json!({"jsonrpc": "2.0", "id": 1, "method": "my/tool", "params": {"name": "n"}}));
+    let mut responses = m::Input_Responses::new();
+    responses.insert("k".into(), round_trip(json!({"items": ["a"]})));
+    let retry = request.retry(m::Request_Id::Integer(2), &ask, responses).unwrap();
+    assert_eq!(retry.params.request_state.as_deref(), Some("s"));
+    let wrong: m::Input_Responses = [("k".to_owned(), round_trip(json!({"opened": true})))].into();
+    assert!(request.retry(m::Request_Id::Integer(3), &ask, wrong).is_err());
 }
 
 #[test]

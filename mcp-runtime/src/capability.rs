@@ -3,9 +3,10 @@
 //! declared the capability it needs (and the sub-capability for its mode or parameters).
 //!
 //! The rules are data: the generator emits them from the revision's overlay
-//! (`schema/<revision>.json`, entry `input_capabilities`) as a `&[Rule]`, and the generated
-//! `InputRequestsBuilder` and `InputRequiredResult::check_capabilities` evaluate them here,
-//! on the JSON form of the request and of the client's `ClientCapabilities`.
+//! (`schema/<revision>.json`, entry `input_capabilities`) as a `&[Rule]`, and
+//! [`InputRequestsBuilder`](crate::mrtr::InputRequestsBuilder) and
+//! [`InputRequired::check_capabilities`](crate::mrtr::InputRequired::check_capabilities)
+//! evaluate them here, on the JSON form of the request and of the client's capabilities.
 //!
 //! ```
 //! use mcp_runtime::capability::{check, Level, Rule, When};

@@ -5,13 +5,18 @@
 //! - [`protocol`]: traits the generator implements from the schema ([`Request`],
 //!   [`Notification`], [`MayRequireInput`], [`McpResultType`]).
 //! - [`capability`]: capability gating of input requests (rules from the overlay).
+//! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
+//!   retry, the `-32021` error response, generic over traits the generator implements.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
+//! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 
 // The derives name this crate `::mcp_runtime`; this makes that path resolve inside it too.
 extern crate self as mcp_runtime;
 
 pub mod capability;
 mod de;
+pub mod mrtr;
+pub mod prelude;
 pub mod protocol;
 pub mod result_type;
 pub mod retry;
@@ -21,6 +26,9 @@ pub mod seal;
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
 pub use protocol::{AtLeastOneOf, MayRequireInput, McpResultType, Notification, Request};
 pub use result_type::ResultType;
+
+/// The `jsonrpc` member of every JSON-RPC message.
+pub const JSONRPC_VERSION: &str = "2.0";
 
 /// The members of a JSON object that its Rust type does not declare, kept so that they are
 /// written back unchanged (a proxy must not drop fields of a newer revision or an extension).

@@ -1,10 +1,11 @@
 //! The retry of a multi round-trip request: what can be wrong with the responses a client
 //! sends back for an `InputRequiredResult`.
 //!
-//! The generated `retry` methods of the requests that may answer `input_required` build the
-//! retried request: they copy `requestState` exactly (and send none when none came), require a
-//! response of the matching kind for every `inputRequests` key, refuse responses for keys that
-//! were not asked, and take a new JSON-RPC id from the caller.
+//! [`Retry::retry`](crate::mrtr::Retry::retry), which the requests that may answer
+//! `input_required` implement, builds the retried request: it copies `requestState` exactly
+//! (and sends none when none came), requires a response of the matching kind for every
+//! `inputRequests` key, refuses responses for keys that were not asked, and takes a new
+//! JSON-RPC id from the caller.
 
 use std::fmt;
 

@@ -1,7 +1,9 @@
 //! Capability-gated input requests (SPEC-NOTES B) and the retry of a multi round-trip request
 //! (SPEC-NOTES A.8).
 
-use mcp_runtime::capability::Level;
+use mcp_runtime::capability::{CapabilityError, Level};
+use mcp_runtime::mrtr::InputError;
+use mcp_runtime::prelude::*;
 use mcp_runtime::retry::RetryError;
 use mcp_tests::mcp;
 use serde_json::{Value, json};
@@ -41,11 +43,20 @@ fn roots() -> mcp::InputRequest {
 }
 
 /// The capability the builder says is missing, or None when it accepts the request.
+/// The refusal an input error must be.
+fn refusal(e: InputError) -> CapabilityError {
+    match e {
+        InputError::Refused(e) => e,
+        InputError::Json(e) => panic!("not a refusal: {e}"),
+    }
+}
+
 fn refused(c: &Value, r: mcp::InputRequest) -> Option<String> {
     let mut b = mcp::InputRequestsBuilder::new(&caps(c.clone()));
     match b.insert("k", r) {
         Ok(_) => None,
         Err(e) => {
+            let e = refusal(e);
             assert_eq!(e.refusals[0].key, "k");
             Some(
                 e.refusals
@@ -191,9 +202,11 @@ fn capability_matrix() {
 fn should_rules_can_be_allowed_explicitly() {
     let c = caps(json!({"sampling": {}}));
     let mut strict = mcp::InputRequestsBuilder::new(&c);
-    let e = strict
-        .insert("s", sampling(json!({"includeContext": "thisServer"})))
-        .unwrap_err();
+    let e = refusal(
+        strict
+            .insert("s", sampling(json!({"includeContext": "thisServer"})))
+            .unwrap_err(),
+    );
     assert_eq!(e.refusals[0].level, Level::Should);
     assert!(e.to_string().contains("SHOULD"), "{e}");
     let mut lenient = mcp::InputRequestsBuilder::new(&c).allow_should_rules();
@@ -208,7 +221,7 @@ fn should_rules_can_be_allowed_explicitly() {
 #[test]
 fn refusal_names_key_kind_and_capability_and_becomes_32021() {
     let mut b = mcp::InputRequestsBuilder::new(&caps(json!({"elicitation": {}})));
-    let e = b.insert("login", url()).unwrap_err();
+    let e = refusal(b.insert("login", url()).unwrap_err());
     let msg = e.to_string();
     assert!(
         msg.contains("\"login\"")
@@ -241,9 +254,10 @@ fn client_side_check_reports_every_offending_key() {
     requests.insert("b".into(), roots());
     requests.insert("c".into(), form(None));
     let ir = mcp::InputRequiredResult::new(Some(requests), None).unwrap();
-    let e = ir
-        .check_capabilities(&caps(json!({"elicitation": {"form": {}}})))
-        .unwrap_err();
+    let e = refusal(
+        ir.check_capabilities(&caps(json!({"elicitation": {"form": {}}})))
+            .unwrap_err(),
+    );
     let keys: Vec<(&str, &str)> = e
         .refusals
         .iter()

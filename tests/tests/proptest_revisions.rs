@@ -109,7 +109,7 @@ fn finish(walker: &Walker, results: Vec<(&str, Result<Tally, String>)>) {
 #[test]
 fn exceptions_are_the_overlay_patches() {
     for (rev, listed) in EXCEPTIONS {
-        let overlay = mcp_codegen::overlay::Overlay::builtin(rev).unwrap();
+        let overlay = mcp_codegen::__internals::Overlay::builtin(rev).unwrap();
         let patched: Vec<&str> = overlay.patches.iter().map(|p| p.path.as_str()).collect();
         assert_eq!(
             &patched, listed,

@@ -62,7 +62,7 @@ macro_rules! check_all {
 
 #[test]
 fn exceptions_are_the_overlay_patches() {
-    let overlay = mcp_codegen::overlay::Overlay::builtin("2026-07-28").unwrap();
+    let overlay = mcp_codegen::__internals::Overlay::builtin("2026-07-28").unwrap();
     let patched: Vec<&str> = overlay.patches.iter().map(|p| p.path.as_str()).collect();
     let listed: Vec<&str> = EXCEPTIONS.iter().map(|(p, _)| *p).collect();
     assert_eq!(

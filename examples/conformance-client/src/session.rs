@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use mcp_runtime::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -139,7 +139,7 @@ impl<'c> Round<'c> {
         &mut self,
         key: &str,
         request: impl Into<mcp::InputRequest>,
-    ) -> Result<(), mcp_runtime::capability::CapabilityError> {
+    ) -> Result<(), mcp_runtime::mrtr::InputError> {
         self.builder.insert(key, request).map(|_| ())
     }
 

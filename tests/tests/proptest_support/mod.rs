@@ -18,8 +18,8 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Debug;
 
-use mcp_codegen::overlay::Overlay;
-use mcp_codegen::rules::{Protocol, ResultKind};
+use mcp_codegen::__internals::Overlay;
+use mcp_codegen::__internals::{Protocol, ResultKind};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde::Serialize;

@@ -1,0 +1,99 @@
+//! The tokens every part of emission shares: types and doc attributes.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::{Kind, Module, RustName, Struct, Ty};
+
+/// The tokens of a field or alias type.
+pub fn ty(t: &Ty) -> TokenStream {
+    match t {
+        Ty::Named(n) => quote!(#n),
+        Ty::Path(p) => p.tokens(),
+        Ty::String => quote!(::std::string::String),
+        Ty::Bool => quote!(bool),
+        Ty::I64 => quote!(i64),
+        Ty::U64 => quote!(u64),
+        Ty::F64 => quote!(f64),
+        Ty::Value => quote!(::serde_json::Value),
+        Ty::Object => quote!(::serde_json::Map<::std::string::String, ::serde_json::Value>),
+        Ty::Unit => quote!(()),
+        Ty::Vec(inner) => {
+            let i = ty(inner);
+            quote!(::std::vec::Vec<#i>)
+        }
+        Ty::Map(inner) => {
+            let i = ty(inner);
+            quote!(::std::collections::BTreeMap<::std::string::String, #i>)
+        }
+        Ty::Boxed(inner) => {
+            let i = ty(inner);
+            quote!(::std::boxed::Box<#i>)
+        }
+    }
+}
+
+/// `#[doc = ...]` lines for `text`, one per line.
+pub fn doc_lines(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| {
+        let l = if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        };
+        quote!(#[doc = #l])
+    });
+    quote!(#(#lines)*)
+}
+
+/// Turns schema descriptions into doc attributes, with links resolved against the module's
+/// types and members (looked up once, so that docs cost log time per link).
+pub struct Docs<'m> {
+    known: BTreeSet<String>,
+    structs: BTreeMap<&'m str, &'m Struct>,
+}
+
+impl<'m> Docs<'m> {
+    /// The lookups for `module`.
+    pub fn new(module: &'m Module) -> Self {
+        let known = module.types.keys().map(|k| k.as_str().to_owned()).collect();
+        let structs = module
+            .types
+            .iter()
+            .filter_map(|(k, d)| match &d.kind {
+                Kind::Struct(s) => Some((k.as_str(), s)),
+                _ => None,
+            })
+            .collect();
+        Docs { known, structs }
+    }
+
+    /// The doc attributes of a schema description (none for a missing or blank one).
+    pub fn schema(&self, text: Option<&str>) -> TokenStream {
+        let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
+            return TokenStream::new();
+        };
+        let field = |ty: &str, member: &str| -> Option<String> {
+            let f = self
+                .structs
+                .get(ty)?
+                .fields
+                .iter()
+                .find(|f| f.json == member)?;
+            Some(format!("{ty}::{}", f.rust.unraw()))
+        };
+        doc_lines(&crate::docs::rustdoc(text, &self.known, &field))
+    }
+}
+
+/// `#[allow(non_camel_case_types)]` for an item whose name, or any of whose variants' names,
+/// is not UpperCamelCase.
+pub fn allow_case<'n>(mut names: impl Iterator<Item = &'n RustName>) -> TokenStream {
+    if names.all(RustName::is_camel) {
+        TokenStream::new()
+    } else {
+        quote!(#[allow(non_camel_case_types)])
+    }
+}

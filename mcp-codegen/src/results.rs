@@ -1,0 +1,199 @@
+//! The result rules, as lowering applies them: how a result struct carries `resultType`, the
+//! outcome enum of a method that may answer `input_required`, and the union of result types.
+//! Every `resultType` word of the generator is here or in [`crate::rules`].
+
+use std::collections::BTreeMap;
+
+use crate::error::{SchemaError, SchemaResult};
+use crate::ir::{
+    Field, Kind, ResultMode, ResultSelect, ResultVariant, Results, RustPath, Ty, TypeDef,
+};
+use crate::names::{RustName, SchemaName};
+use crate::rules::{COMPLETE, OutcomeInfo, Protocol, ResultKind, ResultOf};
+use crate::union_dispatch::Member;
+
+/// The member that carries a result's discriminator.
+pub const RESULT_TYPE: &str = "resultType";
+
+/// The member of a `*ResultResponse` that holds the result.
+pub const RESPONSE_RESULT: &str = "result";
+
+/// The runtime type of a `resultType` carried in a field.
+const RESULT_TYPE_PATH: &str = "::mcp_runtime::ResultType";
+
+/// The name of the outcome enum of a `<base>ResultResponse`.
+pub fn outcome_name(base: &str) -> RustName {
+    RustName::of_def(&SchemaName::new(base)).suffixed("Outcome")
+}
+
+/// How a result struct of fixed `resultType` `value` is marked.
+pub fn fixed_mode(value: &str) -> ResultMode {
+    if value == COMPLETE {
+        ResultMode::Default
+    } else {
+        ResultMode::Fixed(value.to_owned())
+    }
+}
+
+/// The field of a generic result (`Result`, `PaginatedResult`) that carries `resultType`.
+pub fn result_type_field(rust: RustName) -> Field {
+    Field {
+        json: RESULT_TYPE.to_owned(),
+        rust,
+        ty: RustPath::parse(RESULT_TYPE_PATH).map_or(Ty::Value, Ty::Path),
+        required: true,
+        docs: Some(
+            "The result's `resultType`: `complete`, `input_required`, or a value an extension the client advertised defines."
+                .to_owned(),
+        ),
+    }
+}
+
+/// The `resultType` of a result `$def` that answers a method with one fixed value.
+fn fixed_value<'p>(protocol: &'p Protocol, def: &SchemaName) -> Option<&'p str> {
+    match protocol.results.get(def)? {
+        ResultKind::Fixed(v) => Some(v),
+        ResultKind::Generic => None,
+    }
+}
+
+/// The outcome enum of the `*ResultResponse` `info` describes: `Complete` or `InputRequired`.
+pub fn outcome(
+    protocol: &Protocol,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+    name: &RustName,
+    info: &OutcomeInfo,
+    pointer: String,
+) -> TypeDef {
+    let complete = rust_of[&info.complete].clone();
+    let request = info.request.as_ref().map(|r| rust_of[r].clone());
+    let mut variants = vec![ResultVariant {
+        name: RustName::pascal("Complete"),
+        ty: complete.clone(),
+        select: ResultSelect::ResultType {
+            value: COMPLETE.to_owned(),
+            methods: Vec::new(),
+        },
+        docs: "The request completed.".to_owned(),
+    }];
+    let input_required = protocol.input_required.as_ref().map(|ir| {
+        let value = fixed_value(protocol, ir).unwrap_or_default().to_owned();
+        (rust_of[ir].clone(), value)
+    });
+    if let Some((ty, value)) = &input_required {
+        variants.push(ResultVariant {
+            name: RustName::pascal("InputRequired"),
+            ty: ty.clone(),
+            select: ResultSelect::ResultType {
+                value: value.clone(),
+                methods: Vec::new(),
+            },
+            docs: "The server needs more input from the client before it can complete.".to_owned(),
+        });
+    }
+    let answers = request.as_ref().map_or_else(
+        || "the request".to_owned(),
+        |r| format!("[`{}`]", r.unraw()),
+    );
+    let docs = format!(
+        "What a successful response to {answers} carries: the complete result, or an input-required result that asks the client for more input first.\n\nRead by `resultType`: `\"{COMPLETE}\"` (or no `resultType`) is [`{}`], `\"{}\"` is [`{}`].",
+        complete.unraw(),
+        input_required.as_ref().map_or("", |(_, v)| v.as_str()),
+        input_required.as_ref().map_or("", |(t, _)| t.unraw()),
+    );
+    TypeDef {
+        name: name.clone(),
+        pointer,
+        docs: Some(docs),
+        kind: Kind::Results(Results {
+            request,
+            variants,
+            reading: String::new(),
+        }),
+    }
+}
+
+/// A union that lists result types (`ServerResult`): read by `resultType` alone, the
+/// input-required result is its own variant and every other value the generic result's; read
+/// by method, each method's own result type.
+pub fn union_of_results(
+    protocol: &Protocol,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+    members: &[Member<'_>],
+    pointer: &str,
+) -> SchemaResult<Kind> {
+    let mut variants = Vec::new();
+    let mut other_taken = false;
+    for m in members {
+        let Some(def) = m.def else {
+            return Err(SchemaError::new(
+                pointer,
+                "a union of result types must list $refs only",
+            ));
+        };
+        let def = SchemaName::new(def);
+        let ty = rust_of[&def].clone();
+        let select = select_result(protocol, &def, &mut other_taken);
+        let docs = match &select {
+            ResultSelect::Other => format!(
+                "A [`{}`]: any result whose `{RESULT_TYPE}` no other variant claims.",
+                ty.unraw()
+            ),
+            ResultSelect::ResultType { value, .. } => {
+                format!("A [`{}`]: `{RESULT_TYPE}` `{value}`.", ty.unraw())
+            }
+            ResultSelect::Method(methods) if methods.is_empty() => {
+                format!("A [`{}`] (no method answers with it).", ty.unraw())
+            }
+            ResultSelect::Method(methods) => format!(
+                "A [`{}`]: the result of `{}`, read by method.",
+                ty.unraw(),
+                methods.join("`, `")
+            ),
+        };
+        variants.push(ResultVariant {
+            name: m.name.clone(),
+            ty,
+            select,
+            docs,
+        });
+    }
+    Ok(Kind::Results(Results {
+        request: None,
+        variants,
+        reading: "Read without the method, only `resultType` tells results apart: an input-required result is read as that variant, any other as the generic result (nothing is lost: undeclared members are kept). `from_method` reads the concrete result of a method.".to_owned(),
+    }))
+}
+
+/// What selects the variant of result `$def` `def` in a union of results.
+fn select_result(protocol: &Protocol, def: &SchemaName, other_taken: &mut bool) -> ResultSelect {
+    let is_input_required = protocol.input_required.as_ref() == Some(def);
+    if is_input_required {
+        let methods = protocol
+            .requests
+            .values()
+            .filter(|r| r.may_require_input)
+            .map(|r| r.method.clone())
+            .collect();
+        let value = fixed_value(protocol, def).unwrap_or_default().to_owned();
+        return ResultSelect::ResultType { value, methods };
+    }
+    if protocol.results.get(def) == Some(&ResultKind::Generic) && !*other_taken {
+        *other_taken = true;
+        return ResultSelect::Other;
+    }
+    let methods = protocol
+        .requests
+        .values()
+        .filter(|r| match &r.result {
+            Some(ResultOf::Def(d)) => d == def,
+            Some(ResultOf::Outcome(response)) => protocol
+                .outcomes
+                .get(response)
+                .is_some_and(|o| &o.complete == def),
+            None => false,
+        })
+        .map(|r| r.method.clone())
+        .collect();
+    ResultSelect::Method(methods)
+}

@@ -1,0 +1,281 @@
+//! The protocol roles of the generated types, read off the protocol model and the overlay:
+//! requests (method, params, result, retry), notifications, and the multi round-trip types
+//! with their capability rules. Emission turns these into trait impls without knowing any of
+//! the protocol's member names.
+
+use std::collections::BTreeMap;
+
+use crate::ir::{
+    CapabilityRule, Field, InputKind, InputRole, Kind, Module, NotificationRole, RequestRole,
+    RetryRole, Struct, Ty, Union, When,
+};
+use crate::names::{RustName, SchemaName};
+use crate::overlay::{self, InputRequestNames, Overlay};
+use crate::rules::{Protocol, ResultOf};
+
+/// A request's or notification's parameters member.
+const PARAMS: &str = "params";
+/// A request's JSON-RPC id member.
+const ID: &str = "id";
+/// The input-required result's map of input requests.
+const INPUT_REQUESTS: &str = "inputRequests";
+/// The input-required result's (and a retry's) opaque state.
+const REQUEST_STATE: &str = "requestState";
+/// A retry's map of input responses.
+const INPUT_RESPONSES: &str = "inputResponses";
+/// The `$def` of the generic result, the answer of requests whose response the schema does not
+/// name.
+const GENERIC_RESULT: &str = "Result";
+
+/// The lookups every role needs.
+struct Context<'a> {
+    module: &'a Module,
+    protocol: &'a Protocol,
+    rust_of: &'a BTreeMap<SchemaName, RustName>,
+    outcome_of: &'a BTreeMap<SchemaName, RustName>,
+}
+
+/// Fills the roles of `module`.
+pub fn assign(
+    module: &mut Module,
+    protocol: &Protocol,
+    overlay: Option<&Overlay>,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+    outcome_of: &BTreeMap<SchemaName, RustName>,
+) {
+    let cx = Context {
+        module,
+        protocol,
+        rust_of,
+        outcome_of,
+    };
+    let input = overlay.and_then(|o| input_role(&cx, o));
+    let requests = protocol
+        .requests
+        .iter()
+        .filter_map(|(def, info)| {
+            let ty = rust_of.get(def)?.clone();
+            let s = cx.structure(&ty)?;
+            Some(RequestRole {
+                method: info.method.clone(),
+                params: cx.params(s),
+                result: cx.result(info.result.as_ref()),
+                may_require_input: info.may_require_input,
+                retry: input
+                    .as_ref()
+                    .filter(|_| info.may_require_input)
+                    .and_then(|_| cx.retry(s)),
+                ty,
+            })
+        })
+        .collect();
+    let notifications = protocol
+        .notifications
+        .iter()
+        .filter_map(|(def, method)| {
+            let ty = rust_of.get(def)?.clone();
+            let s = cx.structure(&ty)?;
+            Some(NotificationRole {
+                method: method.clone(),
+                params: cx.params(s),
+                ty,
+            })
+        })
+        .collect();
+    module.requests = requests;
+    module.notifications = notifications;
+    module.input = input;
+}
+
+impl Context<'_> {
+    fn structure(&self, name: &RustName) -> Option<&Struct> {
+        match &self.module.types.get(name)?.kind {
+            Kind::Struct(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    fn union(&self, name: &RustName) -> Option<&Union> {
+        match &self.module.types.get(name)?.kind {
+            Kind::Union(u) => Some(u),
+            _ => None,
+        }
+    }
+
+    /// The type `ty` stands for, aliases followed.
+    fn resolve<'t>(&'t self, mut ty: &'t Ty) -> &'t Ty {
+        for _ in 0..self.module.types.len() + 1 {
+            let Ty::Named(n) = ty else { return ty };
+            match self.module.types.get(n).map(|d| &d.kind) {
+                Some(Kind::Alias(target)) => ty = target,
+                _ => return ty,
+            }
+        }
+        ty
+    }
+
+    fn named(&self, def: &str) -> Option<&RustName> {
+        self.rust_of
+            .get(def)
+            .filter(|n| self.module.types.contains_key(*n))
+    }
+
+    fn params(&self, s: &Struct) -> Ty {
+        field(s, PARAMS).map_or(Ty::Unit, |f| f.ty.clone())
+    }
+
+    fn result(&self, result: Option<&ResultOf>) -> Ty {
+        let named = match result {
+            Some(ResultOf::Def(d)) => self.rust_of.get(d),
+            Some(ResultOf::Outcome(response)) => self.outcome_of.get(response),
+            None => self.named(GENERIC_RESULT),
+        };
+        named.map_or(Ty::Value, |n| Ty::Named(n.clone()))
+    }
+
+    /// The members a retry of a request with struct `s` rewrites, when it has them all: a
+    /// required id and params, and optional input responses and request state in the params.
+    fn retry(&self, s: &Struct) -> Option<RetryRole> {
+        let (id, params) = (field(s, ID)?, field(s, PARAMS)?);
+        let Ty::Named(params_ty) = &params.ty else {
+            return None;
+        };
+        let ps = self.structure(params_ty)?;
+        let (responses, state) = (field(ps, INPUT_RESPONSES)?, field(ps, REQUEST_STATE)?);
+        let shaped = id.required && params.required && !responses.required && !state.required;
+        shaped.then(|| RetryRole {
+            id: id.rust.clone(),
+            id_ty: id.ty.clone(),
+            params: params.rust.clone(),
+            responses: responses.rust.clone(),
+            state: state.rust.clone(),
+        })
+    }
+}
+
+fn field<'s>(s: &'s Struct, json: &str) -> Option<&'s Field> {
+    s.fields.iter().find(|f| f.json == json)
+}
+
+/// The multi round-trip role, when the overlay names its types and the schema has them in the
+/// expected shapes; else none (nothing is emitted for it).
+fn input_role(cx: &Context<'_>, overlay: &Overlay) -> Option<InputRole> {
+    let names: &InputRequestNames = overlay.input_requests.as_ref()?;
+    let result = cx.named(&names.result)?.clone();
+    let request = cx.named(&names.request)?.clone();
+    let response = cx.named(&names.response)?.clone();
+    let capabilities = cx.named(&names.capabilities)?.clone();
+    let rs = cx.structure(&result)?;
+    let (requests_f, state_f) = (field(rs, INPUT_REQUESTS)?, field(rs, REQUEST_STATE)?);
+    let map_of_requests =
+        matches!(cx.resolve(&requests_f.ty), Ty::Map(item) if **item == Ty::Named(request.clone()));
+    if !map_of_requests || requests_f.required || state_f.required {
+        return None;
+    }
+    let (request_union, response_union) = (cx.union(&request)?, cx.union(&response)?);
+    let responses: Vec<(RustName, RustName)> = response_union
+        .variants
+        .iter()
+        .filter_map(|v| match &v.ty {
+            Ty::Named(t) => Some((v.name.clone(), t.clone())),
+            _ => None,
+        })
+        .collect();
+    let kinds = input_kinds(cx, request_union, &responses)?;
+    let rules: Vec<CapabilityRule> = overlay
+        .input_capabilities
+        .as_ref()
+        .map(|c| c.rules.iter().map(capability_rule).collect())
+        .unwrap_or_default();
+    let rules_name = RustName::constant("input capability rules");
+    let why: String = rules
+        .iter()
+        .map(|r| format!("- `{}` needs `{}`: {}\n", r.method, r.needs, r.why))
+        .collect();
+    Some(InputRole {
+        rules_docs: format!(
+            "Which client capability each kind (and mode) of input request needs, from this project's overlay for the revision:\n\n{why}"
+        ),
+        builder_docs: format!(
+            "Fills the input requests of an [`{}`], refusing every one the client's capabilities do not allow (see [`{}`]).",
+            result.unraw(),
+            rules_name.unraw()
+        ),
+        rules,
+        rules_name,
+        requests_field: requests_f.rust.clone(),
+        state_field: state_f.rust.clone(),
+        state_ty: state_f.ty.clone(),
+        capability_error: capability_error(cx, &names.missing_capability_error),
+        builder_name: RustName::pascal("input requests builder"),
+        result,
+        request,
+        response,
+        capabilities,
+        kinds,
+        responses,
+    })
+}
+
+/// Each input request variant's method (its tag) and the response type that answers it: the
+/// result type of the request type it holds, where the response union has a variant of it.
+fn input_kinds(
+    cx: &Context<'_>,
+    requests: &Union,
+    responses: &[(RustName, RustName)],
+) -> Option<Vec<InputKind>> {
+    requests
+        .variants
+        .iter()
+        .map(|v| {
+            let crate::ir::Select::Tag { value, .. } = &v.select else {
+                return None;
+            };
+            let answer = match &v.ty {
+                Ty::Named(t) => cx
+                    .protocol
+                    .requests
+                    .iter()
+                    .find(|(def, _)| cx.rust_of.get(*def) == Some(t))
+                    .and_then(|(_, info)| match cx.result(info.result.as_ref()) {
+                        Ty::Named(r) => responses.iter().any(|(_, t)| *t == r).then_some(r),
+                        _ => None,
+                    }),
+                _ => None,
+            };
+            Some(InputKind {
+                variant: v.name.clone(),
+                method: value.clone(),
+                answer,
+            })
+        })
+        .collect()
+}
+
+/// The error response for a missing capability, and the type of its id.
+fn capability_error(cx: &Context<'_>, def: &str) -> Option<(RustName, Ty)> {
+    let name = cx.named(def)?;
+    let id = field(cx.structure(name)?, ID)?;
+    Some((name.clone(), id.ty.clone()))
+}
+
+fn capability_rule(rule: &overlay::CapabilityRule) -> CapabilityRule {
+    let when = match &rule.when {
+        Some(w) if w.pointer.is_some() => When::OneOf(
+            w.pointer.clone().unwrap_or_default(),
+            w.one_of.clone().unwrap_or_default(),
+        ),
+        Some(w) if w.any_present.is_some() => {
+            When::AnyPresent(w.any_present.clone().unwrap_or_default())
+        }
+        _ => When::Always,
+    };
+    CapabilityRule {
+        method: rule.method.clone(),
+        when,
+        needs: rule.needs.clone(),
+        or_empty: rule.or_empty.clone(),
+        should: rule.level.as_deref() == Some("should"),
+        why: rule.why.clone(),
+    }
+}

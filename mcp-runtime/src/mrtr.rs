@@ -1,0 +1,282 @@
+//! Multi round-trip requests, written once for every generated schema: the capability-gated
+//! builder of `inputRequests`, the capability check of an input-required answer, the retry of a
+//! request with the client's input responses, and the `-32021` error response.
+//!
+//! The generator implements the small traits below for the types of each revision
+//! ([`InputRequired`] for `InputRequiredResult`, [`InputRequest`] and [`InputResponse`] for
+//! the unions of input requests and responses, [`Retry`] for the requests that may answer
+//! `input_required`, [`CapabilityErrorResponse`] for the error response); the behaviour is
+//! here, generic over them. Bring the traits into scope with `use mcp_runtime::prelude::*;`.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::capability::{self, CapabilityError, Rule};
+use crate::retry::RetryError;
+
+/// One input request (the union of the request kinds a server may ask the client for).
+pub trait InputRequest: Serialize {
+    /// The request's method.
+    fn method(&self) -> &'static str;
+
+    /// The name of the response type that answers it, where the schema pairs one.
+    fn expected_response(&self) -> Option<&'static str>;
+}
+
+/// One input response (the union of the results a client sends back).
+pub trait InputResponse {
+    /// The name of the response's type.
+    fn type_name(&self) -> &'static str;
+}
+
+/// The input-required result: its input requests, its request state, and the capability rules
+/// that gate its input requests.
+pub trait InputRequired {
+    /// One input request.
+    type Request: InputRequest;
+    /// One input response.
+    type Response: InputResponse;
+    /// The client's capabilities.
+    type Capabilities: Serialize;
+    /// The opaque request state.
+    type State: Clone;
+
+    /// Which client capability each kind (and mode) of input request needs.
+    const RULES: &'static [Rule];
+
+    /// The input requests, by key.
+    fn input_requests(&self) -> Option<&BTreeMap<String, Self::Request>>;
+
+    /// The request state, to be sent back exactly.
+    fn request_state(&self) -> Option<&Self::State>;
+
+    /// Checks every input request against the client's capabilities and reports each one
+    /// they do not allow, with the capability it needs.
+    fn check_capabilities(&self, capabilities: &Self::Capabilities) -> Result<(), InputError> {
+        let caps = serde_json::to_value(capabilities)?;
+        let mut refusals = Vec::new();
+        for (key, request) in self.input_requests().into_iter().flatten() {
+            let json = serde_json::to_value(request)?;
+            refusals.extend(capability::check(key, &json, &caps, Self::RULES, false));
+        }
+        Ok(capability::into_result(refusals)?)
+    }
+}
+
+/// Why an input request cannot be sent.
+#[derive(Debug)]
+pub enum InputError {
+    /// The client's capabilities do not allow it.
+    Refused(CapabilityError),
+    /// A value could not be turned into JSON to be checked.
+    Json(serde_json::Error),
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Refused(e) => e.fmt(f),
+            InputError::Json(e) => write!(f, "cannot check the input request: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            InputError::Refused(e) => Some(e),
+            InputError::Json(e) => Some(e),
+        }
+    }
+}
+
+impl From<CapabilityError> for InputError {
+    fn from(e: CapabilityError) -> Self {
+        InputError::Refused(e)
+    }
+}
+
+impl From<serde_json::Error> for InputError {
+    fn from(e: serde_json::Error) -> Self {
+        InputError::Json(e)
+    }
+}
+
+/// Fills an `inputRequests` map, refusing every entry that the client's capabilities do not
+/// allow: the way for a server to build an input-required answer. The generated module names
+/// it for its revision (`InputRequestsBuilder`).
+pub struct InputRequestsBuilder<R: InputRequired> {
+    capabilities: Result<Value, String>,
+    allow_should: bool,
+    requests: BTreeMap<String, R::Request>,
+}
+
+impl<R: InputRequired> fmt::Debug for InputRequestsBuilder<R>
+where
+    R::Request: fmt::Debug,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("InputRequestsBuilder")
+            .field("capabilities", &self.capabilities)
+            .field("allow_should", &self.allow_should)
+            .field("requests", &self.requests)
+            .finish()
+    }
+}
+
+impl<R: InputRequired> Clone for InputRequestsBuilder<R>
+where
+    R::Request: Clone,
+{
+    fn clone(&self) -> Self {
+        InputRequestsBuilder {
+            capabilities: self.capabilities.clone(),
+            allow_should: self.allow_should,
+            requests: self.requests.clone(),
+        }
+    }
+}
+
+impl<R: InputRequired> InputRequestsBuilder<R> {
+    /// A builder for a client with these capabilities.
+    pub fn new(capabilities: &R::Capabilities) -> Self {
+        InputRequestsBuilder {
+            capabilities: serde_json::to_value(capabilities).map_err(|e| e.to_string()),
+            allow_should: false,
+            requests: BTreeMap::new(),
+        }
+    }
+
+    /// Also accepts requests that break only a SHOULD rule (sampling with `includeContext`
+    /// `thisServer` / `allServers` without `sampling.context`).
+    #[must_use]
+    pub fn allow_should_rules(mut self) -> Self {
+        self.allow_should = true;
+        self
+    }
+
+    /// Adds `request` under `key`, or says which capability the client lacks for it.
+    pub fn insert(
+        &mut self,
+        key: impl Into<String>,
+        request: impl Into<R::Request>,
+    ) -> Result<&mut Self, InputError> {
+        let (key, request) = (key.into(), request.into());
+        let caps = self
+            .capabilities
+            .as_ref()
+            .map_err(|e| InputError::Json(serde::de::Error::custom(e)))?;
+        let json = serde_json::to_value(&request)?;
+        let refusals = capability::check(&key, &json, caps, R::RULES, self.allow_should);
+        capability::into_result(refusals)?;
+        self.requests.insert(key, request);
+        Ok(self)
+    }
+
+    /// Whether no request was added.
+    pub fn is_empty(&self) -> bool {
+        self.requests.is_empty()
+    }
+
+    /// The map, for the `inputRequests` of an input-required result.
+    pub fn build(self) -> BTreeMap<String, R::Request> {
+        self.requests
+    }
+}
+
+/// A request that may answer `input_required` and is retried with the client's input
+/// responses.
+pub trait Retry: Clone {
+    /// The JSON-RPC id's type.
+    type Id: PartialEq;
+    /// The input-required answer it is retried after.
+    type Answer: InputRequired;
+
+    /// The request's JSON-RPC id.
+    fn id(&self) -> &Self::Id;
+
+    /// This request with a new id, the responses and the state set (the members a retry
+    /// changes; everything else is kept).
+    fn with_input(
+        &self,
+        id: Self::Id,
+        responses: Option<BTreeMap<String, <Self::Answer as InputRequired>::Response>>,
+        state: Option<<Self::Answer as InputRequired>::State>,
+    ) -> Self;
+
+    /// Builds the retry of this request after the server answered `answer`: a new JSON-RPC
+    /// `id`, the client's `responses` to every `inputRequests` entry (each of the kind its
+    /// request asks for; none for keys not asked), and `requestState` copied exactly (none
+    /// when none came).
+    fn retry(
+        &self,
+        id: Self::Id,
+        answer: &Self::Answer,
+        responses: BTreeMap<String, <Self::Answer as InputRequired>::Response>,
+    ) -> Result<Self, RetryError> {
+        if &id == self.id() {
+            return Err(RetryError::SameId);
+        }
+        let requests = answer.input_requests();
+        check_input_responses(requests, &responses)?;
+        let responses = (!responses.is_empty() || requests.is_some()).then_some(responses);
+        Ok(self.with_input(id, responses, answer.request_state().cloned()))
+    }
+}
+
+/// Checks the responses of a retry against the requests they answer: one for every request,
+/// of the kind it asks for, and none for a key that was not asked.
+pub fn check_input_responses<Q: InputRequest, S: InputResponse>(
+    requests: Option<&BTreeMap<String, Q>>,
+    responses: &BTreeMap<String, S>,
+) -> Result<(), RetryError> {
+    for (key, request) in requests.into_iter().flatten() {
+        let Some(response) = responses.get(key) else {
+            return Err(RetryError::MissingResponse {
+                key: key.clone(),
+                method: request.method().to_owned(),
+            });
+        };
+        if let Some(expected) = request.expected_response()
+            && response.type_name() != expected
+        {
+            return Err(RetryError::WrongKind {
+                key: key.clone(),
+                method: request.method().to_owned(),
+                expected,
+            });
+        }
+    }
+    match responses
+        .keys()
+        .find(|key| !requests.is_some_and(|r| r.contains_key(*key)))
+    {
+        Some(key) => Err(RetryError::UnexpectedResponse { key: key.clone() }),
+        None => Ok(()),
+    }
+}
+
+/// The protocol's error response for input requests the client's capabilities do not allow
+/// (`-32021`, with `data.requiredCapabilities`).
+pub trait CapabilityErrorResponse: DeserializeOwned {
+    /// The JSON-RPC id's type.
+    type Id: Serialize;
+
+    /// The error response to the request `id` for `error`.
+    fn from_capability_error(
+        id: Option<Self::Id>,
+        error: &CapabilityError,
+    ) -> Result<Self, serde_json::Error> {
+        let mut response = serde_json::Map::new();
+        response.insert("jsonrpc".to_owned(), Value::from(crate::JSONRPC_VERSION));
+        if let Some(id) = id {
+            response.insert("id".to_owned(), serde_json::to_value(id)?);
+        }
+        response.insert("error".to_owned(), error.error_object());
+        serde_json::from_value(Value::Object(response))
+    }
+}

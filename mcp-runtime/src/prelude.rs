@@ -1,0 +1,14 @@
+//! The traits whose methods the generated types offer, for a glob import:
+//!
+//! ```
+//! use mcp_runtime::prelude::*;
+//! ```
+//!
+//! It holds traits only (imported anonymously, so their names cannot clash with the generated
+//! types of the same name, such as `InputRequest`).
+
+pub use crate::mrtr::{
+    CapabilityErrorResponse as _, InputRequest as _, InputRequired as _, InputResponse as _,
+    Retry as _,
+};
+pub use crate::protocol::{Notification as _, Request as _};
