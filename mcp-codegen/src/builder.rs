@@ -123,12 +123,9 @@ impl Builder {
                 path: path.clone(),
                 source,
             })?;
-            return Overlay::parse(&text).map(Some).map_err(|e| Error::Json {
-                path: path.clone(),
-                line: e.line(),
-                column: e.column(),
-                message: e.to_string(),
-            });
+            return Overlay::parse(&text)
+                .map(Some)
+                .map_err(|e| e.in_file(Some(path.clone())));
         }
         if let Some(rev) = &self.revision {
             return Ok(Overlay::builtin(rev));
@@ -181,6 +178,10 @@ impl Builder {
         let defs = loaded.root[loaded.defs_key]
             .as_object()
             .expect("load checked $defs");
+        if let Some(o) = &overlay {
+            o.check_names(defs)
+                .map_err(|e| e.in_file(self.overlay.clone()))?;
+        }
         let protocol =
             Protocol::read(defs, loaded.defs_key, overlay.as_ref()).map_err(|e| e.in_file(path))?;
         let options = Options {

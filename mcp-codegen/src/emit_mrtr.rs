@@ -8,7 +8,7 @@ use quote::quote;
 
 use crate::emit::ident;
 use crate::ir::{Field, Kind, Module, Select, Struct, Ty, Union};
-use crate::overlay::{CapabilityRule, Overlay};
+use crate::overlay::{CapabilityRule, CapabilityWhen, Level, Overlay};
 use crate::rules::Protocol;
 
 /// The helpers, or nothing when the overlay does not describe multi round-trip requests or
@@ -291,25 +291,23 @@ fn rule_table(rules: &[CapabilityRule]) -> TokenStream {
             Some(e) => quote!(::core::option::Option::Some(#e)),
             None => quote!(::core::option::Option::None),
         };
-        let level = if r.level.as_deref() == Some("should") {
+        let level = if r.level == Level::Should {
             quote!(::mcp_runtime::capability::Level::Should)
         } else {
             quote!(::mcp_runtime::capability::Level::Must)
         };
         let when = match &r.when {
-            Some(w) if w.pointer.is_some() => {
-                let p = w.pointer.as_deref().unwrap_or_default();
-                let values = w.one_of.iter().flatten().map(|v| match v {
+            Some(CapabilityWhen::OneOf { pointer, values }) => {
+                let values = values.iter().map(|v| match v {
                     Some(v) => quote!(::core::option::Option::Some(#v)),
                     None => quote!(::core::option::Option::None),
                 });
-                quote!(::mcp_runtime::capability::When::OneOf { pointer: #p, values: &[#(#values),*] })
+                quote!(::mcp_runtime::capability::When::OneOf { pointer: #pointer, values: &[#(#values),*] })
             }
-            Some(w) if w.any_present.is_some() => {
-                let ps = w.any_present.iter().flatten();
+            Some(CapabilityWhen::AnyPresent(ps)) => {
                 quote!(::mcp_runtime::capability::When::AnyPresent(&[#(#ps),*]))
             }
-            _ => quote!(::mcp_runtime::capability::When::Always),
+            None => quote!(::mcp_runtime::capability::When::Always),
         };
         quote! {
             ::mcp_runtime::capability::Rule { method: #method, when: #when, needs: #needs, or_empty: #or_empty, level: #level }

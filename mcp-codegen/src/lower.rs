@@ -168,7 +168,7 @@ impl<'a> Lowerer<'a> {
             let s = obj(def, &pointer)?;
             let docs = description(s);
             let kind = if let Some(rt) = self.overlay.and_then(|o| o.rust_types.get(name)) {
-                Kind::Alias(Ty::Path(rt.path.clone()))
+                Kind::Alias(Ty::Path(rt.path.to_string()))
             } else {
                 self.def_kind(s, &pointer, &rust, Some(name), 0)?
             };
