@@ -172,12 +172,9 @@ impl Builder {
                 path: path.clone(),
                 source,
             })?;
-            return Overlay::parse(&text).map(Some).map_err(|e| Error::Json {
-                path: path.clone(),
-                line: e.line(),
-                column: e.column(),
-                message: e.to_string(),
-            });
+            return Overlay::parse(&text)
+                .map(Some)
+                .map_err(|e| e.in_file(Some(path.clone())));
         }
         if let Some(rev) = &self.revision {
             return Ok(Overlay::builtin(rev));
@@ -273,6 +270,10 @@ impl Builder {
                 message: "the overlay's patches left no definitions object".to_owned(),
             });
         };
+        if let Some(o) = overlay {
+            o.check_names(defs)
+                .map_err(|e| e.in_file(self.overlay.clone()))?;
+        }
         let protocol =
             Protocol::read(defs, loaded.defs_key, overlay).map_err(|e| e.in_file(path))?;
         let options = Options {

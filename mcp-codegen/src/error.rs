@@ -1,7 +1,7 @@
 //! The one error type of the generator: every failure names the file and, where it comes from
 //! the schema's content, the JSON pointer of the offending node.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What went wrong while generating, and where.
 #[derive(Debug, thiserror::Error)]
@@ -33,6 +33,17 @@ pub enum Error {
         path: PathBuf,
         /// JSON pointer of the offending node, e.g. `/$defs/Foo/properties/bar`.
         pointer: String,
+        /// What is wrong there.
+        message: String,
+    },
+    /// The overlay is wrong at `key`, or names what the schema lacks there.
+    #[error("{}: {}{message}", overlay_name(file.as_deref()), crate::overlay::key_prefix(key))]
+    Overlay {
+        /// The overlay file; `None` for a built-in overlay.
+        file: Option<PathBuf>,
+        /// JSON pointer into the overlay document of the offending key, e.g.
+        /// `/at_least_one_of/Fooo`.
+        key: String,
         /// What is wrong there.
         message: String,
     },
@@ -97,4 +108,12 @@ pub type SchemaResult<T> = std::result::Result<T, SchemaError>;
 /// Escapes one reference token of a JSON pointer (RFC 6901).
 pub(crate) fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
+}
+
+/// How an overlay is named in messages: `overlay <file>`, or `built-in overlay`.
+fn overlay_name(file: Option<&Path>) -> String {
+    match file {
+        Some(f) => format!("overlay {}", f.display()),
+        None => "built-in overlay".to_owned(),
+    }
 }

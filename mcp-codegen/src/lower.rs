@@ -281,7 +281,7 @@ impl<'a> Lowerer<'a> {
             let s = obj(def, &pointer)?;
             let docs = description(s);
             let kind = match self.overlay.and_then(|o| o.rust_types.get(name)) {
-                Some(rt) => Kind::Alias(Ty::Path(rust_path(&rt.path, name)?)),
+                Some(rt) => Kind::Alias(Ty::Path(rust_path(rt.path.as_str(), name)?)),
                 None => self.def_kind(s, &pointer, &rust, Some(name), 0)?,
             };
             self.insert(TypeDef {

@@ -1,12 +1,22 @@
 //! The project's overlay: per protocol revision, the rules and patches schema.json cannot
-//! express (see `schema/README.md`). One JSON file per revision, embedded in the generator.
+//! express (see `schema/README.md`). One JSON file per revision, embedded in the generator;
+//! a user may pass their own (`Builder::overlay`).
+//!
+//! The overlay is typed when it is read: operations, levels and conditions are enums, Rust
+//! paths are parsed with syn, and every mistake (an unknown key or value, a patch without its
+//! value, an empty condition, a path that is not Rust) is an [`OverlayError`] naming the key,
+//! a JSON pointer into the overlay document. [`Overlay::check_names`] then checks the `$def`
+//! names the overlay mentions against the schema.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
 
-use serde::Deserialize;
-use serde_json::Value;
+use proc_macro2::TokenStream;
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
 
-use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::error::{Error, SchemaError, SchemaResult, escape_token};
 
 /// The overlays that ship with the generator, by revision.
 const BUILTIN: &[(&str, &str)] = &[
@@ -41,7 +51,8 @@ pub struct Overlay {
     /// Which `$def`s take part in multi round-trip requests.
     #[serde(default)]
     pub input_requests: Option<InputRequestNames>,
-    /// Input request kinds and the client capabilities each needs.
+    /// Input request kinds and the client capabilities each needs (only with
+    /// `input_requests`, which the generated checks belong to).
     #[serde(default)]
     pub input_capabilities: Option<InputCapabilities>,
 }
@@ -88,7 +99,7 @@ pub struct InputCapabilities {
 pub struct CapabilityRule {
     /// The input request's method.
     pub method: String,
-    /// When it applies (always, when absent).
+    /// When it applies: always, when absent.
     #[serde(default)]
     pub when: Option<CapabilityWhen>,
     /// The capability needed, dotted.
@@ -96,38 +107,142 @@ pub struct CapabilityRule {
     /// A capability that, declared as an empty object, also satisfies the rule.
     #[serde(default)]
     pub or_empty: Option<String>,
-    /// `must` (default) or `should`.
+    /// How strong the rule is: `"must"` (the default when the key is absent) or `"should"`.
     #[serde(default)]
-    pub level: Option<String>,
+    pub level: Level,
     /// Why.
     pub why: String,
 }
 
-/// The condition of a capability rule.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CapabilityWhen {
-    /// JSON pointer into the request, with `one_of`.
-    #[serde(default)]
-    pub pointer: Option<String>,
-    /// Values (null: missing) of the member at `pointer`.
-    #[serde(default)]
-    pub one_of: Option<Vec<Option<String>>>,
-    /// Pointers of which any present makes the rule apply.
-    #[serde(default)]
-    pub any_present: Option<Vec<String>>,
+/// How strong a capability rule is (`mcp_runtime::capability::Level`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// `"must"`: breaking the rule is an error.
+    #[default]
+    Must,
+    /// `"should"`: breaking the rule is allowed, but not recommended.
+    Should,
 }
 
-/// An RFC 6902-style patch of one schema node.
-#[derive(Debug, Clone, Deserialize)]
+/// The condition of a capability rule: on the wire, either `{"pointer": ..., "one_of": [...]}`
+/// or `{"any_present": [...]}`. Nothing else: an empty object (which would read as "always")
+/// or one mixing both forms is an error; a rule that always applies leaves `when` out.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawWhen")]
+pub enum CapabilityWhen {
+    /// The member of the request at `pointer` has one of `values` (`None`: the member is
+    /// missing). Wire keys: `pointer`, `one_of`.
+    OneOf {
+        /// JSON pointer into the request.
+        pointer: String,
+        /// The values, at least one.
+        values: Vec<Option<String>>,
+    },
+    /// Any of these JSON pointers into the request is present (at least one). Wire key:
+    /// `any_present`.
+    AnyPresent(Vec<String>),
+}
+
+/// `when` as written, before its form is checked.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Patch {
-    /// `replace`, `add` or `remove`.
-    pub op: String,
-    /// JSON pointer of the node.
-    pub path: String,
-    /// The new node (`replace`, `add`).
+struct RawWhen {
     #[serde(default)]
+    pointer: Option<String>,
+    #[serde(default)]
+    one_of: Option<Vec<Option<String>>>,
+    #[serde(default)]
+    any_present: Option<Vec<String>>,
+}
+
+impl TryFrom<RawWhen> for CapabilityWhen {
+    type Error = String;
+
+    fn try_from(raw: RawWhen) -> Result<Self, String> {
+        const FORMS: &str =
+            "a `when` is either {\"pointer\": ..., \"one_of\": [...]} or {\"any_present\": [...]}";
+        match raw {
+            RawWhen {
+                pointer: Some(pointer),
+                one_of: Some(values),
+                any_present: None,
+            } => {
+                check_pointer(&pointer).map_err(|e| format!("`pointer`: {e}"))?;
+                if values.is_empty() {
+                    return Err("`one_of` is empty: the rule would never apply".into());
+                }
+                Ok(CapabilityWhen::OneOf { pointer, values })
+            }
+            RawWhen {
+                pointer: None,
+                one_of: None,
+                any_present: Some(pointers),
+            } => {
+                if pointers.is_empty() {
+                    return Err("`any_present` is empty: the rule would never apply".into());
+                }
+                for (i, p) in pointers.iter().enumerate() {
+                    check_pointer(p).map_err(|e| format!("`any_present` item {i}: {e}"))?;
+                }
+                Ok(CapabilityWhen::AnyPresent(pointers))
+            }
+            RawWhen {
+                pointer: None,
+                one_of: None,
+                any_present: None,
+            } => Err(format!(
+                "empty `when`: {FORMS}; a rule that always applies leaves `when` out"
+            )),
+            RawWhen {
+                any_present: Some(_),
+                ..
+            } => Err(format!(
+                "`when` mixes `any_present` with `pointer`/`one_of`: {FORMS}"
+            )),
+            RawWhen {
+                pointer: Some(_), ..
+            } => Err(format!("`pointer` without `one_of`: {FORMS}")),
+            RawWhen {
+                one_of: Some(_), ..
+            } => Err(format!("`one_of` without `pointer`: {FORMS}")),
+        }
+    }
+}
+
+/// The operation of a [`Patch`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PatchOp {
+    /// `"replace"`: the node must exist; it becomes `value`.
+    Replace,
+    /// `"add"`: the member is set to `value`, whether or not it existed.
+    Add,
+    /// `"remove"`: the node must exist; it is removed. No `value`.
+    Remove,
+}
+
+impl PatchOp {
+    /// The name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PatchOp::Replace => "replace",
+            PatchOp::Add => "add",
+            PatchOp::Remove => "remove",
+        }
+    }
+}
+
+/// An RFC 6902-style patch of one schema node. As read from a file, `value` is present
+/// exactly when `op` is `replace` or `add`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "RawPatch")]
+pub struct Patch {
+    /// What to do.
+    pub op: PatchOp,
+    /// JSON pointer of the node (at least one reference token).
+    pub path: String,
+    /// The new node (`replace`, `add`; a `null` value is a value).
     pub value: Option<Value>,
     /// Why the schema is wrong.
     pub why: String,
@@ -135,16 +250,146 @@ pub struct Patch {
     pub source: String,
 }
 
+/// A patch as written, before `value` is checked against `op`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPatch {
+    op: PatchOp,
+    path: String,
+    #[serde(default, deserialize_with = "present")]
+    value: Option<Value>,
+    why: String,
+    source: String,
+}
+
+/// `Some` for any value that is there, `null` included (`Option<Value>` would read `null` as
+/// absent).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+impl TryFrom<RawPatch> for Patch {
+    type Error = String;
+
+    fn try_from(raw: RawPatch) -> Result<Self, String> {
+        check_pointer(&raw.path).map_err(|e| format!("`path`: {e}"))?;
+        if raw.path.is_empty() {
+            return Err("`path`: a patch cannot replace the whole schema".into());
+        }
+        match (raw.op, &raw.value) {
+            (PatchOp::Replace, None) => return Err("a `replace` patch needs a `value`".into()),
+            (PatchOp::Add, None) => return Err("an `add` patch needs a `value`".into()),
+            (PatchOp::Remove, Some(_)) => {
+                return Err("a `remove` patch takes no `value`".into());
+            }
+            _ => {}
+        }
+        Ok(Patch {
+            op: raw.op,
+            path: raw.path,
+            value: raw.value,
+            why: raw.why,
+            source: raw.source,
+        })
+    }
+}
+
+/// Checks that `p` is a JSON pointer (RFC 6901): empty, or `/`-separated tokens whose `~` are
+/// escapes (`~0`, `~1`).
+fn check_pointer(p: &str) -> Result<(), String> {
+    if !p.is_empty() && !p.starts_with('/') {
+        return Err(format!(
+            "{p:?} is not a JSON pointer (it must start with `/`)"
+        ));
+    }
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
+            return Err(format!(
+                "{p:?} is not a JSON pointer (`~` must be followed by `0` or `1`)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A `$def` implemented by the runtime.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RustType {
-    /// Full path of the Rust type.
-    pub path: String,
+    /// Full path of the Rust type, e.g. `::mcp_runtime::ResultType`.
+    pub path: RustPath,
     /// Why.
     pub why: String,
     /// Where the spec says so.
     pub source: String,
+}
+
+/// A Rust path (`::mcp_runtime::ResultType`), parsed with syn when the overlay is read: text
+/// that is not a path is an error then, not a panic when the code is emitted.
+#[derive(Clone)]
+pub struct RustPath {
+    text: String,
+    path: syn::Path,
+}
+
+impl RustPath {
+    /// Parses `text` (surrounding whitespace aside) as a Rust path.
+    pub fn parse(text: &str) -> Result<RustPath, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("an empty string is not a Rust path".into());
+        }
+        let path = syn::parse_str::<syn::Path>(text)
+            .map_err(|e| format!("{text:?} is not a Rust path: {e}"))?;
+        Ok(RustPath {
+            text: text.to_owned(),
+            path,
+        })
+    }
+
+    /// The parsed path.
+    pub fn path(&self) -> &syn::Path {
+        &self.path
+    }
+
+    /// The path as written in the overlay (trimmed).
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl fmt::Display for RustPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl fmt::Debug for RustPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RustPath({:?})", self.text)
+    }
+}
+
+impl quote::ToTokens for RustPath {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.path.to_tokens(tokens);
+    }
+}
+
+impl std::str::FromStr for RustPath {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        RustPath::parse(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for RustPath {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        RustPath::parse(&text).map_err(serde::de::Error::custom)
+    }
 }
 
 /// The result rules of a revision with `resultType`.
@@ -174,46 +419,210 @@ pub struct AtLeastOneOf {
     pub source: String,
 }
 
+/// A mistake in an overlay, at `key`, not yet tied to the overlay's file (the builder adds
+/// it with [`OverlayError::in_file`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", key_prefix(key))]
+pub struct OverlayError {
+    /// JSON pointer into the overlay document of the offending key, e.g.
+    /// `/at_least_one_of/Fooo`; empty for the document itself.
+    pub key: String,
+    /// What is wrong there.
+    pub message: String,
+    /// 1-based line and column in the text, when the error was found while parsing it.
+    pub position: Option<(usize, usize)>,
+}
+
+impl OverlayError {
+    /// An error at `key`.
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
+        OverlayError {
+            key: key.into(),
+            message: message.into(),
+            position: None,
+        }
+    }
+
+    /// Ties the error to the overlay's file (`None`: the built-in overlay). Errors found while
+    /// parsing a file are [`Error::Json`], with the line and column and the key in the message;
+    /// the others are [`Error::Overlay`].
+    pub fn in_file(self, file: Option<PathBuf>) -> Error {
+        let described = self.to_string();
+        match (file, self.position) {
+            (Some(path), Some((line, column))) => Error::Json {
+                path,
+                line,
+                column,
+                message: described,
+            },
+            (file, _) => Error::Overlay {
+                file,
+                key: self.key,
+                message: match self.position {
+                    Some((line, column)) => {
+                        format!("{} (line {line}, column {column})", self.message)
+                    }
+                    None => self.message,
+                },
+            },
+        }
+    }
+
+    fn from_serde(e: serde_path_to_error::Error<serde_json::Error>) -> Self {
+        let mut key = String::new();
+        for segment in e.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => key += &format!("/{index}"),
+                serde_path_to_error::Segment::Map { key: k } => {
+                    key.push('/');
+                    key += &escape_token(k);
+                }
+                serde_path_to_error::Segment::Enum { variant } => {
+                    key.push('/');
+                    key += &escape_token(variant);
+                }
+                // Only for values serde buffers (untagged enums, flatten): none here.
+                serde_path_to_error::Segment::Unknown => key += "/?",
+            }
+        }
+        let inner = e.into_inner();
+        let (line, column) = (inner.line(), inner.column());
+        // serde_json's message ends with the position, which the error carries on its own.
+        let mut message = inner.to_string();
+        let suffix = format!(" at line {line} column {column}");
+        if let Some(stripped) = message.strip_suffix(&suffix) {
+            message = stripped.to_owned();
+        }
+        OverlayError {
+            key,
+            message,
+            position: Some((line, column)),
+        }
+    }
+}
+
+/// `"{key}: "`, or nothing for the document itself.
+pub(crate) fn key_prefix(key: &str) -> String {
+    if key.is_empty() {
+        String::new()
+    } else {
+        format!("{key}: ")
+    }
+}
+
 impl Overlay {
     /// The built-in overlay for `revision`, if there is one.
+    ///
+    /// The built-in texts are compiled in, and the unit test `builtin_overlays_parse` parses
+    /// every one of them with [`Overlay::parse`] (and
+    /// `builtin_overlays_apply_to_their_official_schemas` checks their names against the
+    /// official schemas), so the `expect` cannot fire in a tested build: a `Result` would hand
+    /// every caller an error that cannot happen.
     pub fn builtin(revision: &str) -> Option<Overlay> {
         BUILTIN
             .iter()
             .find(|(r, _)| *r == revision)
-            .map(|(_, text)| serde_json::from_str(text).expect("built-in overlays are valid"))
+            .map(|(_, text)| Overlay::parse(text).expect("built-in overlays are valid"))
     }
 
     /// The built-in overlay written for the schema with this SHA-256.
     pub fn for_sha256(sha256: &str) -> Option<Overlay> {
         BUILTIN
             .iter()
-            .map(|(_, text)| {
-                serde_json::from_str::<Overlay>(text).expect("built-in overlays are valid")
-            })
+            .map(|(_, text)| Overlay::parse(text).expect("built-in overlays are valid"))
             .find(|o| o.schema_sha256.as_deref() == Some(sha256))
     }
 
-    /// Parses an overlay file's text.
-    pub fn parse(text: &str) -> std::result::Result<Overlay, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Parses an overlay file's text: the JSON, every key and value (see the types), and the
+    /// keys that depend on each other. The error names the key, a JSON pointer into `text`.
+    pub fn parse(text: &str) -> Result<Overlay, OverlayError> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let overlay: Overlay =
+            serde_path_to_error::deserialize(&mut de).map_err(OverlayError::from_serde)?;
+        de.end().map_err(|e| OverlayError {
+            key: String::new(),
+            message: "trailing characters after the overlay".into(),
+            position: Some((e.line(), e.column())),
+        })?;
+        overlay.validate()?;
+        Ok(overlay)
+    }
+
+    /// What serde cannot check: keys that only make sense together.
+    fn validate(&self) -> Result<(), OverlayError> {
+        if self.input_capabilities.is_some() && self.input_requests.is_none() {
+            return Err(OverlayError::new(
+                "/input_capabilities",
+                "`input_capabilities` without `input_requests`: the capability checks are \
+                 generated for the input requests `input_requests` names, so these rules would \
+                 be ignored",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that every `$def` the overlay names is in `defs` (the schema's `$defs` or
+    /// `definitions`, patched): the keys of `rust_types`, `results.fixed` and
+    /// `at_least_one_of`, `results.input_required`, and every name in `input_requests`. The
+    /// error names the first missing one and its key in the overlay.
+    pub fn check_names(&self, defs: &Map<String, Value>) -> Result<(), OverlayError> {
+        let mut named: Vec<(String, &str)> = Vec::new();
+        for name in self.rust_types.keys() {
+            named.push((format!("/rust_types/{}", escape_token(name)), name));
+        }
+        if let Some(r) = &self.results {
+            named.push(("/results/input_required".into(), &r.input_required));
+            for name in r.fixed.keys() {
+                named.push((format!("/results/fixed/{}", escape_token(name)), name));
+            }
+        }
+        for name in self.at_least_one_of.keys() {
+            named.push((format!("/at_least_one_of/{}", escape_token(name)), name));
+        }
+        if let Some(n) = &self.input_requests {
+            for (key, name) in [
+                ("result", &n.result),
+                ("map", &n.map),
+                ("request", &n.request),
+                ("responses", &n.responses),
+                ("response", &n.response),
+                ("capabilities", &n.capabilities),
+                ("missing_capability_error", &n.missing_capability_error),
+            ] {
+                named.push((format!("/input_requests/{key}"), name));
+            }
+        }
+        match named
+            .into_iter()
+            .find(|(_, name)| !defs.contains_key(*name))
+        {
+            Some((key, name)) => Err(OverlayError::new(
+                key,
+                format!("the schema has no $def named {name:?}"),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Applies the patches to `root`.
     pub fn apply(&self, root: &mut Value) -> SchemaResult<()> {
-        for patch in &self.patches {
-            apply_one(root, patch)?;
+        for (i, patch) in self.patches.iter().enumerate() {
+            apply_one(root, patch, i)?;
         }
         Ok(())
     }
 }
 
-fn apply_one(root: &mut Value, patch: &Patch) -> SchemaResult<()> {
+/// Applies one patch, the overlay's `/patches/{index}`. The errors are the schema's: the node
+/// the patch is for is not there.
+fn apply_one(root: &mut Value, patch: &Patch, index: usize) -> SchemaResult<()> {
+    let at = format!("overlay patch /patches/{index}");
     let (parent_ptr, last) = match patch.path.rfind('/') {
         Some(i) => (&patch.path[..i], &patch.path[i + 1..]),
         None => {
             return Err(SchemaError::new(
                 &patch.path,
-                "overlay patch path is not a JSON pointer",
+                format!("{at}: the path is not a JSON pointer"),
             ));
         }
     };
@@ -224,36 +633,31 @@ fn apply_one(root: &mut Value, patch: &Patch) -> SchemaResult<()> {
         .ok_or_else(|| {
             SchemaError::new(
                 parent_ptr,
-                format!("overlay patch for {}: no such object", patch.path),
+                format!("{at} for {}: no such object", patch.path),
             )
         })?;
-    match patch.op.as_str() {
-        "replace" | "add" => {
-            if patch.op == "replace" && !parent.contains_key(&key) {
+    match patch.op {
+        PatchOp::Replace | PatchOp::Add => {
+            if patch.op == PatchOp::Replace && !parent.contains_key(&key) {
                 return Err(SchemaError::new(
                     format!("{parent_ptr}/{}", escape_token(&key)),
-                    "overlay patch replaces a node that does not exist",
+                    format!("{at} replaces a node that does not exist"),
                 ));
             }
+            // A parsed patch always has its value; a `Patch` built in code may not.
             let value = patch
                 .value
                 .clone()
-                .ok_or_else(|| SchemaError::new(&patch.path, "overlay patch without a value"))?;
+                .ok_or_else(|| SchemaError::new(&patch.path, format!("{at} has no value")))?;
             parent.insert(key, value);
         }
-        "remove" => {
+        PatchOp::Remove => {
             parent.remove(&key).ok_or_else(|| {
                 SchemaError::new(
                     &patch.path,
-                    "overlay patch removes a node that does not exist",
+                    format!("{at} removes a node that does not exist"),
                 )
             })?;
-        }
-        other => {
-            return Err(SchemaError::new(
-                &patch.path,
-                format!("unknown overlay op {other:?}"),
-            ));
         }
     }
     Ok(())
@@ -266,7 +670,7 @@ mod tests {
     #[test]
     fn builtin_overlays_parse() {
         for (rev, text) in BUILTIN {
-            let o: Overlay = serde_json::from_str(text).unwrap();
+            let o = Overlay::parse(text).unwrap_or_else(|e| panic!("{rev}: {e}"));
             assert_eq!(&o.revision, rev);
         }
     }
@@ -317,6 +721,10 @@ mod tests {
             );
             let mut root = loaded.root;
             overlay.apply(&mut root).unwrap();
+            let defs = root[loaded.defs_key].as_object().unwrap();
+            overlay
+                .check_names(defs)
+                .unwrap_or_else(|e| panic!("{rev}: {e}"));
             for patch in &overlay.patches {
                 assert_eq!(
                     root.pointer(&patch.path),
@@ -388,5 +796,428 @@ mod tests {
             .apply(&mut root)
             .unwrap_err();
         assert_eq!(err.pointer, "/$defs/JSONValue");
+        assert!(
+            err.message.contains("/patches/0") && err.message.contains("does not exist"),
+            "{}",
+            err.message
+        );
+    }
+
+    use serde_json::json;
+
+    /// A valid overlay using every key, for the tests below to break one key at a time.
+    fn full() -> Value {
+        json!({
+            "revision": "x",
+            "patches": [
+                {"op": "replace", "path": "/$defs/A", "value": {}, "why": "w", "source": "s"},
+                {"op": "add", "path": "/$defs/B", "value": null, "why": "w", "source": "s"},
+                {"op": "remove", "path": "/$defs/C", "why": "w", "source": "s"}
+            ],
+            "rust_types": {"ResultType": {"path": "::mcp_runtime::ResultType", "why": "w", "source": "s"}},
+            "results": {"input_required": "IR", "fixed": {"IR": "input_required"}, "why": "w", "source": "s"},
+            "at_least_one_of": {"IR": {"keys": ["a", "b"], "why": "w", "source": "s"}},
+            "input_requests": {
+                "result": "IR", "map": "Map", "request": "Req", "responses": "Resps",
+                "response": "Resp", "capabilities": "Caps", "missing_capability_error": "Missing",
+                "why": "w", "source": "s"
+            },
+            "input_capabilities": {"why": "w", "source": "s", "rules": [
+                {"method": "m", "needs": "n", "why": "w"},
+                {"method": "m", "when": {"pointer": "/params/mode", "one_of": [null, "form"]},
+                 "needs": "n.form", "or_empty": "n", "level": "should", "why": "w"},
+                {"method": "m", "when": {"any_present": ["/params/tools"]}, "needs": "n.tools",
+                 "level": "must", "why": "w"}
+            ]}
+        })
+    }
+
+    /// The `$defs` `full()` names.
+    fn full_defs() -> Map<String, Value> {
+        [
+            "ResultType",
+            "IR",
+            "Map",
+            "Req",
+            "Resps",
+            "Resp",
+            "Caps",
+            "Missing",
+        ]
+        .into_iter()
+        .map(|n| (n.to_owned(), json!({})))
+        .collect()
+    }
+
+    /// Parses `full()` changed by `edit`, expecting an error at `key` whose message holds
+    /// every one of `words`.
+    fn parse_error(edit: impl FnOnce(&mut Value), key: &str, words: &[&str]) -> OverlayError {
+        let mut v = full();
+        edit(&mut v);
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        let err = Overlay::parse(&text).unwrap_err();
+        assert_eq!(err.key, key, "{err}");
+        let shown = err.to_string();
+        assert!(shown.starts_with(&format!("{key}: ")), "{shown}");
+        for w in words {
+            assert!(shown.contains(w), "expected {w:?} in: {shown}");
+        }
+        err
+    }
+
+    #[test]
+    fn full_overlay_is_typed() {
+        let o = Overlay::parse(&full().to_string()).unwrap();
+        let ops: Vec<PatchOp> = o.patches.iter().map(|p| p.op).collect();
+        assert_eq!(ops, [PatchOp::Replace, PatchOp::Add, PatchOp::Remove]);
+        assert_eq!(
+            o.patches[1].value,
+            Some(Value::Null),
+            "a null value is a value"
+        );
+        assert_eq!(o.patches[2].value, None);
+        let rules = &o.input_capabilities.as_ref().unwrap().rules;
+        let levels: Vec<Level> = rules.iter().map(|r| r.level).collect();
+        assert_eq!(levels, [Level::Must, Level::Should, Level::Must]);
+        assert_eq!(rules[0].when, None);
+        assert_eq!(
+            rules[1].when,
+            Some(CapabilityWhen::OneOf {
+                pointer: "/params/mode".into(),
+                values: vec![None, Some("form".into())]
+            })
+        );
+        assert_eq!(
+            rules[2].when,
+            Some(CapabilityWhen::AnyPresent(vec!["/params/tools".into()]))
+        );
+        let path = &o.rust_types["ResultType"].path;
+        assert_eq!(path.to_string(), "::mcp_runtime::ResultType");
+        assert_eq!(
+            quote::ToTokens::to_token_stream(path).to_string(),
+            ":: mcp_runtime :: ResultType"
+        );
+        assert_eq!(path.path().segments.len(), 2);
+        o.check_names(&full_defs()).unwrap();
+    }
+
+    /// The built-in 2026-07-28 overlay's one SHOULD rule is read as such, and its conditions
+    /// keep their forms.
+    #[test]
+    fn builtin_levels_and_conditions() {
+        let o = Overlay::builtin("2026-07-28").unwrap();
+        let rules = &o.input_capabilities.unwrap().rules;
+        let should: Vec<&str> = rules
+            .iter()
+            .filter(|r| r.level == Level::Should)
+            .map(|r| r.needs.as_str())
+            .collect();
+        assert_eq!(should, ["sampling.context"]);
+        assert!(matches!(
+            &rules[4].when,
+            Some(CapabilityWhen::AnyPresent(p)) if p == &["/params/tools", "/params/toolChoice"]
+        ));
+        assert_eq!(rules.iter().filter(|r| r.when.is_none()).count(), 3);
+    }
+
+    #[test]
+    fn unknown_op() {
+        parse_error(
+            |v| v["patches"][0]["op"] = json!("replac"),
+            "/patches/0/op",
+            &[
+                "unknown variant `replac`",
+                "expected one of `replace`, `add`, `remove`",
+            ],
+        );
+    }
+
+    #[test]
+    fn replace_or_add_without_value() {
+        parse_error(
+            |v| {
+                v["patches"][0].as_object_mut().unwrap().remove("value");
+            },
+            "/patches/0",
+            &["a `replace` patch needs a `value`"],
+        );
+        parse_error(
+            |v| {
+                v["patches"][1].as_object_mut().unwrap().remove("value");
+            },
+            "/patches/1",
+            &["an `add` patch needs a `value`"],
+        );
+    }
+
+    #[test]
+    fn remove_with_value() {
+        for value in [json!(1), Value::Null] {
+            parse_error(
+                |v| v["patches"][2]["value"] = value,
+                "/patches/2",
+                &["a `remove` patch takes no `value`"],
+            );
+        }
+    }
+
+    #[test]
+    fn patch_path_not_a_pointer() {
+        parse_error(
+            |v| v["patches"][0]["path"] = json!("$defs/A"),
+            "/patches/0",
+            &["`path`", "\"$defs/A\" is not a JSON pointer"],
+        );
+        parse_error(
+            |v| v["patches"][0]["path"] = json!("/$defs/~2"),
+            "/patches/0",
+            &["`~` must be followed by `0` or `1`"],
+        );
+        parse_error(
+            |v| v["patches"][0]["path"] = json!(""),
+            "/patches/0",
+            &["cannot replace the whole schema"],
+        );
+    }
+
+    #[test]
+    fn bad_level() {
+        parse_error(
+            |v| v["input_capabilities"]["rules"][1]["level"] = json!("shoud"),
+            "/input_capabilities/rules/1/level",
+            &["unknown variant `shoud`", "expected `must` or `should`"],
+        );
+        parse_error(
+            |v| v["input_capabilities"]["rules"][1]["level"] = json!("SHOULD"),
+            "/input_capabilities/rules/1/level",
+            &["unknown variant `SHOULD`"],
+        );
+    }
+
+    #[test]
+    fn empty_when() {
+        parse_error(
+            |v| v["input_capabilities"]["rules"][1]["when"] = json!({}),
+            "/input_capabilities/rules/1/when",
+            &["empty `when`", "leaves `when` out"],
+        );
+    }
+
+    #[test]
+    fn mixed_when() {
+        parse_error(
+            |v| v["input_capabilities"]["rules"][1]["when"]["any_present"] = json!(["/params/x"]),
+            "/input_capabilities/rules/1/when",
+            &["mixes `any_present` with `pointer`/`one_of`"],
+        );
+    }
+
+    #[test]
+    fn incomplete_or_empty_when() {
+        let rule = "/input_capabilities/rules/1/when";
+        parse_error(
+            |v| {
+                v["input_capabilities"]["rules"][1]["when"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("one_of");
+            },
+            rule,
+            &["`pointer` without `one_of`"],
+        );
+        parse_error(
+            |v| {
+                v["input_capabilities"]["rules"][1]["when"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("pointer");
+            },
+            rule,
+            &["`one_of` without `pointer`"],
+        );
+        parse_error(
+            |v| v["input_capabilities"]["rules"][1]["when"]["one_of"] = json!([]),
+            rule,
+            &["`one_of` is empty"],
+        );
+        parse_error(
+            |v| v["input_capabilities"]["rules"][2]["when"]["any_present"] = json!([]),
+            "/input_capabilities/rules/2/when",
+            &["`any_present` is empty"],
+        );
+        parse_error(
+            |v| v["input_capabilities"]["rules"][1]["when"]["pointer"] = json!("params/mode"),
+            rule,
+            &["`pointer`", "\"params/mode\" is not a JSON pointer"],
+        );
+        parse_error(
+            |v| v["input_capabilities"]["rules"][2]["when"]["any_present"] = json!(["/a", "b"]),
+            "/input_capabilities/rules/2/when",
+            &["`any_present` item 1", "\"b\" is not a JSON pointer"],
+        );
+        parse_error(
+            |v| v["input_capabilities"]["rules"][1]["when"]["poiner"] = json!("/x"),
+            "/input_capabilities/rules/1/when/poiner",
+            &["unknown field `poiner`"],
+        );
+    }
+
+    #[test]
+    fn bad_rust_path() {
+        for bad in ["::foo::", "a b", "", "foo::", "1abc", "a::<"] {
+            parse_error(
+                |v| v["rust_types"]["ResultType"]["path"] = json!(bad),
+                "/rust_types/ResultType/path",
+                &["is not a Rust path"],
+            );
+        }
+        parse_error(
+            |v| v["rust_types"]["ResultType"]["path"] = json!(3),
+            "/rust_types/ResultType/path",
+            &["invalid type: integer `3`, expected a string"],
+        );
+        for good in ["ResultType", "crate::Foo", " ::a::B ", "Vec<u8>"] {
+            assert!(RustPath::parse(good).is_ok(), "{good}");
+        }
+    }
+
+    #[test]
+    fn unknown_keys() {
+        let err = parse_error(
+            |v| v["nonsense"] = json!(1),
+            "/nonsense",
+            &["unknown field `nonsense`", "expected one of `revision`"],
+        );
+        assert!(err.position.is_some());
+        parse_error(
+            |v| v["patches"][0]["vaule"] = json!(1),
+            "/patches/0/vaule",
+            &["unknown field `vaule`"],
+        );
+        parse_error(
+            |v| v["input_capabilities"]["rules"][0]["levl"] = json!("should"),
+            "/input_capabilities/rules/0/levl",
+            &["unknown field `levl`"],
+        );
+        parse_error(
+            |v| {
+                v["input_capabilities"]["rules"][0]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("needs");
+            },
+            "/input_capabilities/rules/0",
+            &["missing field `needs`"],
+        );
+    }
+
+    #[test]
+    fn capabilities_without_input_requests() {
+        let err = parse_error(
+            |v| {
+                v.as_object_mut().unwrap().remove("input_requests");
+            },
+            "/input_capabilities",
+            &["without `input_requests`"],
+        );
+        assert_eq!(err.position, None);
+    }
+
+    #[test]
+    fn syntax_errors_keep_their_position() {
+        let err = Overlay::parse("{\n  \"revision\": \"x\",\n}").unwrap_err();
+        assert_eq!(err.position, Some((3, 1)), "{err}");
+        let err = Overlay::parse("{\"revision\": \"x\"} {}").unwrap_err();
+        assert_eq!(err.position, Some((1, 19)), "{err}");
+        assert!(err.message.contains("trailing characters"), "{err}");
+    }
+
+    /// Every place that names a `$def`: renamed to one the schema lacks, the error names the
+    /// key and the name.
+    #[test]
+    fn unknown_names() {
+        let base = Overlay::parse(&full().to_string()).unwrap();
+        base.check_names(&full_defs()).unwrap();
+        type Edit = fn(&mut Overlay);
+        let cases: &[(&str, Edit)] = &[
+            ("/rust_types/Fooo", |o| {
+                let rt = o.rust_types["ResultType"].clone();
+                o.rust_types.insert("Fooo".into(), rt);
+            }),
+            ("/results/input_required", |o| {
+                o.results.as_mut().unwrap().input_required = "Fooo".into()
+            }),
+            ("/results/fixed/Fooo", |o| {
+                let fixed = &mut o.results.as_mut().unwrap().fixed;
+                fixed.insert("Fooo".into(), "input_required".into());
+            }),
+            ("/at_least_one_of/Fooo", |o| {
+                let rule = o.at_least_one_of["IR"].clone();
+                o.at_least_one_of.insert("Fooo".into(), rule);
+            }),
+            ("/input_requests/result", |o| {
+                o.input_requests.as_mut().unwrap().result = "Fooo".into()
+            }),
+            ("/input_requests/map", |o| {
+                o.input_requests.as_mut().unwrap().map = "Fooo".into()
+            }),
+            ("/input_requests/request", |o| {
+                o.input_requests.as_mut().unwrap().request = "Fooo".into()
+            }),
+            ("/input_requests/responses", |o| {
+                o.input_requests.as_mut().unwrap().responses = "Fooo".into()
+            }),
+            ("/input_requests/response", |o| {
+                o.input_requests.as_mut().unwrap().response = "Fooo".into()
+            }),
+            ("/input_requests/capabilities", |o| {
+                o.input_requests.as_mut().unwrap().capabilities = "Fooo".into()
+            }),
+            ("/input_requests/missing_capability_error", |o| {
+                o.input_requests.as_mut().unwrap().missing_capability_error = "Fooo".into()
+            }),
+        ];
+        for (key, edit) in cases {
+            let mut o = base.clone();
+            edit(&mut o);
+            let err = o.check_names(&full_defs()).unwrap_err();
+            assert_eq!(&err.key, key);
+            assert_eq!(
+                err.to_string(),
+                format!("{key}: the schema has no $def named \"Fooo\"")
+            );
+        }
+        // The key is a JSON pointer: a `/` in a name is escaped.
+        let mut o = base.clone();
+        let rule = o.at_least_one_of["IR"].clone();
+        o.at_least_one_of.insert("a/b~c".into(), rule);
+        let err = o.check_names(&full_defs()).unwrap_err();
+        assert_eq!(err.key, "/at_least_one_of/a~1b~0c");
+    }
+
+    #[test]
+    fn errors_name_the_file() {
+        let err = OverlayError::new(
+            "/at_least_one_of/Fooo",
+            "the schema has no $def named \"Fooo\"",
+        );
+        assert_eq!(
+            err.clone()
+                .in_file(Some("schema/x.json".into()))
+                .to_string(),
+            "overlay schema/x.json: /at_least_one_of/Fooo: the schema has no $def named \"Fooo\""
+        );
+        assert_eq!(
+            err.in_file(None).to_string(),
+            "built-in overlay: /at_least_one_of/Fooo: the schema has no $def named \"Fooo\""
+        );
+        let parse = Overlay::parse("{\"revision\": \"x\",\n \"patches\": [{\"op\": \"x\"}]}")
+            .unwrap_err()
+            .in_file(Some("my.json".into()));
+        assert!(matches!(parse, Error::Json { line: 2, .. }), "{parse:?}");
+        assert_eq!(
+            parse.to_string(),
+            "my.json: invalid JSON at line 2, column 23: /patches/0/op: unknown variant `x`, expected one of `replace`, `add`, `remove`"
+        );
     }
 }

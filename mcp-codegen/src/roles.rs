@@ -10,7 +10,7 @@ use crate::ir::{
     RetryRole, Struct, Ty, Union, When,
 };
 use crate::names::{RustName, SchemaName};
-use crate::overlay::{self, InputRequestNames, Overlay};
+use crate::overlay::{self, CapabilityWhen, InputRequestNames, Level, Overlay};
 use crate::rules::{Protocol, ResultOf};
 
 /// A request's or notification's parameters member.
@@ -261,21 +261,18 @@ fn capability_error(cx: &Context<'_>, def: &str) -> Option<(RustName, Ty)> {
 
 fn capability_rule(rule: &overlay::CapabilityRule) -> CapabilityRule {
     let when = match &rule.when {
-        Some(w) if w.pointer.is_some() => When::OneOf(
-            w.pointer.clone().unwrap_or_default(),
-            w.one_of.clone().unwrap_or_default(),
-        ),
-        Some(w) if w.any_present.is_some() => {
-            When::AnyPresent(w.any_present.clone().unwrap_or_default())
+        Some(CapabilityWhen::OneOf { pointer, values }) => {
+            When::OneOf(pointer.clone(), values.clone())
         }
-        _ => When::Always,
+        Some(CapabilityWhen::AnyPresent(pointers)) => When::AnyPresent(pointers.clone()),
+        None => When::Always,
     };
     CapabilityRule {
         method: rule.method.clone(),
         when,
         needs: rule.needs.clone(),
         or_empty: rule.or_empty.clone(),
-        should: rule.level.as_deref() == Some("should"),
+        should: rule.level == Level::Should,
         why: rule.why.clone(),
     }
 }

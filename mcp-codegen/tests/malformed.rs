@@ -205,3 +205,111 @@ fn bad_overlay_file() {
         "{err}"
     );
 }
+
+/// Generates `schema` (a file in the temp dir) with the user overlay `overlay_text`, written
+/// as `overlay_name`, and returns the error, which names the overlay file.
+fn overlay_error(overlay_name: &str, schema: &str, overlay_text: &str) -> Error {
+    let schema = write(&format!("schema-for-{overlay_name}"), schema);
+    let overlay = write(overlay_name, overlay_text);
+    let err = Builder::new()
+        .schema(&schema)
+        .overlay(&overlay)
+        .cargo_metadata(false)
+        .generate_string()
+        .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains(&overlay.display().to_string()),
+        "the message names the overlay file: {msg}"
+    );
+    err
+}
+
+/// A `$def` name the schema lacks is an overlay error at its key, not silently nothing.
+#[test]
+fn overlay_names_a_missing_def() {
+    let err = overlay_error(
+        "overlay-names.json",
+        r#"{"$defs": {"A": {"type": "object", "properties": {"a": {"type": "string"}}}}}"#,
+        r#"{"revision": "x", "at_least_one_of": {"Fooo": {"keys": ["a"], "why": "w", "source": "s"}}}"#,
+    );
+    let Error::Overlay { file, key, message } = &err else {
+        panic!("{err:?}")
+    };
+    assert!(
+        file.as_ref()
+            .is_some_and(|f| f.ends_with("overlay-names.json")),
+        "{err}"
+    );
+    assert_eq!(key, "/at_least_one_of/Fooo", "{err}");
+    assert_eq!(message, "the schema has no $def named \"Fooo\"", "{err}");
+    assert!(
+        err.to_string().ends_with(
+            "overlay-names.json: /at_least_one_of/Fooo: the schema has no $def named \"Fooo\""
+        ),
+        "{err}"
+    );
+}
+
+/// A misspelt level is a parse error at the key, with its line and column, not a MUST rule.
+#[test]
+fn overlay_bad_level() {
+    let err = overlay_error(
+        "overlay-level.json",
+        r#"{"$defs": {"A": {"type": "string"}}}"#,
+        r#"{
+  "revision": "x",
+  "input_requests": {"result": "A", "map": "A", "request": "A", "responses": "A",
+    "response": "A", "capabilities": "A", "missing_capability_error": "A", "why": "w", "source": "s"},
+  "input_capabilities": {"why": "w", "source": "s", "rules": [
+    {"method": "m", "needs": "n", "level": "shoud", "why": "w"}
+  ]}
+}"#,
+    );
+    let Error::Json { line, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(*line, 6, "{err}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("/input_capabilities/rules/0/level: unknown variant `shoud`, expected `must` or `should`"),
+        "{msg}"
+    );
+}
+
+/// A Rust path that does not parse is an error when the overlay is read, not a panic when the
+/// code is emitted.
+#[test]
+fn overlay_bad_rust_path() {
+    let err = overlay_error(
+        "overlay-path.json",
+        r#"{"$defs": {"A": {"type": "string"}}}"#,
+        r#"{"revision": "x", "rust_types": {"A": {"path": "::foo::", "why": "w", "source": "s"}}}"#,
+    );
+    assert!(matches!(err, Error::Json { .. }), "{err:?}");
+    let msg = err.to_string();
+    assert!(
+        msg.contains("/rust_types/A/path: \"::foo::\" is not a Rust path"),
+        "{msg}"
+    );
+}
+
+/// An empty `when` is an error, not a rule that always applies.
+#[test]
+fn overlay_empty_when() {
+    let err = overlay_error(
+        "overlay-when.json",
+        r#"{"$defs": {"A": {"type": "string"}}}"#,
+        r#"{"revision": "x",
+  "input_requests": {"result": "A", "map": "A", "request": "A", "responses": "A",
+    "response": "A", "capabilities": "A", "missing_capability_error": "A", "why": "w", "source": "s"},
+  "input_capabilities": {"why": "w", "source": "s", "rules": [
+    {"method": "m", "needs": "n", "when": {}, "why": "w"}
+  ]}}"#,
+    );
+    let msg = err.to_string();
+    assert!(
+        msg.contains("/input_capabilities/rules/0/when: empty `when`"),
+        "{msg}"
+    );
+}

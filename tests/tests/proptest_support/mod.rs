@@ -86,7 +86,7 @@ impl Walker {
         let closed_result_type = overlay
             .rust_types
             .iter()
-            .find(|(_, t)| t.path == "::mcp_runtime::ResultType")
+            .find(|(_, t)| t.path.as_str() == "::mcp_runtime::ResultType")
             .map(|(name, _)| name.clone());
         Walker {
             closed_result_type,
