@@ -10,6 +10,7 @@
 # running the generator, which is part of what a user pays; the script is timed separately too.
 #
 # Usage: mcp-bench/scripts/compile-time.sh [RUNS]   (from the workspace root; default RUNS=3)
+# PROBES="baseline generated" limits the run to those probes (default: all four).
 set -euo pipefail
 
 RUNS=${1:-3}
@@ -122,7 +123,8 @@ best() { # name, cargo args... -> best wall seconds of RUNS rebuilds of the prob
 
 echo "| crate | dev build (s) | release build (s) |"
 echo "| --- | ---: | ---: |"
-for p in baseline generated generated_build rust_mcp_schema; do
+PROBES=${PROBES:-baseline generated generated_build rust_mcp_schema}
+for p in $PROBES; do
     label=$p
     case $p in
     baseline) label="serde_json only (baseline)" ;;
@@ -134,6 +136,7 @@ for p in baseline generated generated_build rust_mcp_schema; do
     rel=$(best "$p" --release)
     echo "| $label | $dev | $rel |"
 done
+case " $PROBES " in *" rust_mcp_schema "*) ;; *) exit 0 ;; esac
 echo
 echo "rust-mcp-schema itself (a dependency, compiled once per target directory):"
 for profile in "" "--release"; do

@@ -73,13 +73,15 @@ fn const_str<'a>(def: &'a Value, key: &str) -> Option<&'a str> {
     def.get("properties")?.get(key)?.get("const")?.as_str()
 }
 
-fn ref_name<'a>(schema: &'a Value, defs_key: &str) -> Option<&'a str> {
-    schema
+/// The `$def` name a `$ref` to `#/<defs_key>/<name>` names (its pointer token unescaped).
+fn ref_name(schema: &Value, defs_key: &str) -> Option<String> {
+    let token = schema
         .get("$ref")?
         .as_str()?
         .strip_prefix("#/")?
         .strip_prefix(defs_key)?
-        .strip_prefix('/')
+        .strip_prefix('/')?;
+    Some(token.replace("~1", "/").replace("~0", "~"))
 }
 
 impl Protocol {
@@ -146,8 +148,10 @@ impl Reader<'_> {
             return Ok(());
         };
         if let Some(target) = ref_name(result, self.defs_key) {
-            self.answers
-                .insert(base.to_owned(), ResultOf::Def(SchemaName::new(target)));
+            self.answers.insert(
+                base.to_owned(),
+                ResultOf::Def(SchemaName::new(target.clone())),
+            );
             // Only the response of a request with a method answers one: the generic
             // `JSONRPCResultResponse` carries the generic `Result`.
             let request = self.defs.get(&format!("{base}Request"));
@@ -170,7 +174,7 @@ impl Reader<'_> {
         any: &[Value],
         pointer: String,
     ) -> SchemaResult<()> {
-        let targets: Vec<&str> = any
+        let targets: Vec<String> = any
             .iter()
             .filter_map(|s| ref_name(s, self.defs_key))
             .collect();
@@ -180,19 +184,29 @@ impl Reader<'_> {
                 "a result union must list $refs only",
             ));
         }
+        if let Some(i) = targets.iter().position(|t| !self.defs.contains_key(t)) {
+            return Err(SchemaError::new(
+                format!("{pointer}/anyOf/{i}"),
+                format!("unresolvable $ref: there is no $def named {:?}", targets[i]),
+            ));
+        }
         let Some(ir) = self
             .protocol
             .input_required
             .as_ref()
             .map(SchemaName::as_str)
-            .filter(|ir| targets.contains(ir))
+            .filter(|ir| targets.iter().any(|t| t == ir))
         else {
             return Err(SchemaError::new(
                 pointer,
                 "a result union without the input_required result: the overlay does not say how to tell its members apart",
             ));
         };
-        let others: Vec<&str> = targets.iter().copied().filter(|t| *t != ir).collect();
+        let others: Vec<&str> = targets
+            .iter()
+            .map(String::as_str)
+            .filter(|t| *t != ir)
+            .collect();
         let [complete] = others.as_slice() else {
             return Err(SchemaError::new(
                 pointer,

@@ -317,6 +317,17 @@ fn refused() -> Vec<(&'static str, String, String, &'static str)> {
             "/$defs/x y Outcome".into(),
             "the outcome enum of `x y ResultResponse` would both be the Rust type `x_y_Outcome`",
         ),
+        (
+            "outcome_of_a_missing_def",
+            defs(json!({
+                "Input Required Result": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+                "x y ResultResponse": {"type": "object", "properties": {"result": {"anyOf": [
+                    {"$ref": "#/$defs/Input Required Result"}, {"$ref": "#/$defs/Nowhere"}
+                ]}}}
+            })),
+            "/$defs/x y ResultResponse/properties/result/anyOf/1".into(),
+            "there is no $def named \"Nowhere\"",
+        ),
     ]
 }
 
@@ -573,7 +584,7 @@ fn overlay_for(name: &str) -> Option<Value> {
         v["source"] = json!("mcp-codegen/tests/hostile.rs");
         v
     };
-    if name == "outcome_collision" {
+    if name.starts_with("outcome_") {
         return Some(json!({
             "revision": "hostile",
             "results": why(json!({"input_required": "Input Required Result", "fixed": {"Input Required Result": "input_required"}}))
