@@ -240,6 +240,31 @@ pub struct RequestRole {
     pub may_require_input: bool,
     /// How it is retried after an input-required answer, when it can be.
     pub retry: Option<RetryRole>,
+    /// How its successful response is built from it, when it can be.
+    pub response: Option<ResponseRole>,
+}
+
+/// A successful response built from its request: `new` takes the request's id and the result,
+/// in the order of `args`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseRole {
+    /// The response type.
+    pub ty: RustName,
+    /// The request's id field.
+    pub id: RustName,
+    /// The type of a successful result.
+    pub result: Ty,
+    /// What `new` takes, in order.
+    pub args: Vec<ResponseArg>,
+}
+
+/// One argument of a response's `new`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResponseArg {
+    /// The request's id.
+    Id,
+    /// The result.
+    Result,
 }
 
 /// The members a retry rewrites.

@@ -19,6 +19,55 @@ const KEYWORDS: &[&str] = &[
     "unsized", "virtual", "yield", "try",
 ];
 
+/// The names the Rust prelude (2021 and 2024 editions) brings into every module, and `Error`
+/// (which most crates import): a glob import of a type of one of these names would shadow it.
+pub const PRELUDE_CLASHES: &[&str] = &[
+    "AsMut",
+    "AsRef",
+    "AsyncFn",
+    "AsyncFnMut",
+    "AsyncFnOnce",
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "DoubleEndedIterator",
+    "Drop",
+    "Eq",
+    "Err",
+    "Error",
+    "ExactSizeIterator",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Future",
+    "Into",
+    "IntoFuture",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
 /// A `$def` name exactly as the schema writes it (any string: spaces, punctuation, non-ASCII).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SchemaName(String);
@@ -97,10 +146,9 @@ impl RustName {
 
     /// This name with `prefix` put before it (`with_` + `name`), made valid again.
     pub fn prefixed(&self, prefix: &str) -> Self {
-        RustName(finish(
-            sanitize(&format!("{prefix}{}", self.unraw())),
-            "field",
-        ))
+        // `with_` + `_1` is `with_1`: a doubled `_` is not snake case.
+        let name = self.unraw().trim_start_matches('_');
+        RustName(finish(sanitize(&format!("{prefix}{name}")), "field"))
     }
 
     /// The identifier as written in code (`r#type`).
@@ -210,6 +258,7 @@ mod tests {
         let t = RustName::of_def(&SchemaName::new("type"));
         assert_eq!(t.suffixed("Outcome").as_str(), "typeOutcome");
         assert_eq!(RustName::field("x").prefixed("with_").as_str(), "with_x");
+        assert_eq!(RustName::field("1").prefixed("with_").as_str(), "with_1");
         assert_eq!(RustName::field("self").numbered(2).as_str(), "self_2");
         assert_eq!(RustName::field("type").numbered(3).as_str(), "type_3");
         assert_eq!(

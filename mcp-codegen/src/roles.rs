@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use crate::ir::{
     CapabilityRule, Field, InputKind, InputRole, Kind, Module, NotificationRole, RequestRole,
-    RetryRole, Struct, Ty, Union, When,
+    ResponseArg, ResponseRole, RetryRole, Struct, Ty, Union, When,
 };
 use crate::names::{RustName, SchemaName};
 use crate::overlay::{self, CapabilityWhen, InputRequestNames, Level, Overlay};
@@ -65,6 +65,7 @@ pub fn assign(
                     .as_ref()
                     .filter(|_| info.may_require_input)
                     .and_then(|_| cx.retry(s)),
+                response: info.response.as_ref().and_then(|r| cx.response(s, r)),
                 ty,
             })
         })
@@ -149,6 +150,38 @@ impl Context<'_> {
             params: params.rust.clone(),
             responses: responses.rust.clone(),
             state: state.rust.clone(),
+        })
+    }
+}
+
+impl Context<'_> {
+    /// How the successful response `def` is built from a request with struct `s`: its
+    /// required members must be exactly an id of the request's id type and the result.
+    fn response(&self, s: &Struct, def: &SchemaName) -> Option<ResponseRole> {
+        let request_id = field(s, ID).filter(|f| f.required)?;
+        let ty = self.named(def.as_str())?.clone();
+        let rs = self.structure(&ty)?;
+        let mut result = None;
+        let mut args = Vec::new();
+        for f in rs.fields.iter().filter(|f| f.required) {
+            match f.json.as_str() {
+                ID if f.ty == request_id.ty => args.push(ResponseArg::Id),
+                crate::results::RESPONSE_RESULT => {
+                    result = Some(f.ty.clone());
+                    args.push(ResponseArg::Result);
+                }
+                _ => return None,
+            }
+        }
+        // An optional id in the response (`Option<RequestId>`) takes the request's too.
+        if !args.contains(&ResponseArg::Id) {
+            return None;
+        }
+        Some(ResponseRole {
+            ty,
+            id: request_id.rust.clone(),
+            result: result?,
+            args,
         })
     }
 }

@@ -47,6 +47,8 @@ pub struct RequestInfo {
     pub result: Option<ResultOf>,
     /// Whether the method may answer `input_required`.
     pub may_require_input: bool,
+    /// Its successful response, `<Base>ResultResponse`, when the schema has one.
+    pub response: Option<SchemaName>,
 }
 
 /// What a successful response of a request carries.
@@ -258,12 +260,18 @@ impl Reader<'_> {
             .outcomes
             .values()
             .any(|o| o.request.as_ref().map(SchemaName::as_str) == Some(name));
+        let response = format!("{base}ResultResponse");
+        let response = self
+            .defs
+            .contains_key(&response)
+            .then(|| SchemaName::new(response));
         self.protocol.requests.insert(
             SchemaName::new(name),
             RequestInfo {
                 method: method.to_owned(),
                 result,
                 may_require_input,
+                response,
             },
         );
     }

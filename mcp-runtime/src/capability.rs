@@ -174,7 +174,9 @@ fn applies(when: &When, request: &Value) -> bool {
 }
 
 /// The refusals for one input request (`request` is its JSON form, with `method`), given the
-/// client's capabilities in JSON form. SHOULD rules are skipped when `allow_should`.
+/// client's capabilities in JSON form. SHOULD rules are skipped when `allow_should`. A
+/// capability is refused once, at the level the client lacks: without `elicitation` at all, a
+/// form request is refused for `elicitation`, not also for `elicitation.form`.
 pub fn check(
     key: &str,
     request: &Value,
@@ -186,7 +188,7 @@ pub fn check(
         .get("method")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    rules
+    let refusals = rules
         .iter()
         .filter(|r| r.method == method && applies(&r.when, request))
         .filter(|r| !(allow_should && r.level == Level::Should))
@@ -204,6 +206,26 @@ pub fn check(
             capability: r.needs.to_owned(),
             level: r.level,
         })
+        .collect();
+    outermost(refusals)
+}
+
+/// The refusals less those under another refused capability (`elicitation.form` when
+/// `elicitation` is refused too).
+fn outermost(refusals: Vec<Refusal>) -> Vec<Refusal> {
+    let under = |inner: &str, outer: &str| {
+        inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.starts_with('.'))
+    };
+    let kept: Vec<bool> = refusals
+        .iter()
+        .map(|r| !refusals.iter().any(|o| under(&r.capability, &o.capability)))
+        .collect();
+    refusals
+        .into_iter()
+        .zip(kept)
+        .filter_map(|(r, keep)| keep.then_some(r))
         .collect()
 }
 

@@ -24,7 +24,7 @@ pub mod retry;
 pub mod seal;
 
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
-pub use protocol::{AtLeastOneOf, MayRequireInput, McpResultType, Notification, Request};
+pub use protocol::{AtLeastOneOf, MayRequireInput, McpResultType, Notification, Request, Respond};
 pub use result_type::ResultType;
 
 /// The `jsonrpc` member of every JSON-RPC message.
@@ -44,5 +44,37 @@ pub mod __private {
     /// The helpers that derive-generated (de)serializers call (see `src/de.rs`).
     pub mod de {
         pub use crate::de::*;
+    }
+}
+
+/// The JSON object `value` serializes to, for a member that holds any object (a tool call's
+/// `arguments`, `structuredContent`, `_meta` values): an error when it is not an object.
+///
+/// ```
+/// use std::collections::BTreeMap;
+///
+/// let arguments = mcp_runtime::to_object(&BTreeMap::from([("city", "Paris")]))?;
+/// assert_eq!(arguments["city"], "Paris");
+/// assert!(mcp_runtime::to_object(&7).is_err());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn to_object<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<Extra> {
+    match serde_json::to_value(value)? {
+        serde_json::Value::Object(object) => Ok(object),
+        other => Err(serde::ser::Error::custom(format_args!(
+            "expected a value that serializes to a JSON object, found {}",
+            json_type(&other)
+        ))),
+    }
+}
+
+fn json_type(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
     }
 }

@@ -15,6 +15,20 @@ pub trait Request {
     type Result;
 }
 
+/// A request whose successful response is built from it, so that the id is never copied by
+/// hand: `request.respond(result)`.
+///
+/// The generator implements it for every request whose `*ResultResponse` takes exactly the
+/// request's id and a result.
+pub trait Respond: Request {
+    /// The successful response.
+    type Response;
+
+    /// The successful response to this request: its id, and `result` (anything that converts
+    /// into the request's result type, such as a complete result into an outcome).
+    fn respond(&self, result: impl Into<Self::Result>) -> Self::Response;
+}
+
 /// A notification type of the protocol.
 pub trait Notification {
     /// The JSON-RPC method name, e.g. `"notifications/progress"`.

@@ -82,12 +82,7 @@ fn capability_matrix() {
     let with_roots = json!({"roots": {}});
 
     let cases: Vec<(&str, &Value, mcp::InputRequest, Option<&str>)> = vec![
-        (
-            "form, no caps",
-            &none,
-            form(None),
-            Some("elicitation,elicitation.form"),
-        ),
+        ("form, no caps", &none, form(None), Some("elicitation")),
         (
             "form without mode, {}",
             &empty_elicitation,
@@ -114,12 +109,7 @@ fn capability_matrix() {
             Some("elicitation.form"),
         ),
         ("form, both", &both, form(None), None),
-        (
-            "url, no caps",
-            &none,
-            url(),
-            Some("elicitation,elicitation.url"),
-        ),
+        ("url, no caps", &none, url(), Some("elicitation")),
         (
             "url, {}",
             &empty_elicitation,
@@ -190,7 +180,7 @@ fn capability_matrix() {
             "elicitation, roots",
             &with_roots,
             form(None),
-            Some("elicitation,elicitation.form"),
+            Some("elicitation"),
         ),
     ];
     for (name, c, r, want) in cases {

@@ -192,7 +192,7 @@ impl Emitter<'_> {
         let sealed = if s.sealed {
             self.sealed_api(def, s)
         } else {
-            TokenStream::new()
+            super::construct::constructors(def, s)
         };
         quote! {
             #docs

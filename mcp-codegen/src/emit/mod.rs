@@ -4,6 +4,7 @@
 //! `mcp-runtime`, the protocol behaviour in its generic functions; this stage writes
 //! declarations, derive attributes and trait impls.
 
+mod construct;
 mod items;
 mod roles;
 mod tokens;
@@ -11,7 +12,8 @@ mod tokens;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::Module;
+use crate::ir::{Module, RustName};
+use crate::names::PRELUDE_CLASHES;
 
 /// Switches that change what is emitted.
 #[derive(Debug, Clone, Default)]
@@ -20,12 +22,50 @@ pub struct EmitOptions {
     pub json_schema: bool,
 }
 
-/// Emits the whole module: its items, then the protocol roles' trait impls.
+/// Emits the whole module: its items, the protocol roles' trait impls, and the prelude.
 pub fn emit(module: &Module, options: &EmitOptions) -> TokenStream {
     let items = items::emit(module, options);
     let roles = roles::emit(module);
+    let prelude = prelude(module);
     quote! {
         #items
         #roles
+        #prelude
+    }
+}
+
+/// `pub mod prelude`: every generated type whose name does not clash with the Rust prelude,
+/// and the runtime's traits, for `use mcp::prelude::*;`. Left out when a type takes its name.
+fn prelude(module: &Module) -> TokenStream {
+    let name = RustName::field("prelude");
+    if module.types.contains_key(&name) {
+        return TokenStream::new();
+    }
+    let types = module
+        .types
+        .keys()
+        .filter(|n| !PRELUDE_CLASHES.contains(&n.unraw()));
+    let left_out: Vec<String> = module
+        .types
+        .keys()
+        .filter(|n| PRELUDE_CLASHES.contains(&n.unraw()))
+        .map(|n| format!("`{}`", n.unraw()))
+        .collect();
+    let doc = if left_out.is_empty() {
+        " The generated types and the runtime's traits, for a glob import.".to_owned()
+    } else {
+        format!(
+            " The generated types and the runtime's traits, for a glob import; left out, so as not to shadow the Rust prelude: {} (name them through the module).",
+            left_out.join(", ")
+        )
+    };
+    quote! {
+        #[doc = #doc]
+        // In a binary crate the re-exports a program does not use are unused imports.
+        #[allow(unused_imports)]
+        pub mod #name {
+            pub use super::{#(#types),*};
+            pub use ::mcp_runtime::prelude::*;
+        }
     }
 }

@@ -7,7 +7,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::tokens::{doc_lines, ty};
-use crate::ir::{CapabilityRule, InputRole, Module, NotificationRole, RequestRole, When};
+use crate::ir::{
+    CapabilityRule, InputRole, Module, NotificationRole, RequestRole, ResponseArg, When,
+};
 
 /// Every role's impls.
 pub fn emit(module: &Module) -> TokenStream {
@@ -65,11 +67,28 @@ fn request(r: &RequestRole, input: Option<&InputRole>) -> TokenStream {
             }
         }
     });
+    let respond = r.response.as_ref().map(|resp| {
+        let (ty, id, result) = (&resp.ty, &resp.id, super::tokens::ty(&resp.result));
+        let args = resp.args.iter().map(|a| match a {
+            ResponseArg::Id => quote!(::core::clone::Clone::clone(&self.#id)),
+            ResponseArg::Result => quote!(result),
+        });
+        quote! {
+            #[automatically_derived]
+            impl ::mcp_runtime::Respond for #name {
+                type Response = #ty;
+                fn respond(&self, result: impl ::core::convert::Into<#result>) -> #ty {
+                    #ty::new(#(#args),*)
+                }
+            }
+        }
+    });
     quote! {
         impl #name {
             /// The JSON-RPC method name.
             pub const METHOD: &'static str = #method;
         }
+        #respond
 
         #[automatically_derived]
         impl ::mcp_runtime::Request for #name {

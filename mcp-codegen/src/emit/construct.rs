@@ -1,0 +1,95 @@
+//! The construction API of an open struct: `new` with the required members (in schema order;
+//! constants are never parameters, the kept-members bag starts empty), and a chainable
+//! `with_<member>` per optional member. Parameters take `impl Into<T>`, so a `&str` makes a
+//! `String` and a variant makes its union; being generic, none of it is compiled unless used.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::tokens::ty;
+use crate::ir::{Field, ResultMode, Struct, TypeDef};
+
+/// Clippy's `too_many_arguments` threshold.
+const MANY_ARGUMENTS: usize = 7;
+
+/// `new` and the `with_` methods of `s`.
+pub fn constructors(def: &TypeDef, s: &Struct) -> TokenStream {
+    let name = &def.name;
+    let required: Vec<&Field> = s.fields.iter().filter(|f| f.required).collect();
+    let params = required.iter().map(|f| {
+        let (n, t) = (&f.rust, ty(&f.ty));
+        quote!(#n: impl ::core::convert::Into<#t>)
+    });
+    let inits = s.fields.iter().map(|f| {
+        let n = &f.rust;
+        if f.required {
+            quote!(#n: ::core::convert::Into::into(#n))
+        } else {
+            quote!(#n: ::core::option::Option::None)
+        }
+    });
+    let result_init = match &s.result {
+        Some(ResultMode::Field(f)) => {
+            let f = &f.rust;
+            quote!(#f: ::core::default::Default::default(),)
+        }
+        _ => TokenStream::new(),
+    };
+    let extra_init = s
+        .extra
+        .as_ref()
+        .map(|e| quote!(#e: ::mcp_runtime::Extra::new(),));
+    let many =
+        (required.len() > MANY_ARGUMENTS).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let new_doc = new_doc(def, &required);
+    let setters = s.fields.iter().filter(|f| !f.required).map(setter);
+    quote! {
+        impl #name {
+            #[doc = #new_doc]
+            #many
+            #[must_use]
+            pub fn new(#(#params),*) -> Self {
+                #name { #result_init #(#inits,)* #extra_init }
+            }
+            #(#setters)*
+        }
+    }
+}
+
+/// "a" or "an" before `word` (by its first letter: good enough for type names).
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
+        "An"
+    } else {
+        "A"
+    }
+}
+
+fn new_doc(def: &TypeDef, required: &[&Field]) -> String {
+    let name = def.name.unraw();
+    let a = article(name);
+    if required.is_empty() {
+        return format!(" {a} `{name}` with every member unset (the `with_` methods set them).");
+    }
+    let members: Vec<String> = required.iter().map(|f| format!("`{}`", f.json)).collect();
+    format!(
+        " {a} `{name}` from its required members ({}); the optional ones start unset (the `with_` methods set them).",
+        members.join(", ")
+    )
+}
+
+/// `with_<member>(value)`: sets an optional member.
+fn setter(f: &Field) -> TokenStream {
+    let n = &f.rust;
+    let with = f.rust.prefixed("with_");
+    let t = ty(&f.ty);
+    let doc = format!(" Sets `{}`.", f.json);
+    quote! {
+        #[doc = #doc]
+        #[must_use]
+        pub fn #with(mut self, value: impl ::core::convert::Into<#t>) -> Self {
+            self.#n = ::core::option::Option::Some(::core::convert::Into::into(value));
+            self
+        }
+    }
+}
