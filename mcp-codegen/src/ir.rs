@@ -242,6 +242,8 @@ pub struct RequestRole {
     pub retry: Option<RetryRole>,
     /// How its successful response is built from it, when it can be.
     pub response: Option<ResponseRole>,
+    /// The union of its successful response and the error response, when generated.
+    pub reply: Option<RustName>,
 }
 
 /// A successful response built from its request: `new` takes the request's id and the result,

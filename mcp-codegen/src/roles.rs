@@ -6,8 +6,9 @@
 use std::collections::BTreeMap;
 
 use crate::ir::{
-    CapabilityRule, Field, InputKind, InputRole, Kind, Module, NotificationRole, RequestRole,
-    ResponseArg, ResponseRole, RetryRole, Struct, Ty, Union, When,
+    CapabilityRule, Field, InputKind, InputRole, Kind, Module, NotificationRole, Predicate,
+    RequestRole, ResponseArg, ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union,
+    UnionMode, Variant, When,
 };
 use crate::names::{RustName, SchemaName};
 use crate::overlay::{self, CapabilityWhen, InputRequestNames, Level, Overlay};
@@ -66,6 +67,7 @@ pub fn assign(
                     .filter(|_| info.may_require_input)
                     .and_then(|_| cx.retry(s)),
                 response: info.response.as_ref().and_then(|r| cx.response(s, r)),
+                reply: None,
                 ty,
             })
         })
@@ -86,6 +88,68 @@ pub fn assign(
     module.requests = requests;
     module.notifications = notifications;
     module.input = input;
+    add_replies(module, protocol, rust_of);
+}
+
+/// The `$def`s of the JSON-RPC error response, by revision.
+const ERROR_RESPONSES: &[&str] = &["JSONRPCErrorResponse", "JSONRPCError"];
+/// The members that tell a successful response from an error response.
+const RESULT_MEMBER: &str = "result";
+const ERROR_MEMBER: &str = "error";
+
+/// For every request with a successful response, `<Base>Response`: that response or the
+/// error response, told apart by which of `result` and `error` the message has.
+fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<SchemaName, RustName>) {
+    let Some(error) = ERROR_RESPONSES
+        .iter()
+        .filter_map(|d| rust_of.get(*d))
+        .find(|n| module.types.contains_key(*n))
+        .cloned()
+    else {
+        return;
+    };
+    for (def, info) in &protocol.requests {
+        let Some(request) = rust_of.get(def) else {
+            continue;
+        };
+        let Some(i) = module.requests.iter().position(|r| &r.ty == request) else {
+            continue;
+        };
+        let Some(response) = module.requests[i].response.as_ref().map(|r| r.ty.clone()) else {
+            continue;
+        };
+        let base = def.as_str().strip_suffix("Request").unwrap_or(def.as_str());
+        let name = RustName::of_def(&SchemaName::new(format!("{base}Response")));
+        if module.types.contains_key(&name) {
+            continue;
+        }
+        let variant = |label: &str, ty: &RustName, member: &str| Variant {
+            name: RustName::pascal(label),
+            ty: Ty::Named(ty.clone()),
+            select: Select::Shape(vec![Predicate::Has(member.to_owned())]),
+        };
+        let docs = format!(
+            "What a client reads back for a [`{}`] (`{}`): the successful response, or an error response.",
+            request.unraw(),
+            info.method
+        );
+        module.types.insert(
+            name.clone(),
+            TypeDef {
+                name: name.clone(),
+                pointer: module.types[&response].pointer.clone(),
+                docs: Some(docs),
+                kind: Kind::Union(Union {
+                    mode: UnionMode::Shape,
+                    variants: vec![
+                        variant("Result", &response, RESULT_MEMBER),
+                        variant("Error", &error, ERROR_MEMBER),
+                    ],
+                }),
+            },
+        );
+        module.requests[i].reply = Some(name);
+    }
 }
 
 impl Context<'_> {

@@ -24,7 +24,14 @@ pub mod retry;
 pub mod seal;
 
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
-pub use protocol::{AtLeastOneOf, MayRequireInput, McpResultType, Notification, Request, Respond};
+pub use protocol::{
+    AtLeastOneOf, HasReply, MayRequireInput, McpResultType, Notification, Request, Respond,
+};
+
+/// What a client reads back for request type `R`: its successful response or an error
+/// response, in one call (`serde_json::from_str::<Reply<mcp::CallToolRequest>>(text)`). The
+/// successful response is read by its result's rules (a missing `resultType` means complete).
+pub type Reply<R> = <R as HasReply>::Reply;
 pub use result_type::ResultType;
 
 /// The `jsonrpc` member of every JSON-RPC message.

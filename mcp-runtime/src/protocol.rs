@@ -29,6 +29,13 @@ pub trait Respond: Request {
     fn respond(&self, result: impl Into<Self::Result>) -> Self::Response;
 }
 
+/// A request whose reply, the successful response or an error response, is read in one call:
+/// [`Reply<R>`](crate::Reply).
+pub trait HasReply: Request {
+    /// The union of the successful response and the error response.
+    type Reply;
+}
+
 /// A notification type of the protocol.
 pub trait Notification {
     /// The JSON-RPC method name, e.g. `"notifications/progress"`.

@@ -83,12 +83,21 @@ fn request(r: &RequestRole, input: Option<&InputRole>) -> TokenStream {
             }
         }
     });
+    let reply = r.reply.as_ref().map(|reply| {
+        quote! {
+            #[automatically_derived]
+            impl ::mcp_runtime::HasReply for #name {
+                type Reply = #reply;
+            }
+        }
+    });
     quote! {
         impl #name {
             /// The JSON-RPC method name.
             pub const METHOD: &'static str = #method;
         }
         #respond
+        #reply
 
         #[automatically_derived]
         impl ::mcp_runtime::Request for #name {

@@ -1,0 +1,122 @@
+//! Building values with the generated constructors (`new`, `with_<member>`), answering a
+//! request with `respond`, reading a reply that may be an error in one call, and the generated
+//! prelude: the API issue 11 asks for, checked on the wire.
+
+use mcp_runtime::{Reply, Respond};
+use mcp_tests::mcp;
+use mcp_tests::mcp::prelude::*;
+use serde_json::json;
+
+/// The prelude leaves out `Result`: this signature still means the Rust prelude's.
+fn parse(text: &str) -> Result<CallToolRequest, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+fn meta() -> RequestMetaObject {
+    RequestMetaObject::new(ClientCapabilities::default(), "2026-07-28")
+}
+
+#[test]
+fn a_request_from_its_required_members() {
+    let arguments = mcp_runtime::to_object(&json!({"city": "Paris"})).unwrap();
+    let request = CallToolRequest::new(
+        RequestId::Integer(1),
+        CallToolRequestParams::new(meta(), "weather").with_arguments(arguments),
+    );
+    assert_eq!(
+        serde_json::to_value(&request).unwrap(),
+        json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {
+                "_meta": {
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28"
+                },
+                "arguments": {"city": "Paris"},
+                "name": "weather"
+            }
+        })
+    );
+    let text = serde_json::to_string(&request).unwrap();
+    assert_eq!(parse(&text).unwrap(), request);
+}
+
+#[test]
+fn a_text_result_answers_its_request() {
+    let request = parse(
+        r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"echo",
+            "_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+    )
+    .unwrap();
+    let result = CallToolResult::new(vec![TextContent::new("hello").into()]).with_is_error(false);
+    let response = request.respond(result);
+    assert_eq!(
+        serde_json::to_value(&response).unwrap(),
+        json!({"jsonrpc": "2.0", "id": "a", "result": {
+            "resultType": "complete", "content": [{"type": "text", "text": "hello"}], "isError": false
+        }})
+    );
+}
+
+#[test]
+fn optional_members_start_unset_and_setters_chain() {
+    let tool = Tool::new(ToolInputSchema::new(), "echo")
+        .with_title("Echo")
+        .with_description("Says it back");
+    let value = serde_json::to_value(&tool).unwrap();
+    assert_eq!(value["title"], "Echo");
+    assert_eq!(value["inputSchema"], json!({"type": "object"}));
+    assert!(value.get("annotations").is_none(), "{value}");
+    let list = ListToolsResult::new(CacheScope::Public, vec![tool], 60_000u64);
+    let list = serde_json::to_value(list).unwrap();
+    assert_eq!(
+        (&list["resultType"], &list["cacheScope"], &list["ttlMs"]),
+        (&json!("complete"), &json!("public"), &json!(60_000))
+    );
+}
+
+#[test]
+fn a_reply_is_the_result_or_the_error() {
+    type CallToolReply = Reply<CallToolRequest>;
+    let ok: CallToolReply = serde_json::from_value(json!({
+        "jsonrpc": "2.0", "id": 1, "result": {"content": []}
+    }))
+    .unwrap();
+    let CallToolResponse::Result(ok) = ok else {
+        panic!("{ok:?}")
+    };
+    assert!(matches!(ok.result, CallToolOutcome::Complete(_)));
+    let err: CallToolReply = serde_json::from_value(json!({
+        "jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "no such tool"}
+    }))
+    .unwrap();
+    let CallToolResponse::Error(err) = err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        (err.error.code, err.error.message.as_str()),
+        (-32602, "no such tool")
+    );
+    // An unknown resultType is invalid, not silently a complete result.
+    let bad = serde_json::from_value::<CallToolReply>(json!({
+        "jsonrpc": "2.0", "id": 1, "result": {"resultType": "done", "content": []}
+    }));
+    assert!(bad.is_err(), "{bad:?}");
+}
+
+#[test]
+fn notifications_and_errors_from_their_members() {
+    let n = ProgressNotification::new(
+        ProgressNotificationParams::new(0.5, ProgressToken::String("t".into())).with_total(1.0),
+    );
+    assert_eq!(
+        serde_json::to_value(&n).unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/progress",
+               "params": {"progress": 0.5, "progressToken": "t", "total": 1.0}})
+    );
+    let e = mcp::Error::new(-32602, "bad state");
+    assert_eq!(
+        serde_json::to_value(JSONRPCErrorResponse::new(e).with_id(RequestId::Integer(4))).unwrap(),
+        json!({"jsonrpc": "2.0", "error": {"code": -32602, "message": "bad state"}, "id": 4})
+    );
+}
