@@ -7,6 +7,7 @@
 #![deny(warnings)]
 
 pub mod clock;
+pub mod handler;
 pub mod measure;
 pub mod workloads;
 
