@@ -446,11 +446,27 @@ pub trait Fields: Sized {
     fn other<E: de::Error>(partial: &mut Self::Partial, key: String, value: Value)
     -> Result<(), E>;
 
-    /// Reads the rest of `map`.
+    /// Reads the rest of `map`: a declared member with [`Fields::read`], an undeclared one kept
+    /// with [`Fields::other`] (when [`Fields::KEEPS_EXTRA`]) or skipped.
+    #[inline]
     fn read_rest<'de, A: MapAccess<'de>>(
         partial: &mut Self::Partial,
         map: &mut A,
-    ) -> Result<(), A::Error>;
+    ) -> Result<(), A::Error> {
+        while let Some(member) = map.next_key_seed(MemberSeed::<Self>(PhantomData))? {
+            match member {
+                Member::Key(key) => map.next_value_seed(FieldSeed::<Self> { partial, key })?,
+                Member::Other(name) => {
+                    let value = map.next_value::<Value>()?;
+                    Self::other(partial, name, value)?;
+                }
+                Member::Skip => {
+                    let _ = map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
 
     /// Checks what must be present and builds the value, handing it to `wrap` (so that a
     /// union builds its variant in place, not by moving a finished value into it).
@@ -478,6 +494,174 @@ impl<'de, T: Fields> DeserializeSeed<'de> for FieldSeed<'_, T> {
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         T::read(self.partial, self.key, d)
+    }
+}
+
+/// A member name as a type `T` that implements [`Fields`] reads it: declared (its key),
+/// undeclared and kept, or undeclared and skipped.
+enum Member<K> {
+    Key(K),
+    Other(String),
+    Skip,
+}
+
+/// Reads a member name for `T` (what `read_rest` passes to [`MapAccess::next_key_seed`]).
+struct MemberSeed<T>(PhantomData<T>);
+
+impl<T: Fields> MemberSeed<T> {
+    #[inline]
+    fn undeclared(name: impl FnOnce() -> String) -> Member<T::Key> {
+        if T::KEEPS_EXTRA {
+            Member::Other(name())
+        } else {
+            Member::Skip
+        }
+    }
+}
+
+impl<'de, T: Fields> DeserializeSeed<'de> for MemberSeed<T> {
+    type Value = Member<T::Key>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Member<T::Key>, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de, T: Fields> Visitor<'de> for MemberSeed<T> {
+    type Value = Member<T::Key>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Member<T::Key>, E> {
+        Ok(match T::key(v) {
+            Some(key) => Member::Key(key),
+            None => Self::undeclared(|| v.to_owned()),
+        })
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Member<T::Key>, E> {
+        Ok(match T::key(&v) {
+            Some(key) => Member::Key(key),
+            None => Self::undeclared(|| v),
+        })
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Member<T::Key>, E> {
+        match std::str::from_utf8(v) {
+            Ok(s) => self.visit_str(s),
+            Err(_) => Ok(Self::undeclared(|| key_from_bytes(v))),
+        }
+    }
+}
+
+/// Reads a JSON object as `T` with its [`Fields`] impl: what the derived `Deserialize` of a
+/// struct calls. `expecting` names the object in messages.
+#[doc(hidden)]
+#[inline]
+pub fn deserialize_fields<'de, T: Fields, D: Deserializer<'de>>(
+    d: D,
+    expecting: &'static str,
+) -> Result<T, D::Error> {
+    d.deserialize_map(FieldsVisitor::<T> {
+        expecting,
+        ty: PhantomData,
+    })
+}
+
+struct FieldsVisitor<T> {
+    expecting: &'static str,
+    ty: PhantomData<T>,
+}
+
+impl<'de, T: Fields> Visitor<'de> for FieldsVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        let mut partial = T::partial();
+        T::read_rest(&mut partial, &mut map)?;
+        T::finish(partial, std::convert::identity)
+    }
+}
+
+/// Reads the value of the declared field whose slot is `slot` (a repeated member is an error).
+#[doc(hidden)]
+#[inline]
+pub fn read_slot<'de, T: serde::Deserialize<'de>, D: Deserializer<'de>>(
+    slot: &mut Option<T>,
+    key: &'static str,
+    value: D,
+) -> Result<(), D::Error> {
+    if slot.is_some() {
+        return Err(<D::Error as de::Error>::duplicate_field(key));
+    }
+    *slot = Some(T::deserialize(value)?);
+    Ok(())
+}
+
+/// [`read_slot`] for an `Option<T>` field marked `#[mcp(keep_null)]`: read with [`present`].
+#[doc(hidden)]
+#[inline]
+pub fn read_present_slot<'de, T: serde::Deserialize<'de>, D: Deserializer<'de>>(
+    slot: &mut Option<Option<T>>,
+    key: &'static str,
+    value: D,
+) -> Result<(), D::Error> {
+    if slot.is_some() {
+        return Err(<D::Error as de::Error>::duplicate_field(key));
+    }
+    *slot = Some(present(value)?);
+    Ok(())
+}
+
+/// Reads a constant (or fixed `resultType`) member with `seed`, which checks it; `seen` records
+/// it (a repeated member is an error).
+#[doc(hidden)]
+#[inline]
+pub fn read_checked<'de, S: DeserializeSeed<'de, Value = ()>, D: Deserializer<'de>>(
+    seen: &mut bool,
+    key: &'static str,
+    seed: S,
+    value: D,
+) -> Result<(), D::Error> {
+    if *seen {
+        return Err(<D::Error as de::Error>::duplicate_field(key));
+    }
+    seed.deserialize(value)?;
+    *seen = true;
+    Ok(())
+}
+
+/// The value of a required field, or ``missing field `key` ``.
+#[doc(hidden)]
+#[inline]
+pub fn required<T, E: de::Error>(slot: Option<T>, key: &'static str) -> Result<T, E> {
+    match slot {
+        Some(value) => Ok(value),
+        None => Err(E::missing_field(key)),
+    }
+}
+
+/// A member read before the variant was known, written back as JSON (for [`Fields::entries`])
+/// when it was read.
+#[doc(hidden)]
+#[inline]
+pub fn entry_of<T: serde::Serialize, E: de::Error>(
+    out: &mut Buffer,
+    key: &str,
+    slot: &Option<T>,
+) -> Result<(), E> {
+    match slot {
+        Some(value) => entry(out, key, value),
+        None => Ok(()),
     }
 }
 
