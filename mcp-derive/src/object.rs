@@ -419,8 +419,8 @@ fn extra_member(cx: &Ctx, f: &Field) -> Member {
         slot: quote!(__extra: #krate::Extra,),
         init: quote!(__extra: #krate::Extra::new(),),
         entry: quote! {
-            if !#krate::Extra::is_empty(&__partial.__extra) {
-                ::core::iter::Extend::extend(__out, __partial.__extra);
+            for (__name, __value) in __partial.__extra {
+                #krate::__private::de::keep(__out, __name, __value);
             }
         },
         build: quote_spanned! {ty.span()=>

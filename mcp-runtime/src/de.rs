@@ -25,9 +25,37 @@ use std::marker::PhantomData;
 #[doc(hidden)]
 pub use std::string::String;
 
-/// Members read as JSON before a union's discriminator, in input order.
+/// Members read before a union's discriminator and handed to the variant it chose, in input
+/// order, each as JSON text (compact, numbers exact: serde_json reads with `float_roundtrip`).
+///
+/// Text and not [`Value`]: a variant reads it back with the deserializer that
+/// `serde_json::from_str` uses and writes it with the serializer of `serde_json::to_string`, so
+/// the types' code for those is shared with the usual reads and writes, instead of every
+/// variant type (and what it contains) being compiled once more for `Value`.
 #[doc(hidden)]
-pub type Buffer = Vec<(String, Value)>;
+pub type Buffer = Vec<(String, String)>;
+
+/// Keeps a member read as JSON before the discriminator (one that several variants declare, or
+/// an undeclared one that a variant may keep).
+#[doc(hidden)]
+pub fn keep(out: &mut Buffer, name: String, value: Value) {
+    out.push((name, value.to_string()));
+}
+
+/// A serde_json error without its position: that of a member's own text, which says nothing
+/// about the input (and a member read from a [`Value`] had none).
+struct Positionless(serde_json::Error);
+
+impl fmt::Display for Positionless {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0.to_string();
+        if self.0.line() == 0 {
+            return f.write_str(&text);
+        }
+        let position = format!(" at line {} column {}", self.0.line(), self.0.column());
+        f.write_str(text.strip_suffix(&position).unwrap_or(&text))
+    }
+}
 
 /// `a == b`, usable in constant evaluation (the derives assert `RESULT_TYPE`s with it).
 #[doc(hidden)]
@@ -668,11 +696,16 @@ pub fn entry_of<T: serde::Serialize, E: de::Error>(
 /// Hands members read before the variant was known (as JSON) to the chosen variant `T`.
 #[doc(hidden)]
 pub fn feed<T: Fields, E: de::Error>(partial: &mut T::Partial, entries: Buffer) -> Result<(), E> {
-    for (name, value) in entries {
+    for (name, text) in entries {
+        let mut value = serde_json::Deserializer::from_str(&text);
         match T::key(&name) {
-            Some(key) => T::read(partial, key, value).map_err(E::custom)?,
-            None => T::other(partial, name, value)?,
+            Some(key) => T::read(partial, key, &mut value),
+            None => match serde::Deserialize::deserialize(&mut value) {
+                Ok(value) => T::other::<serde_json::Error>(partial, name, value),
+                Err(e) => Err(e),
+            },
         }
+        .map_err(|e| E::custom(Positionless(e)))?;
     }
     Ok(())
 }
@@ -716,7 +749,7 @@ pub fn entry<T: serde::Serialize + ?Sized, E: de::Error>(
     key: &str,
     value: &T,
 ) -> Result<(), E> {
-    let value = serde_json::to_value(value).map_err(E::custom)?;
+    let value = serde_json::to_string(value).map_err(E::custom)?;
     out.push((key.to_owned(), value));
     Ok(())
 }
@@ -759,7 +792,9 @@ impl Fields for Extra {
     }
 
     fn entries<E: de::Error>(partial: Extra, out: &mut Buffer) -> Result<(), E> {
-        out.extend(partial);
+        for (name, value) in partial {
+            keep(out, name, value);
+        }
         Ok(())
     }
 }
