@@ -228,24 +228,8 @@ struct Ctx<'c, 'a> {
     cont: &'c Container<'a>,
     krate: TokenStream,
     serde: TokenStream,
-    /// `<__E as serde::de::Error>` and `<__D::Error as serde::de::Error>`.
+    /// `<__E as serde::de::Error>`.
     error: TokenStream,
-    derror: TokenStream,
-}
-
-/// How undeclared members are handled: kept in the extra field, or ignored.
-struct Undeclared {
-    /// The `__Field` variant for an undeclared member.
-    variant: TokenStream,
-    /// The body of `Fields::other`.
-    other: TokenStream,
-    /// `read_rest`'s arm for an undeclared member.
-    arm: TokenStream,
-    /// The `__Field` of an undeclared name read as `&str` and as bytes.
-    from_str: TokenStream,
-    from_bytes: TokenStream,
-    /// `visit_string`, which keeps an owned name without copying it (extra only).
-    visit_string: TokenStream,
 }
 
 /// `impl Fields` (reading member by member, what unions stream into) and `impl Deserialize`
@@ -256,7 +240,6 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         cont,
         krate: cont.krate(),
         error: quote!(<__E as #serde::de::Error>),
-        derror: quote!(<__D::Error as #serde::de::Error>),
         serde,
     };
     let extra_field = cont.fields().iter().find(|f| f.attrs.extra.is_some());
@@ -276,12 +259,8 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
             .filter_map(|(i, f)| field_member(&cx, i, f)),
     );
     members.extend(extra_field.map(|f| extra_member(&cx, f)));
-    let undeclared = match extra_field {
-        Some(_) => kept(&cx),
-        None => ignored(&cx),
-    };
-    let keys = key_types(&cx, &members, &undeclared);
-    let fields = fields_impl(&cx, &members, &undeclared, extra_field.is_some());
+    let keys = key_types(&members);
+    let fields = fields_impl(&cx, &members, extra_field.is_some());
     let de = deserialize_impl(&cx);
     quote! {
         #keys
@@ -292,7 +271,7 @@ fn deserialize(cont: &Container, mode: &ResultMode) -> TokenStream {
 
 /// `resultType`: checked against the fixed value, or read into the `#[mcp(result_type)]` field.
 fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
-    let (krate, serde, derror) = (&cx.krate, &cx.serde, &cx.derror);
+    let krate = &cx.krate;
     let name = &cx.cont.name;
     let var = format_ident!("__result_type");
     let key = Some(("resultType".to_owned(), var.clone()));
@@ -303,16 +282,12 @@ fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
             slot: quote!(#var: bool,),
             init: quote!(#var: false,),
             read: quote! {
-                __Key::#var => {
-                    if __partial.#var {
-                        return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
-                    }
-                    #serde::de::DeserializeSeed::deserialize(
-                        #krate::__private::de::ResultTypeIs { type_name: #name, expected: #value },
-                        __value,
-                    )?;
-                    __partial.#var = true;
-                }
+                __Key::#var => #krate::__private::de::read_checked(
+                    &mut __partial.#var,
+                    "resultType",
+                    #krate::__private::de::ResultTypeIs { type_name: #name, expected: #value },
+                    __value,
+                ),
             },
             entry: quote! {
                 if __partial.#var {
@@ -337,19 +312,10 @@ fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
                 slot: quote!(#var: ::core::option::Option<#ty>,),
                 init: quote!(#var: ::core::option::Option::None,),
                 read: quote! {
-                    __Key::#var => {
-                        if ::core::option::Option::is_some(&__partial.#var) {
-                            return ::core::result::Result::Err(#derror::duplicate_field("resultType"));
-                        }
-                        __partial.#var = ::core::option::Option::Some(
-                            <#ty as #serde::Deserialize<'de>>::deserialize(__value)?,
-                        );
-                    }
+                    __Key::#var => #krate::__private::de::read_slot(&mut __partial.#var, "resultType", __value),
                 },
                 entry: quote! {
-                    if let ::core::option::Option::Some(__v) = &__partial.#var {
-                        #krate::__private::de::entry::<#ty, __E>(__out, "resultType", __v)?;
-                    }
+                    #krate::__private::de::entry_of::<_, __E>(__out, "resultType", &__partial.#var)?;
                 },
                 build: quote_spanned! {ty.span()=>
                     #member: match __partial.#var {
@@ -365,7 +331,7 @@ fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
 
 /// A `constant(...)`: checked when read, required unless `optional`.
 fn constant_member(cx: &Ctx, i: usize, c: &Constant) -> Member {
-    let (krate, serde, error, derror) = (&cx.krate, &cx.serde, &cx.error, &cx.derror);
+    let (krate, error) = (&cx.krate, &cx.error);
     let var = format_ident!("__c{}", i);
     let key = c.name.value();
     let (seed, json) = match &c.value {
@@ -381,13 +347,7 @@ fn constant_member(cx: &Ctx, i: usize, c: &Constant) -> Member {
     };
     Member {
         read: quote! {
-            __Key::#var => {
-                if __partial.#var {
-                    return ::core::result::Result::Err(#derror::duplicate_field(#key));
-                }
-                #serde::de::DeserializeSeed::deserialize(#seed, __value)?;
-                __partial.#var = true;
-            }
+            __Key::#var => #krate::__private::de::read_checked(&mut __partial.#var, #key, #seed, __value),
         },
         entry: quote! {
             if __partial.#var {
@@ -413,44 +373,35 @@ fn constant_member(cx: &Ctx, i: usize, c: &Constant) -> Member {
 /// A declared field (required, optional or defaulted); `None` for the extra and resultType
 /// fields, which are members of their own.
 fn field_member(cx: &Ctx, i: usize, f: &Field) -> Option<Member> {
-    let (krate, serde, error, derror) = (&cx.krate, &cx.serde, &cx.error, &cx.derror);
-    let missing = match role(f) {
-        Role::ResultType | Role::Extra => return None,
-        Role::Required => {
-            let key = &f.key;
-            quote!(return ::core::result::Result::Err(#error::missing_field(#key)))
-        }
-        Role::Optional => quote!(::core::option::Option::None),
-        Role::Default => quote!(::core::default::Default::default()),
-    };
+    let krate = &cx.krate;
     let var = format_ident!("__f{}", i);
     let (member, ty, key) = (f.member, f.ty, &f.key);
+    let take = match role(f) {
+        Role::ResultType | Role::Extra => return None,
+        Role::Required => {
+            quote!(#krate::__private::de::required::<_, __E>(__partial.#var, #key)?)
+        }
+        // `None` for an optional field, `Default::default()` for a defaulted one.
+        Role::Optional | Role::Default => {
+            quote_spanned!(ty.span()=> ::core::option::Option::unwrap_or_default(__partial.#var))
+        }
+    };
     // `keep_null`: a present member is read as the `T` of `Option<T>`, so `null` is kept.
-    let read = if f.attrs.keep_null.is_some() && f.optional {
-        quote!(#krate::__private::de::present(__value)?)
+    let read_fn = if f.attrs.keep_null.is_some() && f.optional {
+        quote!(read_present_slot)
     } else {
-        quote!(<#ty as #serde::Deserialize<'de>>::deserialize(__value)?)
+        quote!(read_slot)
     };
     Some(Member {
         read: quote! {
-            __Key::#var => {
-                if ::core::option::Option::is_some(&__partial.#var) {
-                    return ::core::result::Result::Err(#derror::duplicate_field(#key));
-                }
-                __partial.#var = ::core::option::Option::Some(#read);
-            }
+            __Key::#var => #krate::__private::de::#read_fn(&mut __partial.#var, #key, __value),
         },
         // A present `null` of an optional member is `Some(None)` here, and written as `null`.
         entry: quote! {
-            if let ::core::option::Option::Some(__v) = &__partial.#var {
-                #krate::__private::de::entry::<#ty, __E>(__out, #key, __v)?;
-            }
+            #krate::__private::de::entry_of::<_, __E>(__out, #key, &__partial.#var)?;
         },
         take: quote! {
-            let #var = match __partial.#var {
-                ::core::option::Option::Some(__value) => __value,
-                ::core::option::Option::None => #missing,
-            };
+            let #var = #take;
         },
         build: quote!(#member: #var,),
         slot: quote!(#var: ::core::option::Option<#ty>,),
@@ -468,8 +419,8 @@ fn extra_member(cx: &Ctx, f: &Field) -> Member {
         slot: quote!(__extra: #krate::Extra,),
         init: quote!(__extra: #krate::Extra::new(),),
         entry: quote! {
-            if !#krate::Extra::is_empty(&__partial.__extra) {
-                ::core::iter::Extend::extend(__out, __partial.__extra);
+            for (__name, __value) in __partial.__extra {
+                #krate::__private::de::keep(__out, __name, __value);
             }
         },
         build: quote_spanned! {ty.span()=>
@@ -510,66 +461,13 @@ fn at_least_one_of_checks(cx: &Ctx) -> Vec<TokenStream> {
     checks
 }
 
-/// Undeclared members kept in the extra field.
-fn kept(cx: &Ctx) -> Undeclared {
-    let (krate, serde) = (&cx.krate, &cx.serde);
-    Undeclared {
-        variant: quote!(__other(#krate::__private::de::String)),
-        other: quote!(#krate::__private::de::insert_extra::<__E>(&mut __partial.__extra, __key, __value)),
-        arm: quote! {
-            __Field::__other(__key) => {
-                let __value = #serde::de::MapAccess::next_value::<
-                    #krate::__private::serde_json::Value,
-                >(__map)?;
-                #krate::__private::de::insert_extra::<__A::Error>(&mut __partial.__extra, __key, __value)?;
-            }
-        },
-        from_str: quote!(__Field::__other(::core::convert::From::from(__value))),
-        from_bytes: quote!(__Field::__other(#krate::__private::de::key_from_bytes(__value))),
-        visit_string: quote! {
-            fn visit_string<__E>(
-                self,
-                __value: #krate::__private::de::String,
-            ) -> ::core::result::Result<__Field, __E>
-            where
-                __E: #serde::de::Error,
-            {
-                ::core::result::Result::Ok(match __key_of(__value.as_str()) {
-                    ::core::option::Option::Some(__key) => __Field::__key(__key),
-                    ::core::option::Option::None => __Field::__other(__value),
-                })
-            }
-        },
-    }
-}
-
-/// Undeclared members skipped (no extra field).
-fn ignored(cx: &Ctx) -> Undeclared {
-    let serde = &cx.serde;
-    Undeclared {
-        variant: quote!(__ignore),
-        other: quote! {{
-            let _ = (__partial, __key, __value);
-            ::core::result::Result::Ok(())
-        }},
-        arm: quote! {
-            __Field::__ignore => {
-                let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(__map)?;
-            }
-        },
-        from_str: quote!(__Field::__ignore),
-        from_bytes: quote!(__Field::__ignore),
-        visit_string: TokenStream::new(),
-    }
-}
-
-/// `__Key` (the declared members), `__Partial`, `__key_of`, and `__Field` with its visitor.
-fn key_types(cx: &Ctx, members: &[Member], undeclared: &Undeclared) -> TokenStream {
-    let keys: Vec<&(String, Ident)> = members.iter().filter_map(|m| m.key.as_ref()).collect();
-    let key_vars: Vec<&Ident> = keys.iter().map(|(_, v)| v).collect();
-    let str_pats = keys.iter().map(|(k, _)| k);
+/// `__Key` (the declared members) and `__Partial` (what was read of them).
+fn key_types(members: &[Member]) -> TokenStream {
+    let key_vars = members
+        .iter()
+        .filter_map(|m| m.key.as_ref())
+        .map(|(_, v)| v);
     let slots = members.iter().map(|m| &m.slot);
-    let field_visitor = field_visitor(cx, &keys, undeclared);
     quote! {
         #[allow(non_camel_case_types)]
         #[doc(hidden)]
@@ -582,107 +480,27 @@ fn key_types(cx: &Ctx, members: &[Member], undeclared: &Undeclared) -> TokenStre
         pub struct __Partial {
             #(#slots)*
         }
-
-        #[inline]
-        fn __key_of(__name: &str) -> ::core::option::Option<__Key> {
-            match __name {
-                #(#str_pats => ::core::option::Option::Some(__Key::#key_vars),)*
-                _ => ::core::option::Option::None,
-            }
-        }
-
-        #field_visitor
-    }
-}
-
-/// `__Field`, a member name: declared (its `__Key`) or not (kept or ignored).
-fn field_visitor(cx: &Ctx, keys: &[&(String, Ident)], undeclared: &Undeclared) -> TokenStream {
-    let serde = &cx.serde;
-    let key_vars = keys.iter().map(|(_, v)| v);
-    let byte_pats = keys
-        .iter()
-        .map(|(k, _)| syn::LitByteStr::new(k.as_bytes(), proc_macro2::Span::call_site()));
-    let Undeclared {
-        variant,
-        from_str,
-        from_bytes,
-        visit_string,
-        ..
-    } = undeclared;
-    quote! {
-        #[allow(non_camel_case_types)]
-        #[doc(hidden)]
-        enum __Field {
-            __key(__Key),
-            #variant,
-        }
-
-        #[doc(hidden)]
-        struct __FieldVisitor;
-
-        #[automatically_derived]
-        impl<'de> #serde::de::Visitor<'de> for __FieldVisitor {
-            type Value = __Field;
-
-            fn expecting(
-                &self,
-                __formatter: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                ::core::fmt::Formatter::write_str(__formatter, "a member name")
-            }
-
-            #[inline]
-            fn visit_str<__E>(self, __value: &str) -> ::core::result::Result<__Field, __E>
-            where
-                __E: #serde::de::Error,
-            {
-                ::core::result::Result::Ok(match __key_of(__value) {
-                    ::core::option::Option::Some(__key) => __Field::__key(__key),
-                    ::core::option::Option::None => #from_str,
-                })
-            }
-
-            fn visit_bytes<__E>(self, __value: &[u8]) -> ::core::result::Result<__Field, __E>
-            where
-                __E: #serde::de::Error,
-            {
-                ::core::result::Result::Ok(match __value {
-                    #(#byte_pats => __Field::__key(__Key::#key_vars),)*
-                    _ => #from_bytes,
-                })
-            }
-
-            #visit_string
-        }
-
-        #[automatically_derived]
-        impl<'de> #serde::Deserialize<'de> for __Field {
-            #[inline]
-            fn deserialize<__D2>(
-                __deserializer: __D2,
-            ) -> ::core::result::Result<Self, __D2::Error>
-            where
-                __D2: #serde::Deserializer<'de>,
-            {
-                #serde::Deserializer::deserialize_identifier(__deserializer, __FieldVisitor)
-            }
-        }
     }
 }
 
 /// `impl Fields`: the members' pieces in place.
-fn fields_impl(
-    cx: &Ctx,
-    members: &[Member],
-    undeclared: &Undeclared,
-    keeps_extra: bool,
-) -> TokenStream {
+fn fields_impl(cx: &Ctx, members: &[Member], keeps_extra: bool) -> TokenStream {
     let (krate, serde) = (&cx.krate, &cx.serde);
     let ident = cx.cont.ident;
     let inits = members.iter().map(|m| &m.init);
     let arms = members.iter().map(|m| &m.read);
-    let other = &undeclared.other;
-    let read_rest = read_rest_fn(cx, undeclared);
+    let keys: Vec<&(String, Ident)> = members.iter().filter_map(|m| m.key.as_ref()).collect();
+    let key_vars = keys.iter().map(|(_, v)| v);
+    let str_pats = keys.iter().map(|(k, _)| k);
+    // Undeclared members: kept in the extra field, or dropped (`read_rest` skips them).
+    let other = if keeps_extra {
+        quote!(#krate::__private::de::insert_extra::<__E>(&mut __partial.__extra, __key, __value))
+    } else {
+        quote! {{
+            let _ = (__partial, __key, __value);
+            ::core::result::Result::Ok(())
+        }}
+    };
     let finish = finish_and_entries_fns(cx, members);
     quote! {
         #[automatically_derived]
@@ -698,11 +516,13 @@ fn fields_impl(
 
             #[inline]
             fn key(__name: &str) -> ::core::option::Option<__Key> {
-                __key_of(__name)
+                match __name {
+                    #(#str_pats => ::core::option::Option::Some(__Key::#key_vars),)*
+                    _ => ::core::option::Option::None,
+                }
             }
 
             #[inline]
-            #[allow(unreachable_code)]
             fn read<'de, __D>(
                 __partial: &mut __Partial,
                 __key: __Key,
@@ -714,7 +534,6 @@ fn fields_impl(
                 match __key {
                     #(#arms)*
                 }
-                ::core::result::Result::Ok(())
             }
 
             fn other<__E>(
@@ -728,41 +547,7 @@ fn fields_impl(
                 #other
             }
 
-            #read_rest
-
             #finish
-        }
-    }
-}
-
-/// `Fields::read_rest`: the members up to the end of the map.
-fn read_rest_fn(cx: &Ctx, undeclared: &Undeclared) -> TokenStream {
-    let (krate, serde) = (&cx.krate, &cx.serde);
-    let ident = cx.cont.ident;
-    let other_arm = &undeclared.arm;
-    quote! {
-        #[inline]
-        fn read_rest<'de, __A>(
-            __partial: &mut __Partial,
-            __map: &mut __A,
-        ) -> ::core::result::Result<(), __A::Error>
-        where
-            __A: #serde::de::MapAccess<'de>,
-        {
-            while let ::core::option::Option::Some(__field) =
-                #serde::de::MapAccess::next_key::<__Field>(__map)?
-            {
-                match __field {
-                    __Field::__key(__key) => {
-                        #serde::de::MapAccess::next_value_seed(
-                            __map,
-                            #krate::__private::de::FieldSeed::<#ident> { partial: __partial, key: __key },
-                        )?;
-                    }
-                    #other_arm
-                }
-            }
-            ::core::result::Result::Ok(())
         }
     }
 }
@@ -817,39 +602,12 @@ fn deserialize_impl(cx: &Ctx) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl<'de> #serde::Deserialize<'de> for #ident {
+            #[inline]
             fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
             where
                 __D: #serde::Deserializer<'de>,
             {
-                #[doc(hidden)]
-                struct __Visitor;
-
-                #[automatically_derived]
-                impl<'de> #serde::de::Visitor<'de> for __Visitor {
-                    type Value = #ident;
-
-                    fn expecting(
-                        &self,
-                        __formatter: &mut ::core::fmt::Formatter<'_>,
-                    ) -> ::core::fmt::Result {
-                        ::core::fmt::Formatter::write_str(__formatter, #expecting)
-                    }
-
-                    #[inline]
-                    fn visit_map<__A>(
-                        self,
-                        mut __map: __A,
-                    ) -> ::core::result::Result<Self::Value, __A::Error>
-                    where
-                        __A: #serde::de::MapAccess<'de>,
-                    {
-                        let mut __partial = <#ident as #krate::__private::de::Fields>::partial();
-                        <#ident as #krate::__private::de::Fields>::read_rest(&mut __partial, &mut __map)?;
-                        <#ident as #krate::__private::de::Fields>::finish(__partial, ::core::convert::identity)
-                    }
-                }
-
-                #serde::Deserializer::deserialize_map(__deserializer, __Visitor)
+                #krate::__private::de::deserialize_fields::<Self, __D>(__deserializer, #expecting)
             }
         }
     }

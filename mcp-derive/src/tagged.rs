@@ -318,7 +318,7 @@ fn read_loop(g: &Gen) -> TokenStream {
                     let __value = #serde::de::MapAccess::next_value::<
                         #krate::__private::serde_json::Value,
                     >(&mut __map)?;
-                    __kept.push((__name, __value));
+                    #krate::__private::de::keep(&mut __kept, __name, __value);
                 }
                 ::core::option::Option::Some(__UnionKey::__skip) => {
                     let _ = #serde::de::MapAccess::next_value::<#serde::de::IgnoredAny>(&mut __map)?;

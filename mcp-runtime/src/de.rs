@@ -25,9 +25,37 @@ use std::marker::PhantomData;
 #[doc(hidden)]
 pub use std::string::String;
 
-/// Members read as JSON before a union's discriminator, in input order.
+/// Members read before a union's discriminator and handed to the variant it chose, in input
+/// order, each as JSON text (compact, numbers exact: serde_json reads with `float_roundtrip`).
+///
+/// Text and not [`Value`]: a variant reads it back with the deserializer that
+/// `serde_json::from_str` uses and writes it with the serializer of `serde_json::to_string`, so
+/// the types' code for those is shared with the usual reads and writes, instead of every
+/// variant type (and what it contains) being compiled once more for `Value`.
 #[doc(hidden)]
-pub type Buffer = Vec<(String, Value)>;
+pub type Buffer = Vec<(String, String)>;
+
+/// Keeps a member read as JSON before the discriminator (one that several variants declare, or
+/// an undeclared one that a variant may keep).
+#[doc(hidden)]
+pub fn keep(out: &mut Buffer, name: String, value: Value) {
+    out.push((name, value.to_string()));
+}
+
+/// A serde_json error without its position: that of a member's own text, which says nothing
+/// about the input (and a member read from a [`Value`] had none).
+struct Positionless(serde_json::Error);
+
+impl fmt::Display for Positionless {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = self.0.to_string();
+        if self.0.line() == 0 {
+            return f.write_str(&text);
+        }
+        let position = format!(" at line {} column {}", self.0.line(), self.0.column());
+        f.write_str(text.strip_suffix(&position).unwrap_or(&text))
+    }
+}
 
 /// `a == b`, usable in constant evaluation (the derives assert `RESULT_TYPE`s with it).
 #[doc(hidden)]
@@ -446,11 +474,27 @@ pub trait Fields: Sized {
     fn other<E: de::Error>(partial: &mut Self::Partial, key: String, value: Value)
     -> Result<(), E>;
 
-    /// Reads the rest of `map`.
+    /// Reads the rest of `map`: a declared member with [`Fields::read`], an undeclared one kept
+    /// with [`Fields::other`] (when [`Fields::KEEPS_EXTRA`]) or skipped.
+    #[inline]
     fn read_rest<'de, A: MapAccess<'de>>(
         partial: &mut Self::Partial,
         map: &mut A,
-    ) -> Result<(), A::Error>;
+    ) -> Result<(), A::Error> {
+        while let Some(member) = map.next_key_seed(MemberSeed::<Self>(PhantomData))? {
+            match member {
+                Member::Key(key) => map.next_value_seed(FieldSeed::<Self> { partial, key })?,
+                Member::Other(name) => {
+                    let value = map.next_value::<Value>()?;
+                    Self::other(partial, name, value)?;
+                }
+                Member::Skip => {
+                    let _ = map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
 
     /// Checks what must be present and builds the value, handing it to `wrap` (so that a
     /// union builds its variant in place, not by moving a finished value into it).
@@ -481,14 +525,187 @@ impl<'de, T: Fields> DeserializeSeed<'de> for FieldSeed<'_, T> {
     }
 }
 
+/// A member name as a type `T` that implements [`Fields`] reads it: declared (its key),
+/// undeclared and kept, or undeclared and skipped.
+enum Member<K> {
+    Key(K),
+    Other(String),
+    Skip,
+}
+
+/// Reads a member name for `T` (what `read_rest` passes to [`MapAccess::next_key_seed`]).
+struct MemberSeed<T>(PhantomData<T>);
+
+impl<T: Fields> MemberSeed<T> {
+    #[inline]
+    fn undeclared(name: impl FnOnce() -> String) -> Member<T::Key> {
+        if T::KEEPS_EXTRA {
+            Member::Other(name())
+        } else {
+            Member::Skip
+        }
+    }
+}
+
+impl<'de, T: Fields> DeserializeSeed<'de> for MemberSeed<T> {
+    type Value = Member<T::Key>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Member<T::Key>, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de, T: Fields> Visitor<'de> for MemberSeed<T> {
+    type Value = Member<T::Key>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Member<T::Key>, E> {
+        Ok(match T::key(v) {
+            Some(key) => Member::Key(key),
+            None => Self::undeclared(|| v.to_owned()),
+        })
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Member<T::Key>, E> {
+        Ok(match T::key(&v) {
+            Some(key) => Member::Key(key),
+            None => Self::undeclared(|| v),
+        })
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Member<T::Key>, E> {
+        match std::str::from_utf8(v) {
+            Ok(s) => self.visit_str(s),
+            Err(_) => Ok(Self::undeclared(|| key_from_bytes(v))),
+        }
+    }
+}
+
+/// Reads a JSON object as `T` with its [`Fields`] impl: what the derived `Deserialize` of a
+/// struct calls. `expecting` names the object in messages.
+#[doc(hidden)]
+#[inline]
+pub fn deserialize_fields<'de, T: Fields, D: Deserializer<'de>>(
+    d: D,
+    expecting: &'static str,
+) -> Result<T, D::Error> {
+    d.deserialize_map(FieldsVisitor::<T> {
+        expecting,
+        ty: PhantomData,
+    })
+}
+
+struct FieldsVisitor<T> {
+    expecting: &'static str,
+    ty: PhantomData<T>,
+}
+
+impl<'de, T: Fields> Visitor<'de> for FieldsVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        let mut partial = T::partial();
+        T::read_rest(&mut partial, &mut map)?;
+        T::finish(partial, std::convert::identity)
+    }
+}
+
+/// Reads the value of the declared field whose slot is `slot` (a repeated member is an error).
+#[doc(hidden)]
+#[inline]
+pub fn read_slot<'de, T: serde::Deserialize<'de>, D: Deserializer<'de>>(
+    slot: &mut Option<T>,
+    key: &'static str,
+    value: D,
+) -> Result<(), D::Error> {
+    if slot.is_some() {
+        return Err(<D::Error as de::Error>::duplicate_field(key));
+    }
+    *slot = Some(T::deserialize(value)?);
+    Ok(())
+}
+
+/// [`read_slot`] for an `Option<T>` field marked `#[mcp(keep_null)]`: read with [`present`].
+#[doc(hidden)]
+#[inline]
+pub fn read_present_slot<'de, T: serde::Deserialize<'de>, D: Deserializer<'de>>(
+    slot: &mut Option<Option<T>>,
+    key: &'static str,
+    value: D,
+) -> Result<(), D::Error> {
+    if slot.is_some() {
+        return Err(<D::Error as de::Error>::duplicate_field(key));
+    }
+    *slot = Some(present(value)?);
+    Ok(())
+}
+
+/// Reads a constant (or fixed `resultType`) member with `seed`, which checks it; `seen` records
+/// it (a repeated member is an error).
+#[doc(hidden)]
+#[inline]
+pub fn read_checked<'de, S: DeserializeSeed<'de, Value = ()>, D: Deserializer<'de>>(
+    seen: &mut bool,
+    key: &'static str,
+    seed: S,
+    value: D,
+) -> Result<(), D::Error> {
+    if *seen {
+        return Err(<D::Error as de::Error>::duplicate_field(key));
+    }
+    seed.deserialize(value)?;
+    *seen = true;
+    Ok(())
+}
+
+/// The value of a required field, or ``missing field `key` ``.
+#[doc(hidden)]
+#[inline]
+pub fn required<T, E: de::Error>(slot: Option<T>, key: &'static str) -> Result<T, E> {
+    match slot {
+        Some(value) => Ok(value),
+        None => Err(E::missing_field(key)),
+    }
+}
+
+/// A member read before the variant was known, written back as JSON (for [`Fields::entries`])
+/// when it was read.
+#[doc(hidden)]
+#[inline]
+pub fn entry_of<T: serde::Serialize, E: de::Error>(
+    out: &mut Buffer,
+    key: &str,
+    slot: &Option<T>,
+) -> Result<(), E> {
+    match slot {
+        Some(value) => entry(out, key, value),
+        None => Ok(()),
+    }
+}
+
 /// Hands members read before the variant was known (as JSON) to the chosen variant `T`.
 #[doc(hidden)]
 pub fn feed<T: Fields, E: de::Error>(partial: &mut T::Partial, entries: Buffer) -> Result<(), E> {
-    for (name, value) in entries {
+    for (name, text) in entries {
+        let mut value = serde_json::Deserializer::from_str(&text);
         match T::key(&name) {
-            Some(key) => T::read(partial, key, value).map_err(E::custom)?,
-            None => T::other(partial, name, value)?,
+            Some(key) => T::read(partial, key, &mut value),
+            None => match serde::Deserialize::deserialize(&mut value) {
+                Ok(value) => T::other::<serde_json::Error>(partial, name, value),
+                Err(e) => Err(e),
+            },
         }
+        .map_err(|e| E::custom(Positionless(e)))?;
     }
     Ok(())
 }
@@ -532,7 +749,7 @@ pub fn entry<T: serde::Serialize + ?Sized, E: de::Error>(
     key: &str,
     value: &T,
 ) -> Result<(), E> {
-    let value = serde_json::to_value(value).map_err(E::custom)?;
+    let value = serde_json::to_string(value).map_err(E::custom)?;
     out.push((key.to_owned(), value));
     Ok(())
 }
@@ -575,7 +792,9 @@ impl Fields for Extra {
     }
 
     fn entries<E: de::Error>(partial: Extra, out: &mut Buffer) -> Result<(), E> {
-        out.extend(partial);
+        for (name, value) in partial {
+            keep(out, name, value);
+        }
         Ok(())
     }
 }

@@ -170,6 +170,18 @@ fn tag_after_the_members_streams_them_into_the_variants() {
     );
 }
 
+/// A member kept before the tag and handed to the chosen variant fails as it would have when
+/// read in place: the message is the member's, positioned once (in the input, not in the
+/// member's own JSON).
+#[test]
+fn tag_after_a_kept_member_reports_its_error_once() {
+    let e = serde_json::from_str::<ContentBlock>(r#"{"data":7,"type":"audio"}"#).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid type: integer `7`, expected a string at line 1 column 25"
+    );
+}
+
 /// The one known cost of reading in one pass: a member that only one variant declares, read
 /// before the tag, must have that variant's type even when another variant is chosen (after
 /// the tag it is just an extra member of the chosen one).
