@@ -2,6 +2,8 @@
 //! canned sampling reply, one root) and, for tools and prompts it calls without given
 //! arguments, placeholder arguments that satisfy their schemas' required members.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Map, Value, json};
 
 use crate::mcp;
@@ -63,53 +65,32 @@ fn default_for(schema: &mcp::PrimitiveSchemaDefinition) -> mcp::ElicitResultCont
 }
 
 pub fn elicit(request: &mcp::ElicitRequest) -> mcp::ElicitResult {
-    let content = match &request.params {
-        mcp::ElicitRequestParams::ElicitRequestFormParams(form) => Some(
+    let accepted = mcp::ElicitResult::new(mcp::ElicitResultAction::Accept);
+    match &request.params {
+        mcp::ElicitRequestParams::ElicitRequestFormParams(form) => accepted.with_content(
             form.requested_schema
                 .properties
                 .iter()
                 .map(|(k, s)| (k.clone(), default_for(s)))
-                .collect(),
+                .collect::<BTreeMap<_, _>>(),
         ),
         // Out of band: the user opened the URL; nothing comes back in the result.
-        mcp::ElicitRequestParams::ElicitRequestURLParams(_) => None,
-    };
-    mcp::ElicitResult {
-        action: mcp::ElicitResultAction::Accept,
-        content,
-        extra: Default::default(),
+        mcp::ElicitRequestParams::ElicitRequestURLParams(_) => accepted,
     }
 }
 
 pub fn sample(_request: &mcp::CreateMessageRequest) -> mcp::CreateMessageResult {
-    mcp::CreateMessageResult {
-        meta: None,
-        content: mcp::CreateMessageResultContent::Object(
-            mcp::TextContent {
-                meta: None,
-                annotations: None,
-                text: "A canned answer from the conformance client.".to_owned(),
-                extra: Default::default(),
-            }
-            .into(),
-        ),
-        model: "mcp-conformance-client".to_owned(),
-        role: mcp::Role::Assistant,
-        stop_reason: Some("endTurn".to_owned()),
-        extra: Default::default(),
-    }
+    let content = mcp::SamplingMessageContentBlock::from(mcp::TextContent::new(
+        "A canned answer from the conformance client.",
+    ));
+    mcp::CreateMessageResult::new(content, "mcp-conformance-client", mcp::Role::Assistant)
+        .with_stop_reason("endTurn")
 }
 
 pub fn roots() -> mcp::ListRootsResult {
-    mcp::ListRootsResult {
-        roots: vec![mcp::Root {
-            meta: None,
-            name: Some("workspace".to_owned()),
-            uri: "file:///workspace".to_owned(),
-            extra: Default::default(),
-        }],
-        extra: Default::default(),
-    }
+    mcp::ListRootsResult::new(vec![
+        mcp::Root::new("file:///workspace").with_name("workspace"),
+    ])
 }
 
 /// Placeholder arguments for `tool`: a value of the declared type for each required member.

@@ -100,22 +100,11 @@ impl Session {
 
     /// The `_meta` every request carries.
     pub fn meta(&self) -> mcp::RequestMetaObject {
-        mcp::RequestMetaObject {
-            client_capabilities: self.capabilities.clone(),
-            client_info: Some(mcp::Implementation {
-                description: None,
-                icons: None,
-                name: "mcp-conformance-client".to_owned(),
-                title: Some("mcp-codegen conformance client".to_owned()),
-                version: env!("CARGO_PKG_VERSION").to_owned(),
-                website_url: None,
-                extra: Default::default(),
-            }),
-            log_level: None,
-            protocol_version: self.version.clone(),
-            progress_token: None,
-            extra: Default::default(),
-        }
+        mcp::RequestMetaObject::new(self.capabilities.clone(), self.version.clone())
+            .with_client_info(
+                mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
+                    .with_title("mcp-codegen conformance client"),
+            )
     }
 
     /// POSTs `body` and returns the JSON-RPC message that answers request `id` (from a JSON
@@ -235,35 +224,19 @@ impl Session {
     }
 
     pub async fn discover(&mut self) -> Result<mcp::DiscoverResult, ClientError> {
-        let request = mcp::DiscoverRequest {
-            id: self.next_id(),
-            params: mcp::RequestParams {
-                meta: self.meta(),
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        };
+        let request =
+            mcp::DiscoverRequest::new(self.next_id(), mcp::RequestParams::new(self.meta()));
         let (_, r): (_, mcp::DiscoverResultResponse) = self.send(request, None, &[]).await?;
         Ok(r.result)
-    }
-
-    fn paginated(&self, cursor: Option<String>) -> mcp::PaginatedRequestParams {
-        mcp::PaginatedRequestParams {
-            meta: self.meta(),
-            cursor,
-            extra: Default::default(),
-        }
     }
 
     pub async fn list_tools(&mut self) -> Result<Vec<mcp::Tool>, ClientError> {
         let mut all = Vec::new();
         let mut cursor = None;
         for _ in 0..20 {
-            let request = mcp::ListToolsRequest {
-                id: self.next_id(),
-                params: self.paginated(cursor.take()),
-                extra: Default::default(),
-            };
+            let mut params = mcp::PaginatedRequestParams::new(self.meta());
+            params.cursor = cursor.take();
+            let request = mcp::ListToolsRequest::new(self.next_id(), params);
             let (_, r): (_, mcp::ListToolsResultResponse) = self.send(request, None, &[]).await?;
             all.extend(r.result.tools);
             match r.result.next_cursor {
@@ -275,21 +248,15 @@ impl Session {
     }
 
     pub async fn list_resources(&mut self) -> Result<Vec<mcp::Resource>, ClientError> {
-        let request = mcp::ListResourcesRequest {
-            id: self.next_id(),
-            params: self.paginated(None),
-            extra: Default::default(),
-        };
+        let params = mcp::PaginatedRequestParams::new(self.meta());
+        let request = mcp::ListResourcesRequest::new(self.next_id(), params);
         let (_, r): (_, mcp::ListResourcesResultResponse) = self.send(request, None, &[]).await?;
         Ok(r.result.resources)
     }
 
     pub async fn list_prompts(&mut self) -> Result<Vec<mcp::Prompt>, ClientError> {
-        let request = mcp::ListPromptsRequest {
-            id: self.next_id(),
-            params: self.paginated(None),
-            extra: Default::default(),
-        };
+        let params = mcp::PaginatedRequestParams::new(self.meta());
+        let request = mcp::ListPromptsRequest::new(self.next_id(), params);
         let (_, r): (_, mcp::ListPromptsResultResponse) = self.send(request, None, &[]).await?;
         Ok(r.result.prompts)
     }
@@ -304,18 +271,9 @@ impl Session {
     ) -> Result<mcp::CallToolResult, ClientError> {
         let param_headers = headers::param_headers(tool, &arguments)
             .map_err(|e| ClientError::Protocol(format!("tool {:?}: {e}", tool.name)))?;
-        let mut request = mcp::CallToolRequest {
-            id: self.next_id(),
-            params: mcp::CallToolRequestParams {
-                meta: self.meta(),
-                arguments: Some(arguments),
-                input_responses: None,
-                name: tool.name.clone(),
-                request_state: None,
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        };
+        let params =
+            mcp::CallToolRequestParams::new(self.meta(), &tool.name).with_arguments(arguments);
+        let mut request = mcp::CallToolRequest::new(self.next_id(), params);
         for _ in 0..MAX_ROUNDS {
             let name = request.params.name.clone();
             let (sent, r): (_, mcp::CallToolResultResponse) =
@@ -342,17 +300,8 @@ impl Session {
         &mut self,
         uri: &str,
     ) -> Result<mcp::ReadResourceResult, ClientError> {
-        let mut request = mcp::ReadResourceRequest {
-            id: self.next_id(),
-            params: mcp::ReadResourceRequestParams {
-                meta: self.meta(),
-                input_responses: None,
-                request_state: None,
-                uri: uri.to_owned(),
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        };
+        let params = mcp::ReadResourceRequestParams::new(self.meta(), uri);
+        let mut request = mcp::ReadResourceRequest::new(self.next_id(), params);
         for _ in 0..MAX_ROUNDS {
             let (sent, r): (_, mcp::ReadResourceResultResponse) =
                 self.send(request, Some(uri), &[]).await?;
@@ -378,18 +327,10 @@ impl Session {
         name: &str,
         arguments: std::collections::BTreeMap<String, String>,
     ) -> Result<mcp::GetPromptResult, ClientError> {
-        let mut request = mcp::GetPromptRequest {
-            id: self.next_id(),
-            params: mcp::GetPromptRequestParams {
-                meta: self.meta(),
-                arguments: (!arguments.is_empty()).then_some(arguments),
-                input_responses: None,
-                name: name.to_owned(),
-                request_state: None,
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        };
+        let mut params = mcp::GetPromptRequestParams::new(self.meta(), name);
+        // No `arguments` member for a prompt that takes none.
+        params.arguments = (!arguments.is_empty()).then_some(arguments);
+        let mut request = mcp::GetPromptRequest::new(self.next_id(), params);
         for _ in 0..MAX_ROUNDS {
             let (sent, r): (_, mcp::GetPromptResultResponse) =
                 self.send(request, Some(name), &[]).await?;
@@ -433,16 +374,12 @@ impl Session {
 /// What this client can do for a server: answer form and URL elicitations, sampling (no
 /// tools) and roots.
 fn capabilities() -> mcp::ClientCapabilities {
-    mcp::ClientCapabilities {
-        elicitation: Some(mcp::ClientCapabilitiesElicitation {
-            form: Some(Default::default()),
-            url: Some(Default::default()),
-            extra: Default::default(),
-        }),
-        experimental: None,
-        extensions: None,
-        roots: Some(Default::default()),
-        sampling: Some(Default::default()),
-        extra: Default::default(),
-    }
+    mcp::ClientCapabilities::new()
+        .with_elicitation(
+            mcp::ClientCapabilitiesElicitation::new()
+                .with_form(mcp::JSONObject::new())
+                .with_url(mcp::JSONObject::new()),
+        )
+        .with_roots(mcp::ClientCapabilitiesRoots::new())
+        .with_sampling(mcp::ClientCapabilitiesSampling::new())
 }

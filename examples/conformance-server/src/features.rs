@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::response::Response;
+use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
@@ -23,102 +24,56 @@ const DISCOVER_TTL_MS: u64 = 300_000;
 /// Answers one request (all but `subscriptions/listen`, which [`listen`] streams).
 pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<Value, Failure> {
     use mcp::ClientRequest as C;
-    let id = ctx.id.clone();
     match request {
-        C::DiscoverRequest(_) => to_json(&mcp::DiscoverResultResponse {
-            id,
-            result: discover(),
-            extra: Default::default(),
-        }),
-        C::ListToolsRequest(_) => to_json(&mcp::ListToolsResultResponse {
-            id,
-            result: mcp::ListToolsResult {
-                meta: result_meta(),
-                cache_scope: mcp::CacheScope::Public,
-                next_cursor: None,
-                tools: tools(),
-                ttl_ms: LIST_TTL_MS,
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        }),
+        C::DiscoverRequest(r) => to_json(&r.respond(discover())),
+        C::ListToolsRequest(r) => to_json(
+            &r.respond(
+                mcp::ListToolsResult::new(mcp::CacheScope::Public, tools(), LIST_TTL_MS)
+                    .with_meta(result_meta()),
+            ),
+        ),
         C::CallToolRequest(r) => {
             let result = call_tool(&ctx, &r).await?;
-            to_json(&mcp::CallToolResultResponse {
-                id,
-                result,
-                extra: Default::default(),
-            })
+            to_json(&r.respond(result))
         }
-        C::ListPromptsRequest(_) => to_json(&mcp::ListPromptsResultResponse {
-            id,
-            result: mcp::ListPromptsResult {
-                meta: result_meta(),
-                cache_scope: mcp::CacheScope::Public,
-                next_cursor: None,
-                prompts: prompts(),
-                ttl_ms: LIST_TTL_MS,
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        }),
+        C::ListPromptsRequest(r) => to_json(
+            &r.respond(
+                mcp::ListPromptsResult::new(mcp::CacheScope::Public, prompts(), LIST_TTL_MS)
+                    .with_meta(result_meta()),
+            ),
+        ),
         C::GetPromptRequest(r) => {
             let result = get_prompt(&ctx, &r)?;
-            to_json(&mcp::GetPromptResultResponse {
-                id,
-                result,
-                extra: Default::default(),
-            })
+            to_json(&r.respond(result))
         }
-        C::ListResourcesRequest(_) => to_json(&mcp::ListResourcesResultResponse {
-            id,
-            result: mcp::ListResourcesResult {
-                meta: result_meta(),
-                cache_scope: mcp::CacheScope::Public,
-                next_cursor: None,
-                resources: resources(),
-                ttl_ms: LIST_TTL_MS,
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        }),
-        C::ListResourceTemplatesRequest(_) => to_json(&mcp::ListResourceTemplatesResultResponse {
-            id,
-            result: mcp::ListResourceTemplatesResult {
-                meta: result_meta(),
-                cache_scope: mcp::CacheScope::Public,
-                next_cursor: None,
-                resource_templates: vec![mcp::ResourceTemplate {
-                    meta: None,
-                    annotations: None,
-                    description: Some("Data for an id, substituted into the URI".to_owned()),
-                    icons: None,
-                    mime_type: Some("application/json".to_owned()),
-                    name: "template-data".to_owned(),
-                    title: None,
-                    uri_template: "test://template/{id}/data".to_owned(),
-                    extra: Default::default(),
-                }],
-                ttl_ms: LIST_TTL_MS,
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        }),
+        C::ListResourcesRequest(r) => to_json(
+            &r.respond(
+                mcp::ListResourcesResult::new(mcp::CacheScope::Public, resources(), LIST_TTL_MS)
+                    .with_meta(result_meta()),
+            ),
+        ),
+        C::ListResourceTemplatesRequest(r) => {
+            let template = mcp::ResourceTemplate::new("template-data", "test://template/{id}/data")
+                .with_description("Data for an id, substituted into the URI")
+                .with_mime_type("application/json");
+            to_json(
+                &r.respond(
+                    mcp::ListResourceTemplatesResult::new(
+                        mcp::CacheScope::Public,
+                        vec![template],
+                        LIST_TTL_MS,
+                    )
+                    .with_meta(result_meta()),
+                ),
+            )
+        }
         C::ReadResourceRequest(r) => {
             let result = read_resource(&ctx, &r)?;
-            to_json(&mcp::ReadResourceResultResponse {
-                id,
-                result: mcp::ReadResourceOutcome::Complete(result),
-                extra: Default::default(),
-            })
+            to_json(&r.respond(result))
         }
-        C::CompleteRequest(r) => to_json(&mcp::CompleteResultResponse {
-            id,
-            result: complete(&r),
-            extra: Default::default(),
-        }),
+        C::CompleteRequest(r) => to_json(&r.respond(complete(&r))),
         C::SubscriptionsListenRequest(_) => Err(Failure::new(
-            Some(&id),
+            Some(&ctx.id),
             crate::rpc::INTERNAL_ERROR,
             "subscriptions/listen is streamed, not dispatched",
         )),
@@ -126,115 +81,61 @@ pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<Value, Fa
 }
 
 fn discover() -> mcp::DiscoverResult {
-    mcp::DiscoverResult {
-        meta: result_meta(),
-        cache_scope: mcp::CacheScope::Public,
-        capabilities: mcp::ServerCapabilities {
-            completions: Some(Default::default()),
-            experimental: None,
-            extensions: None,
-            logging: Some(Default::default()),
-            prompts: Some(mcp::ServerCapabilitiesPrompts {
-                list_changed: Some(true),
-                extra: Default::default(),
-            }),
-            resources: Some(mcp::ServerCapabilitiesResources::default()),
-            tools: Some(mcp::ServerCapabilitiesTools {
-                list_changed: Some(true),
-                extra: Default::default(),
-            }),
-            extra: Default::default(),
-        },
-        instructions: Some(
-            "A conformance fixture: the test_* tools, prompts and resources of the MCP conformance suite."
-                .to_owned(),
-        ),
-        supported_versions: SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect(),
-        ttl_ms: DISCOVER_TTL_MS,
-        extra: Default::default(),
-    }
+    let capabilities = mcp::ServerCapabilities::new()
+        .with_completions(mcp::JSONObject::new())
+        .with_logging(mcp::JSONObject::new())
+        .with_prompts(mcp::ServerCapabilitiesPrompts::new().with_list_changed(true))
+        .with_resources(mcp::ServerCapabilitiesResources::new())
+        .with_tools(mcp::ServerCapabilitiesTools::new().with_list_changed(true));
+    let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
+    mcp::DiscoverResult::new(mcp::CacheScope::Public, capabilities, versions, DISCOVER_TTL_MS)
+        .with_meta(result_meta())
+        .with_instructions(
+            "A conformance fixture: the test_* tools, prompts and resources of the MCP conformance suite.",
+        )
 }
 
 // ----- content helpers -----
 
 pub fn text(s: impl Into<String>) -> mcp::ContentBlock {
-    mcp::TextContent {
-        meta: None,
-        annotations: None,
-        text: s.into(),
-        extra: Default::default(),
-    }
-    .into()
+    mcp::TextContent::new(s).into()
 }
 
 fn image() -> mcp::ContentBlock {
-    mcp::ImageContent {
-        meta: None,
-        annotations: None,
-        data: PNG_BASE64.to_owned(),
-        mime_type: "image/png".to_owned(),
-        extra: Default::default(),
-    }
-    .into()
+    mcp::ImageContent::new(PNG_BASE64, "image/png").into()
 }
 
 fn text_contents(uri: &str, mime: &str, text: &str) -> mcp::EmbeddedResourceResource {
-    mcp::TextResourceContents {
-        meta: None,
-        mime_type: Some(mime.to_owned()),
-        text: text.to_owned(),
-        uri: uri.to_owned(),
-        extra: Default::default(),
-    }
-    .into()
+    mcp::TextResourceContents::new(text, uri)
+        .with_mime_type(mime)
+        .into()
 }
 
 fn embedded(uri: &str, mime: &str, text: &str) -> mcp::ContentBlock {
-    mcp::EmbeddedResource {
-        meta: None,
-        annotations: None,
-        resource: text_contents(uri, mime, text),
-        extra: Default::default(),
-    }
-    .into()
+    mcp::EmbeddedResource::new(text_contents(uri, mime, text)).into()
 }
 
 pub fn tool_result(content: Vec<mcp::ContentBlock>) -> mcp::CallToolOutcome {
-    mcp::CallToolOutcome::Complete(mcp::CallToolResult {
-        meta: result_meta(),
-        content,
-        is_error: None,
-        structured_content: None,
-        extra: Default::default(),
-    })
+    mcp::CallToolResult::new(content)
+        .with_meta(result_meta())
+        .into()
 }
 
 // ----- tools -----
 
 fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
-    let mut extra = mcp_runtime::Extra::new();
-    extra.insert("properties".to_owned(), properties);
+    // `properties` and `required` are not declared members of ToolInputSchema: they are kept
+    // in its bag of undeclared members.
+    let mut schema = mcp::ToolInputSchema::new();
+    schema.extra.insert("properties".to_owned(), properties);
     if !required.is_empty() {
-        extra.insert("required".to_owned(), json!(required));
+        schema.extra.insert("required".to_owned(), json!(required));
     }
-    mcp::ToolInputSchema {
-        schema: None,
-        extra,
-    }
+    schema
 }
 
 fn tool(name: &str, description: &str, input_schema: mcp::ToolInputSchema) -> mcp::Tool {
-    mcp::Tool {
-        meta: None,
-        annotations: None,
-        description: Some(description.to_owned()),
-        icons: None,
-        input_schema,
-        name: name.to_owned(),
-        output_schema: None,
-        title: None,
-        extra: Default::default(),
-    }
+    mcp::Tool::new(input_schema, name).with_description(description)
 }
 
 /// The tools, always in this order.
@@ -252,8 +153,8 @@ fn tools() -> Vec<mcp::Tool> {
             "email": {"type": "string"}
         }),
         &[],
-    );
-    json_schema_2020_12.schema = Some("https://json-schema.org/draft/2020-12/schema".to_owned());
+    )
+    .with_schema("https://json-schema.org/draft/2020-12/schema");
     for (k, v) in [
         (
             "$defs",
@@ -426,16 +327,9 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
             tool_result(vec![text("This is a simple text response for testing.")])
         }
         "test_image_content" => tool_result(vec![image()]),
-        "test_audio_content" => tool_result(vec![
-            mcp::AudioContent {
-                meta: None,
-                annotations: None,
-                data: WAV_BASE64.to_owned(),
-                mime_type: "audio/wav".to_owned(),
-                extra: Default::default(),
-            }
-            .into(),
-        ]),
+        "test_audio_content" => {
+            tool_result(vec![mcp::AudioContent::new(WAV_BASE64, "audio/wav").into()])
+        }
         "test_embedded_resource" => tool_result(vec![embedded(
             "test://embedded-resource",
             "text/plain",
@@ -472,17 +366,16 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
                 ctx.notifier
-                    .progress(step, Some(100.0), Some(format!("Completed {step} of 100")));
+                    .progress(step, 100.0, format!("Completed {step} of 100"));
             }
             tool_result(vec![text("Progress reported")])
         }
-        "test_error_handling" => mcp::CallToolOutcome::Complete(mcp::CallToolResult {
-            meta: result_meta(),
-            content: vec![text("This tool intentionally returns an error for testing")],
-            is_error: Some(true),
-            structured_content: None,
-            extra: Default::default(),
-        }),
+        "test_error_handling" => mcp::CallToolResult::new(vec![text(
+            "This tool intentionally returns an error for testing",
+        )])
+        .with_meta(result_meta())
+        .with_is_error(true)
+        .into(),
         "test_logging_tool" => {
             ctx.notifier
                 .log(mcp::LoggingLevel::Info, json!("test_logging_tool ran"));
@@ -534,24 +427,17 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
 // ----- prompts -----
 
 fn argument(name: &str, description: &str) -> mcp::PromptArgument {
-    mcp::PromptArgument {
-        description: Some(description.to_owned()),
-        name: name.to_owned(),
-        required: Some(true),
-        title: None,
-        extra: Default::default(),
-    }
+    mcp::PromptArgument::new(name)
+        .with_description(description)
+        .with_required(true)
 }
 
 fn prompt(name: &str, description: &str, arguments: Vec<mcp::PromptArgument>) -> mcp::Prompt {
-    mcp::Prompt {
-        meta: None,
-        arguments: (!arguments.is_empty()).then_some(arguments),
-        description: Some(description.to_owned()),
-        icons: None,
-        name: name.to_owned(),
-        title: None,
-        extra: Default::default(),
+    let prompt = mcp::Prompt::new(name).with_description(description);
+    if arguments.is_empty() {
+        prompt
+    } else {
+        prompt.with_arguments(arguments)
     }
 }
 
@@ -585,20 +471,13 @@ fn prompts() -> Vec<mcp::Prompt> {
 }
 
 pub fn user(content: mcp::ContentBlock) -> mcp::PromptMessage {
-    mcp::PromptMessage {
-        content,
-        role: mcp::Role::User,
-        extra: Default::default(),
-    }
+    mcp::PromptMessage::new(content, mcp::Role::User)
 }
 
 pub fn prompt_result(messages: Vec<mcp::PromptMessage>) -> mcp::GetPromptOutcome {
-    mcp::GetPromptOutcome::Complete(mcp::GetPromptResult {
-        meta: result_meta(),
-        description: None,
-        messages,
-        extra: Default::default(),
-    })
+    mcp::GetPromptResult::new(messages)
+        .with_meta(result_meta())
+        .into()
 }
 
 fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, Failure> {
@@ -655,18 +534,9 @@ fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutc
 // ----- resources -----
 
 fn resource(uri: &str, name: &str, description: &str, mime: &str) -> mcp::Resource {
-    mcp::Resource {
-        meta: None,
-        annotations: None,
-        description: Some(description.to_owned()),
-        icons: None,
-        mime_type: Some(mime.to_owned()),
-        name: name.to_owned(),
-        size: None,
-        title: None,
-        uri: uri.to_owned(),
-        extra: Default::default(),
-    }
+    mcp::Resource::new(name, uri)
+        .with_description(description)
+        .with_mime_type(mime)
 }
 
 fn resources() -> Vec<mcp::Resource> {
@@ -697,14 +567,9 @@ fn read_resource(
             "text/plain",
             "This is the content of the static text resource.",
         ),
-        "test://static-binary" => mcp::BlobResourceContents {
-            meta: None,
-            blob: PNG_BASE64.to_owned(),
-            mime_type: Some("image/png".to_owned()),
-            uri: uri.to_owned(),
-            extra: Default::default(),
-        }
-        .into(),
+        "test://static-binary" => mcp::BlobResourceContents::new(PNG_BASE64, uri)
+            .with_mime_type("image/png")
+            .into(),
         _ => match uri
             .strip_prefix("test://template/")
             .and_then(|rest| rest.strip_suffix("/data"))
@@ -721,18 +586,15 @@ fn read_resource(
                     Some(&ctx.id),
                     INVALID_PARAMS,
                     "Resource not found",
-                    Some(json!({"uri": uri})),
+                    json!({"uri": uri}),
                 ));
             }
         },
     };
-    Ok(mcp::ReadResourceResult {
-        meta: result_meta(),
-        cache_scope: Some(mcp::CacheScope::Public),
-        contents: vec![contents],
-        ttl_ms: Some(LIST_TTL_MS),
-        extra: Default::default(),
-    })
+    Ok(mcp::ReadResourceResult::new(vec![contents])
+        .with_meta(result_meta())
+        .with_cache_scope(mcp::CacheScope::Public)
+        .with_ttl_ms(LIST_TTL_MS))
 }
 
 // ----- completion -----
@@ -750,16 +612,13 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
         .filter(|c| c.starts_with(&arg.value))
         .map(|c| (*c).to_owned())
         .collect();
-    mcp::CompleteResult {
-        meta: result_meta(),
-        completion: mcp::CompleteResultCompletion {
-            has_more: Some(false),
-            total: Some(values.len() as i64),
-            values,
-            extra: Default::default(),
-        },
-        extra: Default::default(),
-    }
+    let total = values.len() as i64;
+    mcp::CompleteResult::new(
+        mcp::CompleteResultCompletion::new(values)
+            .with_has_more(false)
+            .with_total(total),
+    )
+    .with_meta(result_meta())
 }
 
 // ----- subscriptions/listen -----
@@ -771,71 +630,44 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
 /// server shuts down.
 pub fn listen(app: Arc<App>, request: mcp::SubscriptionsListenRequest) -> Response {
     let asked = &request.params.notifications;
-    let honoured = mcp::SubscriptionFilter {
-        prompts_list_changed: asked.prompts_list_changed.filter(|b| *b),
-        tools_list_changed: asked.tools_list_changed.filter(|b| *b),
-        // No resource list changes or per-resource updates here (not declared in discover).
-        resources_list_changed: None,
-        resource_subscriptions: None,
-        extra: Default::default(),
-    };
+    // No resource list changes or per-resource updates here (not declared in discover).
+    let mut honoured = mcp::SubscriptionFilter::new();
+    honoured.prompts_list_changed = asked.prompts_list_changed.filter(|b| *b);
+    honoured.tools_list_changed = asked.tools_list_changed.filter(|b| *b);
     let subscription = request.id.clone();
-    let tag = move |id: &mcp::RequestId| {
-        Some(mcp::NotificationMetaObject {
-            subscription_id: Some(id.clone()),
-            extra: Default::default(),
-        })
-    };
+    let tag =
+        |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
     let (tx, rx) = mpsc::unbounded_channel::<Value>();
-    let ack = mcp::SubscriptionsAcknowledgedNotification {
-        params: mcp::SubscriptionsAcknowledgedNotificationParams {
-            meta: tag(&subscription),
-            notifications: honoured.clone(),
-            extra: Default::default(),
-        },
-        extra: Default::default(),
-    };
+    let ack = mcp::SubscriptionsAcknowledgedNotification::new(
+        mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
+            .with_meta(tag(&subscription)),
+    );
     let _ = tx.send(serde_json::to_value(&ack).unwrap_or_default());
     let mut changes = app.changes.subscribe();
     let mut shutdown = app.shutdown.clone();
     let tools = honoured.tools_list_changed == Some(true);
     let prompts = honoured.prompts_list_changed == Some(true);
-    let params = move |id: &mcp::RequestId| {
-        Some(mcp::NotificationParams {
-            meta: tag(id),
-            extra: Default::default(),
-        })
-    };
+    let params = move |id: &mcp::RequestId| mcp::NotificationParams::new().with_meta(tag(id));
     tokio::spawn(async move {
         loop {
             tokio::select! {
                 () = tx.closed() => break,
                 _ = shutdown.changed() => {
-                    let done = mcp::SubscriptionsListenResultResponse {
-                        id: subscription.clone(),
-                        result: mcp::SubscriptionsListenResult {
-                            meta: mcp::SubscriptionsListenResultMetaObject {
-                                server_info: Some(crate::server_info()),
-                                subscription_id: subscription.clone(),
-                                extra: Default::default(),
-                            },
-                            extra: Default::default(),
-                        },
-                        extra: Default::default(),
-                    };
+                    let done = request.respond(mcp::SubscriptionsListenResult::new(
+                        mcp::SubscriptionsListenResultMetaObject::new(subscription.clone())
+                            .with_server_info(crate::server_info()),
+                    ));
                     let _ = tx.send(serde_json::to_value(&done).unwrap_or_default());
                     break;
                 }
                 change = changes.recv() => {
                     let note = match change {
-                        Ok(Change::Tools) if tools => serde_json::to_value(mcp::ToolListChangedNotification {
-                            params: params(&subscription),
-                            extra: Default::default(),
-                        }),
-                        Ok(Change::Prompts) if prompts => serde_json::to_value(mcp::PromptListChangedNotification {
-                            params: params(&subscription),
-                            extra: Default::default(),
-                        }),
+                        Ok(Change::Tools) if tools => serde_json::to_value(
+                            mcp::ToolListChangedNotification::new().with_params(params(&subscription)),
+                        ),
+                        Ok(Change::Prompts) if prompts => serde_json::to_value(
+                            mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
+                        ),
                         Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(broadcast::error::RecvError::Closed) => break,
                     };

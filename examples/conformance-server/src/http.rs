@@ -254,19 +254,19 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         Some(_) => {}
     }
     if !SUPPORTED_VERSIONS.contains(&meta.protocol_version.as_str()) {
-        let response = mcp::UnsupportedProtocolVersionError {
-            error: mcp::UnsupportedProtocolVersionErrorError {
-                data: mcp::UnsupportedProtocolVersionErrorErrorData {
-                    requested: meta.protocol_version.clone(),
-                    supported: SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect(),
-                    extra: Default::default(),
-                },
-                message: format!("Unsupported protocol version {:?}", meta.protocol_version),
-                extra: Default::default(),
-            },
-            id: Some(id.clone()),
-            extra: Default::default(),
-        };
+        let response = mcp::UnsupportedProtocolVersionError::new(
+            mcp::UnsupportedProtocolVersionErrorError::new(
+                mcp::UnsupportedProtocolVersionErrorErrorData::new(
+                    meta.protocol_version.clone(),
+                    SUPPORTED_VERSIONS
+                        .iter()
+                        .map(|v| (*v).to_owned())
+                        .collect::<Vec<_>>(),
+                ),
+                format!("Unsupported protocol version {:?}", meta.protocol_version),
+            ),
+        )
+        .with_id(id.clone());
         return failure(Failure::typed(StatusCode::BAD_REQUEST, &response));
     }
     if let Err(f) = check_standard_headers(&headers, &id, method, envelope.params.as_ref()) {

@@ -53,23 +53,14 @@ pub struct App {
 
 /// This server's `Implementation`, sent in every result's `_meta`.
 pub fn server_info() -> mcp::Implementation {
-    mcp::Implementation {
-        description: Some("Conformance server built on mcp-codegen's generated types".to_owned()),
-        icons: None,
-        name: "mcp-conformance-server".to_owned(),
-        title: Some("mcp-codegen conformance server".to_owned()),
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        website_url: None,
-        extra: Default::default(),
-    }
+    mcp::Implementation::new("mcp-conformance-server", env!("CARGO_PKG_VERSION"))
+        .with_description("Conformance server built on mcp-codegen's generated types")
+        .with_title("mcp-codegen conformance server")
 }
 
 /// `_meta` of every result: who answered.
-pub fn result_meta() -> Option<mcp::ResultMetaObject> {
-    Some(mcp::ResultMetaObject {
-        server_info: Some(server_info()),
-        extra: Default::default(),
-    })
+pub fn result_meta() -> mcp::ResultMetaObject {
+    mcp::ResultMetaObject::new().with_server_info(server_info())
 }
 
 const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...

@@ -38,19 +38,15 @@ pub fn is_mrtr_tool(name: &str) -> bool {
 // ----- building input requests -----
 
 fn string_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
-    mcp::StringSchema {
-        description: Some(description.to_owned()),
-        ..Default::default()
-    }
-    .into()
+    mcp::StringSchema::new()
+        .with_description(description)
+        .into()
 }
 
 fn boolean_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
-    mcp::BooleanSchema {
-        description: Some(description.to_owned()),
-        ..Default::default()
-    }
-    .into()
+    mcp::BooleanSchema::new()
+        .with_description(description)
+        .into()
 }
 
 /// A form-mode elicitation asking for the required `fields`.
@@ -58,54 +54,21 @@ fn elicit(
     message: &str,
     fields: Vec<(&str, mcp::PrimitiveSchemaDefinition)>,
 ) -> mcp::ElicitRequest {
-    let required = fields.iter().map(|(k, _)| (*k).to_owned()).collect();
-    mcp::ElicitRequest {
-        params: mcp::ElicitRequestFormParams {
-            message: message.to_owned(),
-            mode: None,
-            requested_schema: mcp::ElicitRequestFormParamsRequestedSchema {
-                schema: None,
-                properties: fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
-                required: Some(required),
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        }
-        .into(),
-        extra: Default::default(),
-    }
+    let required: Vec<String> = fields.iter().map(|(k, _)| (*k).to_owned()).collect();
+    let properties: std::collections::BTreeMap<_, _> =
+        fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    mcp::ElicitRequest::new(mcp::ElicitRequestFormParams::new(
+        message,
+        mcp::ElicitRequestFormParamsRequestedSchema::new(properties).with_required(required),
+    ))
 }
 
 fn sample(prompt: &str, max_tokens: i64) -> mcp::CreateMessageRequest {
-    mcp::CreateMessageRequest {
-        params: mcp::CreateMessageRequestParams {
-            include_context: None,
-            max_tokens,
-            messages: vec![mcp::SamplingMessage {
-                meta: None,
-                content: mcp::SamplingMessageContent::Object(
-                    mcp::TextContent {
-                        meta: None,
-                        annotations: None,
-                        text: prompt.to_owned(),
-                        extra: Default::default(),
-                    }
-                    .into(),
-                ),
-                role: mcp::Role::User,
-                extra: Default::default(),
-            }],
-            metadata: None,
-            model_preferences: None,
-            stop_sequences: None,
-            system_prompt: None,
-            temperature: None,
-            tool_choice: None,
-            tools: None,
-            extra: Default::default(),
-        },
-        extra: Default::default(),
-    }
+    let content = mcp::SamplingMessageContentBlock::from(mcp::TextContent::new(prompt));
+    mcp::CreateMessageRequest::new(mcp::CreateMessageRequestParams::new(
+        max_tokens,
+        vec![mcp::SamplingMessage::new(content, mcp::Role::User)],
+    ))
 }
 
 fn list_roots() -> mcp::ListRootsRequest {
@@ -147,7 +110,7 @@ impl<'c> Round<'c> {
         let requests = self.builder.build();
         let requests = (!requests.is_empty()).then_some(requests);
         mcp::InputRequiredResult::new(requests, state)
-            .map(|r| r.with_meta(crate::result_meta().unwrap_or_default()))
+            .map(|r| r.with_meta(crate::result_meta()))
             .map_err(|e| Failure::new(Some(&self.ctx.id), INTERNAL_ERROR, e.to_string()))
     }
 }
@@ -233,7 +196,7 @@ fn open(ctx: &Ctx, binding: &Binding, token: Option<&String>) -> Result<Option<V
             Some(&ctx.id),
             INVALID_PARAMS,
             obj["message"].as_str().unwrap_or("Invalid requestState"),
-            Some(obj["data"].clone()),
+            obj["data"].clone(),
         )
     };
     let bytes = ctx.app.sealer.open(binding, token).map_err(reject)?;

@@ -40,26 +40,25 @@ pub fn status_for(code: i64) -> StatusCode {
 impl Failure {
     /// A generic error response (`JSONRPCErrorResponse`).
     pub fn new(id: Option<&mcp::RequestId>, code: i64, message: impl Into<String>) -> Self {
-        Self::with_data(id, code, message, None)
+        Self::error(id, mcp::Error::new(code, message))
     }
 
+    /// A generic error response whose error carries `data`.
     pub fn with_data(
         id: Option<&mcp::RequestId>,
         code: i64,
         message: impl Into<String>,
-        data: Option<Value>,
+        data: Value,
     ) -> Self {
-        let response = mcp::JSONRPCErrorResponse {
-            error: mcp::Error {
-                code,
-                data,
-                message: message.into(),
-                extra: Default::default(),
-            },
-            id: id.cloned(),
-            extra: Default::default(),
-        };
-        Self::typed(status_for(code), &response)
+        Self::error(id, mcp::Error::new(code, message).with_data(data))
+    }
+
+    fn error(id: Option<&mcp::RequestId>, error: mcp::Error) -> Self {
+        let status = status_for(error.code);
+        let mut response = mcp::JSONRPCErrorResponse::new(error);
+        // No id when the request's could not be read.
+        response.id = id.cloned();
+        Self::typed(status, &response)
     }
 
     /// One of the schema's typed error responses (`HeaderMismatchError`, ...).
@@ -72,15 +71,9 @@ impl Failure {
 
     /// `-32020` HeaderMismatch (HTTP 400).
     pub fn header_mismatch(id: Option<&mcp::RequestId>, message: impl Into<String>) -> Self {
-        let response = mcp::HeaderMismatchError {
-            error: mcp::HeaderMismatchErrorError {
-                data: None,
-                message: message.into(),
-                extra: Default::default(),
-            },
-            id: id.cloned(),
-            extra: Default::default(),
-        };
+        let mut response =
+            mcp::HeaderMismatchError::new(mcp::HeaderMismatchErrorError::new(message));
+        response.id = id.cloned();
         Self::typed(StatusCode::BAD_REQUEST, &response)
     }
 
@@ -172,21 +165,15 @@ impl Notifier {
     }
 
     /// `notifications/progress`, if the request asked for progress.
-    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+    pub fn progress(&self, progress: f64, total: f64, message: impl Into<String>) {
         let Some(token) = &self.progress_token else {
             return;
         };
-        self.send(&mcp::ProgressNotification {
-            params: mcp::ProgressNotificationParams {
-                meta: None,
-                message,
-                progress,
-                progress_token: token.clone(),
-                total,
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        });
+        self.send(&mcp::ProgressNotification::new(
+            mcp::ProgressNotificationParams::new(progress, token.clone())
+                .with_message(message)
+                .with_total(total),
+        ));
     }
 
     /// `notifications/message`, only if the request set `io.modelcontextprotocol/logLevel`
@@ -198,15 +185,9 @@ impl Notifier {
         if severity(level) < severity(threshold) {
             return;
         }
-        self.send(&mcp::LoggingMessageNotification {
-            params: mcp::LoggingMessageNotificationParams {
-                meta: None,
-                data,
-                level,
-                logger: Some("mcp-conformance-server".to_owned()),
-                extra: Default::default(),
-            },
-            extra: Default::default(),
-        });
+        self.send(&mcp::LoggingMessageNotification::new(
+            mcp::LoggingMessageNotificationParams::new(data, level)
+                .with_logger("mcp-conformance-server"),
+        ));
     }
 }
