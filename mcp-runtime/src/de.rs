@@ -628,11 +628,7 @@ pub fn read_slot<'de, T: serde::Deserialize<'de>, D: Deserializer<'de>>(
     key: &'static str,
     value: D,
 ) -> Result<(), D::Error> {
-    if slot.is_some() {
-        return Err(<D::Error as de::Error>::duplicate_field(key));
-    }
-    *slot = Some(T::deserialize(value)?);
-    Ok(())
+    fill(slot, key, || T::deserialize(value))
 }
 
 /// [`read_slot`] for an `Option<T>` field marked `#[mcp(keep_null)]`: read with [`present`].
@@ -643,10 +639,20 @@ pub fn read_present_slot<'de, T: serde::Deserialize<'de>, D: Deserializer<'de>>(
     key: &'static str,
     value: D,
 ) -> Result<(), D::Error> {
+    fill(slot, key, || present(value))
+}
+
+/// Fills `slot` with what `read` gives, unless the member came before (an error).
+#[inline]
+fn fill<T, E: de::Error>(
+    slot: &mut Option<T>,
+    key: &'static str,
+    read: impl FnOnce() -> Result<T, E>,
+) -> Result<(), E> {
     if slot.is_some() {
-        return Err(<D::Error as de::Error>::duplicate_field(key));
+        return Err(E::duplicate_field(key));
     }
-    *slot = Some(present(value)?);
+    *slot = Some(read()?);
     Ok(())
 }
 

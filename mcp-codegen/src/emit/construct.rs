@@ -20,25 +20,10 @@ pub fn constructors(def: &TypeDef, s: &Struct) -> TokenStream {
         let (n, t) = (&f.rust, ty(&f.ty));
         quote!(#n: impl ::core::convert::Into<#t>)
     });
-    let inits = s.fields.iter().map(|f| {
+    let members = members(s, |f| {
         let n = &f.rust;
-        if f.required {
-            quote!(#n: ::core::convert::Into::into(#n))
-        } else {
-            quote!(#n: ::core::option::Option::None)
-        }
+        f.required.then(|| quote!(::core::convert::Into::into(#n)))
     });
-    let result_init = match &s.result {
-        Some(ResultMode::Field(f)) => {
-            let f = &f.rust;
-            quote!(#f: ::core::default::Default::default(),)
-        }
-        _ => TokenStream::new(),
-    };
-    let extra_init = s
-        .extra
-        .as_ref()
-        .map(|e| quote!(#e: ::mcp_runtime::Extra::new(),));
     let many =
         (required.len() > MANY_ARGUMENTS).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let new_doc = new_doc(def, &required);
@@ -49,7 +34,7 @@ pub fn constructors(def: &TypeDef, s: &Struct) -> TokenStream {
             #many
             #[must_use]
             pub fn new(#(#params),*) -> Self {
-                #name { #result_init #(#inits,)* #extra_init }
+                #name { #members }
             }
             #(#setters)*
         }
@@ -63,6 +48,33 @@ fn article(word: &str) -> &'static str {
     } else {
         "A"
     }
+}
+
+/// The members of a struct literal of `s`: each field's value from `value` (`None` when it
+/// gives none; a value that is the field's own name is written as the shorthand), the
+/// result-type field at its default, the kept-members bag empty.
+pub fn members(s: &Struct, value: impl Fn(&Field) -> Option<TokenStream>) -> TokenStream {
+    let fields = s.fields.iter().map(|f| {
+        let n = &f.rust;
+        match value(f) {
+            // A parameter of the field's name: the shorthand (clippy: redundant_field_names).
+            Some(v) if v.to_string() == n.to_string() => quote!(#n,),
+            Some(v) => quote!(#n: #v,),
+            None => quote!(#n: ::core::option::Option::None,),
+        }
+    });
+    let result = match &s.result {
+        Some(ResultMode::Field(f)) => {
+            let f = &f.rust;
+            quote!(#f: ::core::default::Default::default(),)
+        }
+        _ => TokenStream::new(),
+    };
+    let extra = s
+        .extra
+        .as_ref()
+        .map(|e| quote!(#e: ::mcp_runtime::Extra::new(),));
+    quote!(#result #(#fields)* #extra)
 }
 
 fn new_doc(def: &TypeDef, required: &[&Field]) -> String {

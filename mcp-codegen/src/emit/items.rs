@@ -219,25 +219,10 @@ impl Emitter<'_> {
             let t = self.field_ty(f);
             quote!(#n: #t)
         });
-        let inits = s.fields.iter().map(|f| {
+        let members = super::construct::members(s, |f| {
             let n = &f.rust;
-            if one_of.iter().any(|o| o.json == f.json) || f.required {
-                quote!(#n)
-            } else {
-                quote!(#n: ::core::option::Option::None)
-            }
+            (one_of.iter().any(|o| o.json == f.json) || f.required).then(|| quote!(#n))
         });
-        let result_init = match &s.result {
-            Some(ResultMode::Field(f)) => {
-                let f = &f.rust;
-                quote!(#f: ::core::default::Default::default(),)
-            }
-            _ => TokenStream::new(),
-        };
-        let extra_init = s
-            .extra
-            .as_ref()
-            .map(|e| quote!(#e: ::mcp_runtime::Extra::new(),));
         let checks = one_of.iter().map(|f| {
             let n = &f.rust;
             quote!(#n.is_none())
@@ -287,7 +272,7 @@ impl Emitter<'_> {
                             keys: &[#(#keys),*],
                         });
                     }
-                    ::core::result::Result::Ok(#name { #result_init #(#inits,)* #extra_init })
+                    ::core::result::Result::Ok(#name { #members })
                 }
                 #(#accessors)*
                 #(#setters)*
