@@ -116,9 +116,11 @@ impl Builder {
         self
     }
 
-    /// The protocol revision (e.g. `"2026-07-28"`), which picks the built-in overlay. By
-    /// default it is recognised from the schema's SHA-256, then from the name of the folder
-    /// that holds it.
+    /// The protocol revision (e.g. `"2026-07-28"`), which picks the built-in overlay (a
+    /// revision without one is an error that lists the known ones). By default it is
+    /// recognised from the schema's content (the file's SHA-256, then a fingerprint of the
+    /// parsed document that formatting and line endings do not change), then from the name of
+    /// the folder that holds it.
     pub fn revision(&mut self, revision: impl Into<String>) -> &mut Self {
         self.revision = Some(revision.into());
         self
@@ -177,10 +179,17 @@ impl Builder {
                 .map_err(|e| e.in_file(Some(path.clone())));
         }
         if let Some(rev) = &self.revision {
-            return Ok(Overlay::builtin(rev));
+            return Overlay::builtin(rev)
+                .map(Some)
+                .ok_or_else(|| Error::UnknownRevision {
+                    revision: rev.clone(),
+                    known: Overlay::known_revisions(),
+                });
         }
-        if let Some(o) = Overlay::for_sha256(&loaded.sha256) {
-            return Ok(Some(o));
+        let recognised = Overlay::for_sha256(&loaded.sha256)
+            .or_else(|| Overlay::for_fingerprint(&loaded.fingerprint));
+        if recognised.is_some() {
+            return Ok(recognised);
         }
         let in_memory = matches!(self.schema, Some(Source::Memory { .. }));
         if in_memory {
@@ -231,7 +240,9 @@ impl Builder {
         if let Some(o) = &overlay {
             o.apply(&mut loaded.root).map_err(|e| e.in_file(path))?;
         }
-        let module = self.lower(&loaded, overlay.as_ref())?;
+        let module = self
+            .lower(&loaded, overlay.as_ref())
+            .map_err(|e| unrecognised_hint(e, overlay.is_none()))?;
         let tokens = emit(
             &module,
             &EmitOptions {
@@ -282,6 +293,26 @@ impl Builder {
         Lowerer::new(defs, loaded.defs_key, &protocol, overlay, &options)
             .and_then(Lowerer::lower)
             .map_err(|e| e.in_file(path))
+    }
+}
+
+/// A schema error from a schema no overlay was applied to: it may be a revision saved under
+/// another name whose content differs (an edited copy), so the message says how to name it.
+fn unrecognised_hint(error: Error, no_overlay: bool) -> Error {
+    match error {
+        Error::Schema {
+            path,
+            pointer,
+            message,
+        } if no_overlay => Error::Schema {
+            path,
+            pointer,
+            message: format!(
+                "{message} (no overlay was applied: the schema is none of the known revisions {}, by content or folder name; if it is one of them, say which with Builder::revision(\"...\") or --revision)",
+                Overlay::known_revisions().join(", ")
+            ),
+        },
+        other => other,
     }
 }
 

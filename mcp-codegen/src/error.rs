@@ -58,6 +58,14 @@ pub enum Error {
     /// The generated tokens did not parse as a Rust file (a bug in the generator).
     #[error("internal error: generated code does not parse: {0}")]
     Internal(String),
+    /// `Builder::revision` (or `--revision`) names a revision without a built-in overlay.
+    #[error("no built-in overlay for revision {revision:?}: the known revisions are {}", known.join(", "))]
+    UnknownRevision {
+        /// The revision asked for.
+        revision: String,
+        /// The revisions that have one.
+        known: Vec<&'static str>,
+    },
     /// The builder was used without a schema.
     #[error("no schema given: call Builder::schema(path) before generate")]
     NoSchema,

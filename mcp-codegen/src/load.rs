@@ -18,6 +18,9 @@ pub struct Loaded {
     pub defs_key: &'static str,
     /// Hex SHA-256 of the file's bytes.
     pub sha256: String,
+    /// Hex SHA-256 of the document's canonical JSON text (see [`fingerprint`]): the same for a
+    /// re-indented, minified or CRLF copy.
+    pub fingerprint: String,
 }
 
 /// Reads and parses `path`.
@@ -77,16 +80,59 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Loaded, Error> {
             ));
         }
     };
-    let sha256 = Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = hex(&Sha256::digest(bytes));
+    let fingerprint = fingerprint(&root);
     Ok(Loaded {
         path: path.to_owned(),
         root,
         defs_key,
         sha256,
+        fingerprint,
     })
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The SHA-256 of `root`'s canonical JSON text: object keys sorted, no whitespace, strings
+/// and numbers as serde_json writes them. What a schema says, not how its file is laid out:
+/// indentation, key order and line endings do not change it.
+pub fn fingerprint(root: &Value) -> String {
+    let mut text = String::new();
+    canonical(root, &mut text);
+    hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// Appends `value`'s canonical text (recursion bounded by [`MAX_NESTING`]).
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(members) => {
+            let mut keys: Vec<&String> = members.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                canonical(&members[key], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical(item, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
 }
 
 /// The JSON pointer of the first object or array nested more than `max` deep in `bytes`, found

@@ -16,7 +16,8 @@ OPTIONS:
     --check              Do not write: exit with status 1 if <file> (from --out) differs from
                          what would be generated, 0 if it is up to date.
     --revision <rev>     The protocol revision whose overlay to apply (e.g. 2026-07-28).
-                         Default: recognised from the schema's SHA-256 or its folder name.
+                         Default: recognised from the schema's content (its SHA-256, or a
+                         fingerprint that formatting does not change), else its folder name.
     --overlay <file>     Use this overlay file instead of the built-in one.
     --no-lossless        Do not keep undeclared members (skip them when reading).
     --json-schema        Also derive schemars::JsonSchema.

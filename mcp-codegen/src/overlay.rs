@@ -36,6 +36,10 @@ pub struct Overlay {
     /// SHA-256 of the official schema.json this overlay was written for (revision detection).
     #[serde(default)]
     pub schema_sha256: Option<String>,
+    /// The canonical fingerprint of that schema (`load::fingerprint`): recognises a copy saved
+    /// with other formatting.
+    #[serde(default)]
+    pub schema_fingerprint: Option<String>,
     /// Corrections applied to the schema before lowering.
     #[serde(default)]
     pub patches: Vec<Patch>,
@@ -533,6 +537,20 @@ impl Overlay {
             .find(|o| o.schema_sha256.as_deref() == Some(sha256))
     }
 
+    /// The built-in overlay written for the schema with this content fingerprint, however its
+    /// file is formatted.
+    pub fn for_fingerprint(fingerprint: &str) -> Option<Overlay> {
+        BUILTIN
+            .iter()
+            .map(|(_, text)| Overlay::parse(text).expect("built-in overlays are valid"))
+            .find(|o| o.schema_fingerprint.as_deref() == Some(fingerprint))
+    }
+
+    /// The revisions that have a built-in overlay.
+    pub fn known_revisions() -> Vec<&'static str> {
+        BUILTIN.iter().map(|(r, _)| *r).collect()
+    }
+
     /// Parses an overlay file's text: the JSON, every key and value (see the types), and the
     /// keys that depend on each other. The error names the key, a JSON pointer into `text`.
     pub fn parse(text: &str) -> Result<Overlay, OverlayError> {
@@ -714,6 +732,15 @@ mod tests {
                 overlay.schema_sha256.as_deref(),
                 Some(loaded.sha256.as_str()),
                 "{rev}: schema_sha256"
+            );
+            assert_eq!(
+                overlay.schema_fingerprint.as_deref(),
+                Some(loaded.fingerprint.as_str()),
+                "{rev}: schema_fingerprint"
+            );
+            assert_eq!(
+                Overlay::for_fingerprint(&loaded.fingerprint).map(|o| o.revision),
+                Some(rev.to_string())
             );
             assert_eq!(
                 Overlay::for_sha256(&loaded.sha256).map(|o| o.revision),
