@@ -246,27 +246,20 @@ pub struct RequestRole {
     pub reply: Option<RustName>,
 }
 
-/// A successful response built from its request: `new` takes the request's id and the result,
-/// in the order of `args`.
+/// A successful response built from its request: its id copied, the result given; its other
+/// members are optional and start unset.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResponseRole {
     /// The response type.
     pub ty: RustName,
     /// The request's id field.
+    pub request_id: RustName,
+    /// The response's id field (of the same type).
     pub id: RustName,
+    /// The response's result field.
+    pub result_field: RustName,
     /// The type of a successful result.
     pub result: Ty,
-    /// What `new` takes, in order.
-    pub args: Vec<ResponseArg>,
-}
-
-/// One argument of a response's `new`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ResponseArg {
-    /// The request's id.
-    Id,
-    /// The result.
-    Result,
 }
 
 /// The members a retry rewrites.

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use crate::ir::{
     CapabilityRule, Field, InputKind, InputRole, Kind, Module, NotificationRole, Predicate,
-    RequestRole, ResponseArg, ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union,
-    UnionMode, Variant, When,
+    RequestRole, ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union, UnionMode, Variant,
+    When,
 };
 use crate::names::{RustName, SchemaName};
 use crate::overlay::{self, CapabilityWhen, InputRequestNames, Level, Overlay};
@@ -225,27 +225,18 @@ impl Context<'_> {
         let request_id = field(s, ID).filter(|f| f.required)?;
         let ty = self.named(def.as_str())?.clone();
         let rs = self.structure(&ty)?;
-        let mut result = None;
-        let mut args = Vec::new();
-        for f in rs.fields.iter().filter(|f| f.required) {
-            match f.json.as_str() {
-                ID if f.ty == request_id.ty => args.push(ResponseArg::Id),
-                crate::results::RESPONSE_RESULT => {
-                    result = Some(f.ty.clone());
-                    args.push(ResponseArg::Result);
-                }
-                _ => return None,
-            }
-        }
-        // An optional id in the response (`Option<RequestId>`) takes the request's too.
-        if !args.contains(&ResponseArg::Id) {
-            return None;
-        }
-        Some(ResponseRole {
-            ty,
-            id: request_id.rust.clone(),
-            result: result?,
-            args,
+        let id = field(rs, ID).filter(|f| f.required && f.ty == request_id.ty)?;
+        let result = field(rs, crate::results::RESPONSE_RESULT).filter(|f| f.required)?;
+        let others_optional = rs
+            .fields
+            .iter()
+            .all(|f| !f.required || f.json == ID || f.json == crate::results::RESPONSE_RESULT);
+        others_optional.then(|| ResponseRole {
+            ty: ty.clone(),
+            request_id: request_id.rust.clone(),
+            id: id.rust.clone(),
+            result_field: result.rust.clone(),
+            result: result.ty.clone(),
         })
     }
 }

@@ -6,15 +6,17 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::construct::members;
 use super::tokens::{doc_lines, ty};
 use crate::ir::{
-    CapabilityRule, InputRole, Module, NotificationRole, RequestRole, ResponseArg, When,
+    CapabilityRule, InputRole, Kind, Module, NotificationRole, RequestRole, ResponseRole, RustName,
+    When,
 };
 
 /// Every role's impls.
 pub fn emit(module: &Module) -> TokenStream {
     let input = module.input.as_ref();
-    let requests = module.requests.iter().map(|r| request(r, input));
+    let requests = module.requests.iter().map(|r| request(module, r, input));
     let notifications = module.notifications.iter().map(notification);
     let input = input.map(input_role);
     quote! {
@@ -24,7 +26,7 @@ pub fn emit(module: &Module) -> TokenStream {
     }
 }
 
-fn request(r: &RequestRole, input: Option<&InputRole>) -> TokenStream {
+fn request(module: &Module, r: &RequestRole, input: Option<&InputRole>) -> TokenStream {
     let name = &r.ty;
     let method = &r.method;
     let params = ty(&r.params);
@@ -67,22 +69,10 @@ fn request(r: &RequestRole, input: Option<&InputRole>) -> TokenStream {
             }
         }
     });
-    let respond = r.response.as_ref().map(|resp| {
-        let (ty, id, result) = (&resp.ty, &resp.id, super::tokens::ty(&resp.result));
-        let args = resp.args.iter().map(|a| match a {
-            ResponseArg::Id => quote!(::core::clone::Clone::clone(&self.#id)),
-            ResponseArg::Result => quote!(result),
-        });
-        quote! {
-            #[automatically_derived]
-            impl ::mcp_runtime::Respond for #name {
-                type Response = #ty;
-                fn respond(&self, result: impl ::core::convert::Into<#result>) -> #ty {
-                    #ty::new(#(#args),*)
-                }
-            }
-        }
-    });
+    let respond = r
+        .response
+        .as_ref()
+        .and_then(|resp| respond(module, name, resp));
     let reply = r.reply.as_ref().map(|reply| {
         quote! {
             #[automatically_derived]
@@ -108,6 +98,32 @@ fn request(r: &RequestRole, input: Option<&InputRole>) -> TokenStream {
         #may
         #retry
     }
+}
+
+/// `Respond`: the response as a struct literal, its id the request's, its result given.
+fn respond(module: &Module, request: &RustName, resp: &ResponseRole) -> Option<TokenStream> {
+    let Kind::Struct(s) = &module.types.get(&resp.ty)?.kind else {
+        return None;
+    };
+    let (ty, request_id, result) = (&resp.ty, &resp.request_id, ty(&resp.result));
+    let members = members(s, |f| {
+        if f.rust == resp.id {
+            Some(quote!(::core::clone::Clone::clone(&self.#request_id)))
+        } else if f.rust == resp.result_field {
+            Some(quote!(::core::convert::Into::into(result)))
+        } else {
+            None
+        }
+    });
+    Some(quote! {
+        #[automatically_derived]
+        impl ::mcp_runtime::Respond for #request {
+            type Response = #ty;
+            fn respond(&self, result: impl ::core::convert::Into<#result>) -> #ty {
+                #ty { #members }
+            }
+        }
+    })
 }
 
 fn notification(n: &NotificationRole) -> TokenStream {
