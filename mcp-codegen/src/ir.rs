@@ -18,6 +18,24 @@ pub struct Module {
     pub notifications: Vec<NotificationRole>,
     /// The multi round-trip types, when the schema and overlay describe them.
     pub input: Option<InputRole>,
+    /// The JSON-RPC error response built from its parts, when its shape allows.
+    pub error_response: Option<ErrorBuild>,
+    /// The structs that describe a JSON object schema by its properties, in name order.
+    pub object_schemas: Vec<ObjectSchemaRole>,
+}
+
+/// A struct that describes a JSON object schema: a required map of property schemas and an
+/// optional list of the required property names; every other member optional.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectSchemaRole {
+    /// The struct.
+    pub ty: RustName,
+    /// Its map of property schemas.
+    pub properties: RustName,
+    /// The type of one property's schema.
+    pub property: Ty,
+    /// Its list of required property names.
+    pub required: RustName,
 }
 
 /// One generated item.
@@ -262,6 +280,75 @@ pub struct ResponseRole {
     pub result: Ty,
 }
 
+/// A struct value built as nested struct literals: each member named in `parts` gets its
+/// part; the other members are optional and start unset, the kept-members bag empty.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Literal {
+    /// The struct.
+    pub ty: RustName,
+    /// The members given a value, by field.
+    pub parts: Vec<(RustName, Part)>,
+}
+
+/// The value of one member of a [`Literal`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Part {
+    /// A parameter of the building function, as is.
+    Param(Slot),
+    /// A nested struct.
+    Literal(Literal),
+}
+
+/// The parameters of the runtime's error-building functions (`ErrorResponse::from_error`,
+/// `CapabilityErrorResponse::from_parts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The JSON-RPC id, of the response's id member's type (`Option` when it is optional).
+    Id,
+    /// The error code (`i64`).
+    Code,
+    /// The error message (`String`).
+    Message,
+    /// The optional error data (`Option<Value>`).
+    Data,
+    /// The capabilities the client lacks (the capabilities type).
+    Required,
+}
+
+/// An error response built from its parts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorBuild {
+    /// The type of the id parameter: the response's id member's type.
+    pub id: Ty,
+    /// Whether the id member is optional (the parameter is then an `Option`).
+    pub id_optional: bool,
+    /// The response.
+    pub build: Literal,
+}
+
+/// The missing-capability error response built from its parts, and how each capability a
+/// rule names is set in the capabilities type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CapabilityErrorBuild {
+    /// The response, from the id, the message and the required capabilities.
+    pub response: ErrorBuild,
+    /// The capabilities type.
+    pub capabilities: RustName,
+    /// For each capability the rules name (dotted), the members to fill in, outermost first.
+    pub requires: Vec<(String, Vec<Step>)>,
+}
+
+/// One step into a capabilities value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// An optional member of a struct, filled with its default when unset.
+    Member(RustName),
+    /// A key of a map, filled with the default value when missing.
+    Key(String),
+    /// The last step: a key of any JSON object, set to an empty object when missing.
+    ObjectKey(String),
+}
+
 /// The members a retry rewrites.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RetryRole {
@@ -310,8 +397,8 @@ pub struct InputRole {
     pub kinds: Vec<InputKind>,
     /// Every response variant and its type name.
     pub responses: Vec<(RustName, RustName)>,
-    /// The error response for a missing capability, and its id's type.
-    pub capability_error: Option<(RustName, Ty)>,
+    /// The error response for a missing capability, built from its parts.
+    pub capability_error: Option<CapabilityErrorBuild>,
     /// The capability rules, in order.
     pub rules: Vec<CapabilityRule>,
     /// The name of the rules constant.

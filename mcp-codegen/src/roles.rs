@@ -88,11 +88,11 @@ pub fn assign(
     module.requests = requests;
     module.notifications = notifications;
     module.input = input;
+    module.error_response = crate::errors::error_response(module, rust_of);
+    module.object_schemas = crate::objects::object_schemas(module);
     add_replies(module, protocol, rust_of);
 }
 
-/// The `$def`s of the JSON-RPC error response, by revision.
-const ERROR_RESPONSES: &[&str] = &["JSONRPCErrorResponse", "JSONRPCError"];
 /// The members that tell a successful response from an error response.
 const RESULT_MEMBER: &str = "result";
 const ERROR_MEMBER: &str = "error";
@@ -100,7 +100,7 @@ const ERROR_MEMBER: &str = "error";
 /// For every request with a successful response, `<Base>Response`: that response or the
 /// error response, told apart by which of `result` and `error` the message has.
 fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<SchemaName, RustName>) {
-    let Some(error) = ERROR_RESPONSES
+    let Some(error) = crate::errors::ERROR_RESPONSES
         .iter()
         .filter_map(|d| rust_of.get(*d))
         .find(|n| module.types.contains_key(*n))
@@ -275,6 +275,9 @@ fn input_role(cx: &Context<'_>, overlay: &Overlay) -> Option<InputRole> {
         .as_ref()
         .map(|c| c.rules.iter().map(capability_rule).collect())
         .unwrap_or_default();
+    let capability_error = cx
+        .named(&names.missing_capability_error)
+        .and_then(|name| crate::errors::capability_error(cx.module, name, &capabilities, &rules));
     let rules_name = RustName::constant("input capability rules");
     let why: String = rules
         .iter()
@@ -294,7 +297,7 @@ fn input_role(cx: &Context<'_>, overlay: &Overlay) -> Option<InputRole> {
         requests_field: requests_f.rust.clone(),
         state_field: state_f.rust.clone(),
         state_ty: state_f.ty.clone(),
-        capability_error: capability_error(cx, &names.missing_capability_error),
+        capability_error,
         builder_name: RustName::pascal("input requests builder"),
         result,
         request,
@@ -338,13 +341,6 @@ fn input_kinds(
             })
         })
         .collect()
-}
-
-/// The error response for a missing capability, and the type of its id.
-fn capability_error(cx: &Context<'_>, def: &str) -> Option<(RustName, Ty)> {
-    let name = cx.named(def)?;
-    let id = field(cx.structure(name)?, ID)?;
-    Some((name.clone(), id.ty.clone()))
 }
 
 fn capability_rule(rule: &overlay::CapabilityRule) -> CapabilityRule {

@@ -559,7 +559,10 @@ fn protocol_families() -> String {
         "Box Result": {"type": "object", "properties": {"opened": {"type": "boolean"}}, "required": ["opened"]},
         "Client Capabilities": {"type": "object", "properties": {"vec": {"type": "object"}, "box": {"type": "object"}}},
         "Missing Capability Error": {"type": "object", "properties": {
-            "jsonrpc": {"const": "2.0"}, "id": r("Request Id"), "error": {"type": "object"}
+            "jsonrpc": {"const": "2.0"}, "id": r("Request Id"), "error": {"type": "object", "properties": {
+                "code": {"const": -32021}, "message": {"type": "string"},
+                "data": {"type": "object", "properties": {"requiredCapabilities": r("Client Capabilities")}, "required": ["requiredCapabilities"]}
+            }, "required": ["code", "message", "data"]}
         }, "required": ["jsonrpc", "error"]},
         "my tool Request": request("my/tool", r("my tool Request Params")),
         "my tool Request Params": {"type": "object", "properties": {
@@ -785,8 +788,13 @@ fn protocol_families() {
     let mut builder = m::InputRequestsBuilder::new(&no_caps);
     let refused = builder.insert("k", round_trip::<m::Input_Request>(json!({"method": "vec/list"})));
     let Err(mcp_runtime::mrtr::InputError::Refused(refusal)) = refused else { panic!("{refused:?}") };
-    let error = m::Missing_Capability_Error::from_capability_error(Some(m::Request_Id::Integer(4)), &refusal).unwrap();
+    let error = m::Missing_Capability_Error::from_capability_error(Some(m::Request_Id::Integer(4)), &refusal);
     assert_eq!(serde_json::to_value(&error).unwrap()["error"]["code"], json!(-32021));
+    assert_eq!(serde_json::to_value(&error).unwrap()["error"]["data"]["requiredCapabilities"], json!({"vec": {}}));
+    let lid = builder.insert("b", round_trip::<m::Input_Request>(json!({"method": "box/open", "params": {"lid": "l"}})));
+    let Err(mcp_runtime::mrtr::InputError::Refused(refusal)) = lid else { panic!("{lid:?}") };
+    let error = m::Missing_Capability_Error::from_capability_error(None, &refusal);
+    assert_eq!(serde_json::to_value(&error).unwrap()["error"]["data"]["requiredCapabilities"], json!({"box": {"lid": {}}}));
     let request: m::my_tool_Request = round_trip(json!({"jsonrpc": "2.0", "id": 1, "method": "my/tool", "params": {"name": "n"}}));
     let mut responses = m::Input_Responses::new();
     responses.insert("k".into(), round_trip(json!({"items": ["a"]})));

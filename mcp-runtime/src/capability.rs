@@ -139,11 +139,17 @@ impl CapabilityError {
         Value::Object(root)
     }
 
+    /// The error message of a `MissingRequiredClientCapabilityError` response, naming every
+    /// refused capability.
+    pub fn message(&self) -> String {
+        format!("Missing required client capability: {self}")
+    }
+
     /// The `error` member of a `MissingRequiredClientCapabilityError` response.
     pub fn error_object(&self) -> Value {
         serde_json::json!({
             "code": MISSING_REQUIRED_CLIENT_CAPABILITY,
-            "message": format!("Missing required client capability: {self}"),
+            "message": self.message(),
             "data": { "requiredCapabilities": self.required_capabilities() },
         })
     }

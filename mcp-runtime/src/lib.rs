@@ -7,8 +7,33 @@
 //! - [`capability`]: capability gating of input requests (rules from the overlay).
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `-32021` error response, generic over traits the generator implements.
+//! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
+//!
+//! # Building values
+//!
+//! Every generated struct has `new` with its required members (constants such as `jsonrpc`,
+//! `method` and `type` are never parameters) and a chainable `with_<member>` per optional
+//! member; parameters take `impl Into<T>`, so a `&str` makes a `String` and a variant
+//! converts into its union. The examples use `mcp`, a module generated from the 2026-07-28
+//! schema, and its prelude (which leaves out `Result` and `Error`, so as not to shadow
+//! Rust's).
+//!
+//! ```
+//! # use mcp_tests::mcp;
+//! use mcp::prelude::*;
+//!
+//! let tool = Tool::new(ToolInputSchema::new(), "greet").with_description("Says hello");
+//! let block: ContentBlock = TextContent::new("Hello!").into();
+//! let result = CallToolResult::new(vec![block]).with_is_error(false);
+//! assert_eq!(tool.name, "greet");
+//! assert_eq!(
+//!     serde_json::to_string(&result)?,
+//!     r#"{"resultType":"complete","content":[{"type":"text","text":"Hello!"}],"isError":false}"#
+//! );
+//! # Ok::<(), serde_json::Error>(())
+//! ```
 
 // The derives name this crate `::mcp_runtime`; this makes that path resolve inside it too.
 extern crate self as mcp_runtime;
@@ -16,6 +41,7 @@ extern crate self as mcp_runtime;
 pub mod capability;
 mod de;
 pub mod mrtr;
+pub mod object_schema;
 pub mod prelude;
 pub mod protocol;
 pub mod result_type;
@@ -25,13 +51,35 @@ pub mod seal;
 
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
 pub use protocol::{
-    AtLeastOneOf, HasReply, MayRequireInput, McpResultType, Notification, Request, Respond,
+    AtLeastOneOf, ErrorResponse, HasReply, MayRequireInput, McpResultType, Notification, Request,
+    Respond,
 };
 
 /// What a client reads back for request type `R`: its successful response or an error
 /// response, in one call (`serde_json::from_str::<Reply<mcp::CallToolRequest>>(text)`). The
 /// successful response is read by its result's rules (a missing `resultType` means complete).
+///
+/// ```
+/// # use mcp_tests::mcp;
+/// use mcp::{CallToolOutcome, CallToolResponse};
+/// use mcp_runtime::Reply;
+///
+/// let reply: Reply<mcp::CallToolRequest> = serde_json::from_str(
+///     r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Unknown tool"}}"#,
+/// )?;
+/// let CallToolResponse::Error(error) = reply else { panic!("an error") };
+/// assert_eq!(error.error.code, -32602);
+///
+/// // No resultType: an older server's complete result.
+/// let reply: Reply<mcp::CallToolRequest> = serde_json::from_str(
+///     r#"{"jsonrpc": "2.0", "id": 1, "result": {"content": []}}"#,
+/// )?;
+/// let CallToolResponse::Result(response) = reply else { panic!("a result") };
+/// assert!(matches!(response.result, CallToolOutcome::Complete(_)));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub type Reply<R> = <R as HasReply>::Reply;
+pub use object_schema::ObjectSchema;
 pub use result_type::ResultType;
 
 /// The `jsonrpc` member of every JSON-RPC message.

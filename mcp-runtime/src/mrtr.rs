@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::capability::{self, CapabilityError, Rule};
@@ -261,22 +260,50 @@ pub fn check_input_responses<Q: InputRequest, S: InputResponse>(
 }
 
 /// The protocol's error response for input requests the client's capabilities do not allow
-/// (`-32021`, with `data.requiredCapabilities`).
-pub trait CapabilityErrorResponse: DeserializeOwned {
-    /// The JSON-RPC id's type.
-    type Id: Serialize;
+/// (`-32021`, with `data.requiredCapabilities`), built from its parts.
+///
+/// The generator implements it for the revision's missing-capability error: `require` fills
+/// in each capability its rules name, `from_parts` is a struct literal.
+///
+/// ```
+/// # use mcp_tests::mcp;
+/// use mcp::prelude::*;
+/// use mcp_runtime::mrtr::InputError;
+///
+/// // The client declared no capability; a URL-mode elicitation needs `elicitation.url`.
+/// let mut builder = mcp::InputRequestsBuilder::new(&ClientCapabilities::new());
+/// let ask = ElicitRequest::new(ElicitRequestURLParams::new("Sign in", "https://example.com/login"));
+/// let Err(InputError::Refused(refused)) = builder.insert("login", ask) else { panic!() };
+/// let response =
+///     MissingRequiredClientCapabilityError::from_capability_error(Some(RequestId::Integer(4)), &refused);
+/// let wire = serde_json::to_value(&response)?;
+/// assert_eq!(wire["error"]["code"], -32021);
+/// // Refused once, at the level the client lacks.
+/// assert_eq!(wire["error"]["data"]["requiredCapabilities"], serde_json::json!({"elicitation": {}}));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub trait CapabilityErrorResponse: Sized {
+    /// The type of the response's id (an `Option` where the id may be left out).
+    type Id;
+    /// The client capabilities type.
+    type Capabilities: Default;
 
-    /// The error response to the request `id` for `error`.
-    fn from_capability_error(
-        id: Option<Self::Id>,
-        error: &CapabilityError,
-    ) -> Result<Self, serde_json::Error> {
-        let mut response = serde_json::Map::new();
-        response.insert("jsonrpc".to_owned(), Value::from(crate::JSONRPC_VERSION));
-        if let Some(id) = id {
-            response.insert("id".to_owned(), serde_json::to_value(id)?);
+    /// Adds the capability `needs` (a rule's dotted path, such as `elicitation.url`) to
+    /// `capabilities`; false when the type has no member at that path.
+    fn require(capabilities: &mut Self::Capabilities, needs: &str) -> bool;
+
+    /// The response to the request `id`, with `message` and the `required` capabilities.
+    fn from_parts(id: Self::Id, message: String, required: Self::Capabilities) -> Self;
+
+    /// The error response to the request `id` for `error`: every refused capability in
+    /// `data.requiredCapabilities` (each once, at the level the client lacks) and named in the
+    /// message. A capability that no member of the capabilities type can hold (one from rules
+    /// of another revision) is named in the message only.
+    fn from_capability_error(id: Self::Id, error: &CapabilityError) -> Self {
+        let mut required = Self::Capabilities::default();
+        for refusal in &error.refusals {
+            Self::require(&mut required, &refusal.capability);
         }
-        response.insert("error".to_owned(), error.error_object());
-        serde_json::from_value(Value::Object(response))
+        Self::from_parts(id, error.message(), required)
     }
 }

@@ -11,4 +11,5 @@ pub use crate::mrtr::{
     CapabilityErrorResponse as _, InputRequest as _, InputRequired as _, InputResponse as _,
     Retry as _,
 };
-pub use crate::protocol::{Notification as _, Request as _, Respond as _};
+pub use crate::object_schema::ObjectSchema as _;
+pub use crate::protocol::{ErrorResponse as _, Notification as _, Request as _, Respond as _};

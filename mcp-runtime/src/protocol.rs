@@ -20,6 +20,19 @@ pub trait Request {
 ///
 /// The generator implements it for every request whose `*ResultResponse` takes exactly the
 /// request's id and a result.
+///
+/// ```
+/// # use mcp_tests::mcp;
+/// use mcp::prelude::*;
+///
+/// let meta = RequestMetaObject::new(ClientCapabilities::new(), "2026-07-28");
+/// let request = CallToolRequest::new(RequestId::Integer(7), CallToolRequestParams::new(meta, "greet"));
+/// let result = CallToolResult::new(vec![TextContent::new("Hello!").into()]);
+/// let response: CallToolResultResponse = request.respond(result);
+/// assert_eq!(response.id, request.id);
+/// assert_eq!(serde_json::to_value(&response)?["result"]["resultType"], "complete");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub trait Respond: Request {
     /// The successful response.
     type Response;
@@ -34,6 +47,38 @@ pub trait Respond: Request {
 pub trait HasReply: Request {
     /// The union of the successful response and the error response.
     type Reply;
+}
+
+/// The JSON-RPC error response, built from its parts: `JSONRPCErrorResponse::from_error(id,
+/// code, message, data)`.
+///
+/// The generator implements it for the revision's error response as a struct literal; the
+/// runtime's typed errors (a rejected sealed `requestState`, for one) answer through it.
+///
+/// ```
+/// # use mcp_tests::mcp;
+/// use mcp::prelude::*;
+///
+/// let id = Some(RequestId::Integer(3));
+/// let response = JSONRPCErrorResponse::from_error(id, -32602, "Unknown tool: wrong".into(), None);
+/// assert_eq!(response.error.code, -32602);
+/// assert_eq!(
+///     serde_json::to_string(&response)?,
+///     r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Unknown tool: wrong"},"id":3}"#
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub trait ErrorResponse: Sized {
+    /// The type of the response's id (an `Option` where the id may be left out).
+    type Id;
+
+    /// The error response to the request `id`.
+    fn from_error(
+        id: Self::Id,
+        code: i64,
+        message: String,
+        data: Option<serde_json::Value>,
+    ) -> Self;
 }
 
 /// A notification type of the protocol.

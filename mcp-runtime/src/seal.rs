@@ -54,6 +54,8 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::ErrorResponse;
+
 type HmacSha256 = Hmac<Sha256>;
 
 /// The prefix of every sealed token; names the format so that it can change later.
@@ -150,9 +152,24 @@ impl SealError {
     pub fn error_object(&self) -> Value {
         serde_json::json!({
             "code": INVALID_PARAMS,
-            "message": format!("Invalid requestState: {self}"),
-            "data": { "reason": self.reason() },
+            "message": self.message(),
+            "data": self.data(),
         })
+    }
+
+    /// The typed error response to the request `id` for a rejected `requestState`: `-32602`
+    /// Invalid params, `data.reason` from [`SealError::reason`]
+    /// (`let response: mcp::JSONRPCErrorResponse = error.response(Some(id));`).
+    pub fn response<R: ErrorResponse>(&self, id: R::Id) -> R {
+        R::from_error(id, INVALID_PARAMS, self.message(), Some(self.data()))
+    }
+
+    fn message(&self) -> String {
+        format!("Invalid requestState: {self}")
+    }
+
+    fn data(&self) -> Value {
+        serde_json::json!({ "reason": self.reason() })
     }
 }
 

@@ -120,3 +120,32 @@ fn notifications_and_errors_from_their_members() {
         json!({"jsonrpc": "2.0", "error": {"code": -32602, "message": "bad state"}, "id": 4})
     );
 }
+
+#[test]
+fn an_elicitation_form_from_named_fields() {
+    let form = mcp::ElicitRequestFormParamsRequestedSchema::fields()
+        .required("name", StringSchema::new().with_description("Your name"))
+        .optional("subscribe", BooleanSchema::new())
+        .required("age", NumberSchema::new(mcp::NumberSchemaType::Integer))
+        .build();
+    let wire = serde_json::to_value(&form).unwrap();
+    assert_eq!(
+        wire,
+        json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "Your name"},
+                "subscribe": {"type": "boolean"},
+                "age": {"type": "integer"},
+            },
+            "required": ["name", "age"],
+        })
+    );
+    // A field given again is replaced, and leaves the required list when it turns optional.
+    let form = mcp::ElicitRequestFormParamsRequestedSchema::fields()
+        .required("name", StringSchema::new())
+        .optional("name", BooleanSchema::new())
+        .build();
+    assert_eq!(form.required, None);
+    assert_eq!(form.properties.len(), 1);
+}

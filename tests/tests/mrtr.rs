@@ -226,8 +226,16 @@ fn refusal_names_key_kind_and_capability_and_becomes_32021() {
     let resp = mcp::MissingRequiredClientCapabilityError::from_capability_error(
         Some(mcp::RequestId::Integer(3)),
         &e,
-    )
-    .unwrap();
+    );
+    let url = resp
+        .error
+        .data
+        .required_capabilities
+        .elicitation
+        .as_ref()
+        .and_then(|e| e.url.as_ref());
+    assert_eq!(url, Some(&Default::default()));
+    assert_eq!(resp.error.message, e.message());
     let v = serde_json::to_value(&resp).unwrap();
     assert_eq!(v["error"]["code"], json!(-32021));
     assert_eq!(
@@ -235,6 +243,61 @@ fn refusal_names_key_kind_and_capability_and_becomes_32021() {
         json!({"elicitation": {"url": {}}})
     );
     assert_eq!(v["id"], json!(3));
+}
+
+#[test]
+fn a_missing_capability_is_refused_once_at_the_level_the_client_lacks() {
+    let mut b = mcp::InputRequestsBuilder::new(&caps(json!({})));
+    let e = refusal(b.insert("ask", form(Some("form"))).unwrap_err());
+    let resp = mcp::MissingRequiredClientCapabilityError::from_capability_error(None, &e);
+    let v = serde_json::to_value(&resp).unwrap();
+    assert_eq!(
+        v["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {}})
+    );
+    assert_eq!(e.refusals.len(), 1, "{e}");
+    assert!(v.get("id").is_none(), "{v}");
+}
+
+#[test]
+fn a_capability_of_no_member_is_named_in_the_message_only() {
+    let e = CapabilityError {
+        refusals: vec![mcp_runtime::capability::Refusal {
+            key: "k".into(),
+            method: "x/y".into(),
+            capability: "nowhere.deep".into(),
+            level: Level::Must,
+        }],
+    };
+    let resp = mcp::MissingRequiredClientCapabilityError::from_capability_error(None, &e);
+    assert_eq!(
+        resp.error.data.required_capabilities,
+        mcp::ClientCapabilities::new()
+    );
+    assert!(
+        resp.error.message.contains("`nowhere.deep`"),
+        "{}",
+        resp.error.message
+    );
+}
+
+#[test]
+fn a_rejected_sealed_state_is_a_typed_invalid_params_response() {
+    use mcp_runtime::seal::{Binding, SealError, Sealer};
+    let sealer = Sealer::new([9; 32]);
+    let call = call();
+    let binding = Binding::for_request::<mcp::CallToolRequest>("alice", &json!({"name": "t"}));
+    let token = sealer.seal(&binding, b"state");
+    let other = Binding::for_request::<mcp::CallToolRequest>("mallory", &json!({"name": "t"}));
+    let error = sealer.open(&other, &token).unwrap_err();
+    assert_eq!(error, SealError::OtherPrincipal);
+    let resp: mcp::JSONRPCErrorResponse = error.response(Some(call.id.clone()));
+    assert_eq!(resp.error.code, mcp_runtime::seal::INVALID_PARAMS);
+    assert_eq!(resp.id, Some(call.id));
+    assert_eq!(resp.error.data, Some(json!({"reason": "other-principal"})));
+    let wire = serde_json::to_value(&resp).unwrap();
+    assert_eq!(wire["error"], error.error_object());
+    assert_eq!(wire["jsonrpc"], "2.0");
 }
 
 #[test]

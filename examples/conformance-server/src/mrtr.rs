@@ -11,12 +11,13 @@
 //!   again; answers to keys that were not asked are ignored; `inputResponses` that are not
 //!   responses at all were already refused with `-32602` when the request was read.
 
+use mcp_runtime::ObjectSchema as _;
 use mcp_runtime::seal::{Binding, SealError};
 use serde_json::{Value, json};
 
 use crate::features::{prompt_result, text, tool_result, user};
 use crate::mcp;
-use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS, status_for};
 
 const TOOLS: &[&str] = &[
     "test_missing_capability",
@@ -54,13 +55,11 @@ fn elicit(
     message: &str,
     fields: Vec<(&str, mcp::PrimitiveSchemaDefinition)>,
 ) -> mcp::ElicitRequest {
-    let required: Vec<String> = fields.iter().map(|(k, _)| (*k).to_owned()).collect();
-    let properties: std::collections::BTreeMap<_, _> =
-        fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    mcp::ElicitRequest::new(mcp::ElicitRequestFormParams::new(
-        message,
-        mcp::ElicitRequestFormParamsRequestedSchema::new(properties).with_required(required),
-    ))
+    let form = fields.into_iter().fold(
+        mcp::ElicitRequestFormParamsRequestedSchema::fields(),
+        |form, (name, field)| form.required(name, field),
+    );
+    mcp::ElicitRequest::new(mcp::ElicitRequestFormParams::new(message, form.build()))
 }
 
 fn sample(prompt: &str, max_tokens: i64) -> mcp::CreateMessageRequest {
@@ -191,13 +190,8 @@ fn open(ctx: &Ctx, binding: &Binding, token: Option<&String>) -> Result<Option<V
         return Ok(None);
     };
     let reject = |e: SealError| {
-        let obj = e.error_object();
-        Failure::with_data(
-            Some(&ctx.id),
-            INVALID_PARAMS,
-            obj["message"].as_str().unwrap_or("Invalid requestState"),
-            obj["data"].clone(),
-        )
+        let response: mcp::JSONRPCErrorResponse = e.response(Some(ctx.id.clone()));
+        Failure::typed(status_for(response.error.code), &response)
     };
     let bytes = ctx.app.sealer.open(binding, token).map_err(reject)?;
     serde_json::from_slice(&bytes)

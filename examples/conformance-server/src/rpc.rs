@@ -85,13 +85,11 @@ impl Failure {
             mcp_runtime::mrtr::InputError::Refused(e) => e,
             other => return Self::new(Some(id), INTERNAL_ERROR, other.to_string()),
         };
-        match mcp::MissingRequiredClientCapabilityError::from_capability_error(
+        let response = mcp::MissingRequiredClientCapabilityError::from_capability_error(
             Some(id.clone()),
             error,
-        ) {
-            Ok(response) => Self::typed(StatusCode::BAD_REQUEST, &response),
-            Err(e) => Self::new(Some(id), INTERNAL_ERROR, format!("building -32021: {e}")),
-        }
+        );
+        Self::typed(StatusCode::BAD_REQUEST, &response)
     }
 }
 

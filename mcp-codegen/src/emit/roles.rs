@@ -9,7 +9,8 @@ use quote::quote;
 use super::construct::members;
 use super::tokens::{doc_lines, ty};
 use crate::ir::{
-    CapabilityRule, InputRole, Kind, Module, NotificationRole, RequestRole, ResponseRole, RustName,
+    CapabilityErrorBuild, CapabilityRule, ErrorBuild, InputRole, Kind, Literal, Module,
+    NotificationRole, ObjectSchemaRole, Part, RequestRole, ResponseRole, RustName, Slot, Step,
     When,
 };
 
@@ -18,11 +19,21 @@ pub fn emit(module: &Module) -> TokenStream {
     let input = module.input.as_ref();
     let requests = module.requests.iter().map(|r| request(module, r, input));
     let notifications = module.notifications.iter().map(notification);
-    let input = input.map(input_role);
+    let input = input.map(|i| input_role(module, i));
+    let error_response = module
+        .error_response
+        .as_ref()
+        .map(|b| error_response(module, b));
+    let object_schemas = module
+        .object_schemas
+        .iter()
+        .map(|o| object_schema(module, o));
     quote! {
         #(#requests)*
         #(#notifications)*
         #input
+        #error_response
+        #(#object_schemas)*
     }
 }
 
@@ -144,7 +155,7 @@ fn notification(n: &NotificationRole) -> TokenStream {
     }
 }
 
-fn input_role(input: &InputRole) -> TokenStream {
+fn input_role(module: &Module, input: &InputRole) -> TokenStream {
     let InputRole {
         result,
         requests_field,
@@ -176,15 +187,10 @@ fn input_role(input: &InputRole) -> TokenStream {
         let t = t.unraw();
         quote!(#response::#v(_) => #t)
     });
-    let capability_error = input.capability_error.as_ref().map(|(name, id)| {
-        let id = ty(id);
-        quote! {
-            #[automatically_derived]
-            impl ::mcp_runtime::mrtr::CapabilityErrorResponse for #name {
-                type Id = #id;
-            }
-        }
-    });
+    let capability_error = input
+        .capability_error
+        .as_ref()
+        .map(|b| capability_error(module, b));
     let builder_doc = doc_lines(&input.builder_docs);
     quote! {
         #rules
@@ -266,4 +272,136 @@ fn rule(r: &CapabilityRule) -> TokenStream {
     quote! {
         ::mcp_runtime::capability::Rule { method: #method, when: #when, needs: #needs, or_empty: #or_empty, level: #level }
     }
+}
+
+/// `ErrorResponse`: the JSON-RPC error response from its parts.
+fn error_response(module: &Module, b: &ErrorBuild) -> TokenStream {
+    let name = &b.build.ty;
+    let id = id_ty(b);
+    let build = literal(module, &b.build);
+    let [code, message, data] = [Slot::Code, Slot::Message, Slot::Data].map(slot);
+    quote! {
+        #[automatically_derived]
+        impl ::mcp_runtime::ErrorResponse for #name {
+            type Id = #id;
+            fn from_error(
+                id: #id,
+                #code: i64,
+                #message: ::std::string::String,
+                #data: ::core::option::Option<::serde_json::Value>,
+            ) -> Self {
+                #build
+            }
+        }
+    }
+}
+
+/// `CapabilityErrorResponse`: the missing-capability error response from its parts, and a
+/// match from each rule's capability to the members it fills in.
+fn capability_error(module: &Module, b: &CapabilityErrorBuild) -> TokenStream {
+    let name = &b.response.build.ty;
+    let id = id_ty(&b.response);
+    let caps = &b.capabilities;
+    let build = literal(module, &b.response.build);
+    let [message, required] = [Slot::Message, Slot::Required].map(slot);
+    let arms = b.requires.iter().map(|(needs, steps)| {
+        let steps = steps.iter().map(|s| match s {
+            Step::Member(m) => quote!(.#m.get_or_insert_default()),
+            Step::Key(k) => quote!(.entry(::std::string::String::from(#k)).or_default()),
+            Step::ObjectKey(k) => quote! {
+                .entry(::std::string::String::from(#k))
+                .or_insert_with(|| ::serde_json::Value::Object(::serde_json::Map::new()))
+            },
+        });
+        quote!(#needs => { capabilities #(#steps)*; true })
+    });
+    quote! {
+        #[automatically_derived]
+        impl ::mcp_runtime::mrtr::CapabilityErrorResponse for #name {
+            type Id = #id;
+            type Capabilities = #caps;
+            fn require(capabilities: &mut #caps, needs: &str) -> bool {
+                match needs {
+                    #(#arms)*
+                    _ => false,
+                }
+            }
+            fn from_parts(id: #id, #message: ::std::string::String, #required: #caps) -> Self {
+                #build
+            }
+        }
+    }
+}
+
+/// The type of an error response's id parameter.
+fn id_ty(b: &ErrorBuild) -> TokenStream {
+    let id = ty(&b.id);
+    if b.id_optional {
+        quote!(::core::option::Option<#id>)
+    } else {
+        id
+    }
+}
+
+/// The parameter that fills `slot`.
+fn slot(slot: Slot) -> proc_macro2::Ident {
+    let name = match slot {
+        Slot::Id => "id",
+        Slot::Code => "code",
+        Slot::Message => "message",
+        Slot::Data => "data",
+        Slot::Required => "required",
+    };
+    proc_macro2::Ident::new(name, proc_macro2::Span::call_site())
+}
+
+/// A struct literal of `l`, its nested literals inline.
+fn literal(module: &Module, l: &Literal) -> TokenStream {
+    let Some(Kind::Struct(s)) = module.types.get(&l.ty).map(|d| &d.kind) else {
+        return TokenStream::new();
+    };
+    let name = &l.ty;
+    let members = members(s, |f| {
+        l.parts
+            .iter()
+            .find(|(n, _)| *n == f.rust)
+            .map(|(_, part)| match part {
+                Part::Param(s) => {
+                    let p = slot(*s);
+                    quote!(#p)
+                }
+                Part::Literal(inner) => literal(module, inner),
+            })
+    });
+    quote!(#name { #members })
+}
+
+/// `ObjectSchema`: the object schema from its property schemas and required names.
+fn object_schema(module: &Module, o: &ObjectSchemaRole) -> Option<TokenStream> {
+    let Kind::Struct(s) = &module.types.get(&o.ty)?.kind else {
+        return None;
+    };
+    let (name, property) = (&o.ty, ty(&o.property));
+    let (properties, required) = (&o.properties, &o.required);
+    let members = members(s, |f| {
+        if f.rust == *properties {
+            Some(quote!(properties))
+        } else if f.rust == *required {
+            Some(quote!(required))
+        } else {
+            None
+        }
+    });
+    Some(quote! {
+        #[automatically_derived]
+        impl ::mcp_runtime::ObjectSchema for #name {
+            type Property = #property;
+            fn from_properties(
+                properties: ::std::collections::BTreeMap<::std::string::String, #property>,
+                required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+            ) -> Self {
+                #name { #members }
+            }
+        }
+    })
 }

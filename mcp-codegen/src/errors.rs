@@ -1,0 +1,246 @@
+//! How the error responses are built from their parts: the JSON-RPC error response from an
+//! id, a code, a message and data, and the missing-capability error response from an id, a
+//! message and the capabilities the client lacks. Each is a [`Literal`] read off the schema's
+//! shapes; a shape that does not fit (a required member the parts do not fill, a member of
+//! another type) gives none, and nothing is emitted for it.
+
+use std::collections::BTreeMap;
+
+use crate::ir::{
+    CapabilityErrorBuild, CapabilityRule, ErrorBuild, Field, Kind, Literal, Module, Part, Slot,
+    Step, Struct, Ty,
+};
+use crate::names::{RustName, SchemaName};
+
+/// The `$def`s of the JSON-RPC error response, by revision.
+pub const ERROR_RESPONSES: &[&str] = &["JSONRPCErrorResponse", "JSONRPCError"];
+
+/// JSON-RPC's members of an error response and of its error object.
+const ID: &str = "id";
+const ERROR: &str = "error";
+const CODE: &str = "code";
+const MESSAGE: &str = "message";
+const DATA: &str = "data";
+/// The member of the missing-capability error's data that lists the capabilities.
+const REQUIRED_CAPABILITIES: &str = "requiredCapabilities";
+
+/// One member of a literal to fill: by JSON key, with the type it must have and its part.
+struct Want<'a> {
+    json: &'a str,
+    ty: Option<Ty>,
+    required: bool,
+    part: Part,
+}
+
+/// The JSON-RPC error response of the revision, built from every part.
+pub fn error_response(
+    module: &Module,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+) -> Option<ErrorBuild> {
+    let name = ERROR_RESPONSES
+        .iter()
+        .filter_map(|d| rust_of.get(*d))
+        .find(|n| module.types.contains_key(*n))?;
+    let (response, error) = error_member(module, name)?;
+    let error = literal(
+        module,
+        &error,
+        vec![
+            param(CODE, Ty::I64, true, Slot::Code),
+            param(MESSAGE, Ty::String, true, Slot::Message),
+            param(DATA, Ty::Value, false, Slot::Data),
+        ],
+    )?;
+    with_id(module, response, error)
+}
+
+/// The missing-capability error response `name`, and how each rule's capability is set in
+/// `capabilities`.
+pub fn capability_error(
+    module: &Module,
+    name: &RustName,
+    capabilities: &RustName,
+    rules: &[CapabilityRule],
+) -> Option<CapabilityErrorBuild> {
+    let (response, error) = error_member(module, name)?;
+    let data = field(structure(module, &error)?, DATA).filter(|f| f.required)?;
+    let Ty::Named(data_ty) = &data.ty else {
+        return None;
+    };
+    let data = literal(
+        module,
+        data_ty,
+        vec![param(
+            REQUIRED_CAPABILITIES,
+            Ty::Named(capabilities.clone()),
+            true,
+            Slot::Required,
+        )],
+    )?;
+    let error = literal(
+        module,
+        &error,
+        vec![
+            param(MESSAGE, Ty::String, true, Slot::Message),
+            Want {
+                json: DATA,
+                ty: None,
+                required: true,
+                part: Part::Literal(data),
+            },
+        ],
+    )?;
+    let mut requires: Vec<(String, Vec<Step>)> = Vec::new();
+    for rule in rules {
+        if requires.iter().any(|(needs, _)| *needs == rule.needs) {
+            continue;
+        }
+        // A capability no member can hold has no arm: the message names it.
+        if let Some(steps) = steps(module, capabilities, &rule.needs) {
+            requires.push((rule.needs.clone(), steps));
+        }
+    }
+    Some(CapabilityErrorBuild {
+        response: with_id(module, response, error)?,
+        capabilities: capabilities.clone(),
+        requires,
+    })
+}
+
+/// The response struct `name` and the type of its required `error` member.
+fn error_member(module: &Module, name: &RustName) -> Option<(RustName, RustName)> {
+    let error = field(structure(module, name)?, ERROR).filter(|f| f.required)?;
+    match &error.ty {
+        Ty::Named(e) => Some((name.clone(), e.clone())),
+        _ => None,
+    }
+}
+
+/// The response `ty` from its id parameter and `error`.
+fn with_id(module: &Module, ty: RustName, error: Literal) -> Option<ErrorBuild> {
+    let id = field(structure(module, &ty)?, ID)?;
+    let (id_ty, id_optional) = (id.ty.clone(), !id.required);
+    let build = literal(
+        module,
+        &ty,
+        vec![
+            Want {
+                json: ID,
+                ty: Some(id_ty.clone()),
+                required: !id_optional,
+                part: Part::Param(Slot::Id),
+            },
+            Want {
+                json: ERROR,
+                ty: None,
+                required: true,
+                part: Part::Literal(error),
+            },
+        ],
+    )?;
+    Some(ErrorBuild {
+        id: id_ty,
+        id_optional,
+        build,
+    })
+}
+
+fn param(json: &str, ty: Ty, required: bool, slot: Slot) -> Want<'_> {
+    Want {
+        json,
+        ty: Some(ty),
+        required,
+        part: Part::Param(slot),
+    }
+}
+
+/// The literal of struct `ty` with `wants` filled: each must be a member of the wanted type
+/// and presence, and every other member optional.
+fn literal(module: &Module, ty: &RustName, wants: Vec<Want<'_>>) -> Option<Literal> {
+    let s = structure(module, ty)?;
+    let mut parts = Vec::new();
+    for want in wants {
+        let f = field(s, want.json)?;
+        let fits = f.required == want.required && want.ty.as_ref().is_none_or(|t| *t == f.ty);
+        if !fits {
+            return None;
+        }
+        parts.push((f.rust.clone(), want.part));
+    }
+    let others_optional = s
+        .fields
+        .iter()
+        .all(|f| !f.required || parts.iter().any(|(n, _)| *n == f.rust));
+    others_optional.then(|| Literal {
+        ty: ty.clone(),
+        parts,
+    })
+}
+
+/// The steps that set the dotted capability `needs` in `capabilities`: through optional
+/// members of structs whose members are all optional (so they have a default), keys of
+/// maps, and at the end a key of any JSON object (set to an empty object).
+fn steps(module: &Module, capabilities: &RustName, needs: &str) -> Option<Vec<Step>> {
+    let mut at = Ty::Named(capabilities.clone());
+    let mut steps = Vec::new();
+    let parts: Vec<&str> = needs.split('.').collect();
+    for (i, part) in parts.iter().copied().enumerate() {
+        match resolve(module, &at).clone() {
+            Ty::Object if i + 1 == parts.len() => {
+                steps.push(Step::ObjectKey(part.to_owned()));
+                return Some(steps);
+            }
+            Ty::Named(name) => {
+                let s = structure(module, &name).filter(|s| all_optional(s))?;
+                let f = field(s, part).filter(|f| !f.required)?;
+                steps.push(Step::Member(f.rust.clone()));
+                at = f.ty.clone();
+            }
+            Ty::Map(item) => {
+                steps.push(Step::Key(part.to_owned()));
+                at = *item;
+            }
+            _ => return None,
+        }
+    }
+    defaultable(module, &at).then_some(steps)
+}
+
+/// Whether the value a path ends at has a default: a struct of optional members, a map, any
+/// object.
+fn defaultable(module: &Module, ty: &Ty) -> bool {
+    match resolve(module, ty) {
+        Ty::Named(name) => structure(module, name).is_some_and(all_optional),
+        Ty::Map(_) | Ty::Object => true,
+        _ => false,
+    }
+}
+
+fn all_optional(s: &Struct) -> bool {
+    s.fields.iter().all(|f| !f.required)
+}
+
+/// `ty` with aliases followed.
+fn resolve<'m>(module: &'m Module, mut ty: &'m Ty) -> &'m Ty {
+    for _ in 0..module.types.len() + 1 {
+        match ty {
+            Ty::Named(n) => match module.types.get(n).map(|d| &d.kind) {
+                Some(Kind::Alias(target)) => ty = target,
+                _ => return ty,
+            },
+            _ => return ty,
+        }
+    }
+    ty
+}
+
+fn structure<'m>(module: &'m Module, name: &RustName) -> Option<&'m Struct> {
+    match &module.types.get(name)?.kind {
+        Kind::Struct(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn field<'s>(s: &'s Struct, json: &str) -> Option<&'s Field> {
+    s.fields.iter().find(|f| f.json == json)
+}
