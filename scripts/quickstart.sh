@@ -2,7 +2,8 @@
 # The README's Quickstart, built as a newcomer would (run by CI): a new crate outside the
 # workspace, made only of the README's code fences tagged `quickstart:<file>` (fences tagged
 # with the same file are joined in README order), then `cargo fmt --check`, `cargo clippy
-# --all-targets -- -D warnings` and `cargo test` on it.
+# --all-targets -- -D warnings` and `cargo test` on it; then the command line, installed with
+# `cargo install --path mcp-codegen`, generates from the same schema.
 #
 # Two things differ from a newcomer's copy, and only these: the dependencies on this
 # project's crates get a `path` to this checkout (the README gives crates.io versions), and
@@ -78,4 +79,11 @@ cd "$CRATE"
 cargo fmt -- --check
 cargo clippy --all-targets -- -D warnings
 cargo test
-echo "quickstart: the README's Quickstart builds, passes clippy -D warnings and its tests ($CRATE)"
+
+# Step 9: the command line, installed as the README says (a debug build, which reuses the
+# dependencies built above), on the same schema: written, then found up to date by --check.
+cargo install --quiet --locked --debug --path "$ROOT/mcp-codegen" --root "$CARGO_TARGET_DIR/cli"
+cli=$CARGO_TARGET_DIR/cli/bin/mcp-codegen
+"$cli" --schema schema/2026-07-28/schema.json --out "$CRATE/mcp.rs"
+"$cli" --schema schema/2026-07-28/schema.json --out "$CRATE/mcp.rs" --check
+echo "quickstart: the README's Quickstart builds, passes clippy -D warnings and its tests; the CLI installs and runs ($CRATE)"
