@@ -2,12 +2,14 @@
 # The publishing check (run by CI): packages mcp-derive, mcp-runtime and mcp-codegen the way
 # `cargo publish` would, verifies that each package builds on its own, and fails on any warning
 # cargo prints, on a package that lacks its README or license files, on an overlay that differs
-# from `schema/`, and on anything packaged that is an official schema file or generated output.
+# from `schema/`, on anything packaged that is an official schema file or generated output,
+# and on doctests of the packaged mcp-codegen (the README's among them) that fail.
 #
 # Needs a committed tree (cargo refuses uncommitted changes; pass --allow-dirty to try a work
 # in progress) and the crates.io index. Usage: scripts/package.sh [--allow-dirty]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 
 CRATES=(mcp-derive mcp-runtime mcp-codegen) # the publish order
 VERSION=$(cargo metadata --format-version 1 --no-deps --locked |
@@ -69,5 +71,13 @@ for f in schema/*.json; do
     cmp -s "$f" "target/package/mcp-codegen-$VERSION/$f" ||
         fail "mcp-codegen: the packaged $f is missing or differs from the repository's"
 done
+
+# 4. The packaged mcp-codegen on its own, outside the workspace: its doctests, which include the
+# README through `include_str!("../README.md")`, find the packaged copy and pass.
+copy=$(mktemp -d)
+trap 'rm -rf "$copy"' EXIT
+cp -r "target/package/mcp-codegen-$VERSION/." "$copy"
+(cd "$copy" && CARGO_TARGET_DIR="$ROOT/target" cargo test --doc --locked -q) >"$LOG/doctest.log" 2>&1 ||
+    { cat "$LOG/doctest.log" >&2; fail "the packaged mcp-codegen's doctests fail"; }
 
 echo "package.sh: ${CRATES[*]} $VERSION packaged and verified, no warning"
