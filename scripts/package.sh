@@ -9,12 +9,13 @@
 # in progress) and the crates.io index. Usage: scripts/package.sh [--allow-dirty]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 
 CRATES=(mcp-derive mcp-runtime mcp-codegen) # the publish order
-VERSION=$(cargo metadata --format-version 1 --no-deps --locked |
-    python3 -c 'import json,sys; print(next(p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "mcp-codegen"))')
-LOG=target/package-check
+read -r VERSION TARGET < <(cargo metadata --format-version 1 --no-deps --locked | python3 -c '
+import json, sys
+m = json.load(sys.stdin)
+print(next(p["version"] for p in m["packages"] if p["name"] == "mcp-codegen"), m["target_directory"])')
+LOG=$TARGET/package-check
 mkdir -p "$LOG"
 fail() {
     echo "package.sh: $*" >&2
@@ -36,7 +37,7 @@ fi
 # 2. What went into each package.
 schema_dir=${MCP_SCHEMA_DIR:-../shared/mcp-schema}
 for c in "${CRATES[@]}"; do
-    dir=target/package/$c-$VERSION
+    dir=$TARGET/package/$c-$VERSION
     [ -d "$dir" ] || fail "$dir: not unpacked by cargo package"
     cargo package --locked --list -p "$c" "$@" >"$LOG/$c.list" 2>"$LOG/$c.list.stderr" ||
         fail "cargo package --list -p $c: $(cat "$LOG/$c.list.stderr")"
@@ -68,7 +69,7 @@ done
 
 # 3. The overlays: every file of schema/ reaches mcp-codegen, byte for byte.
 for f in schema/*.json; do
-    cmp -s "$f" "target/package/mcp-codegen-$VERSION/$f" ||
+    cmp -s "$f" "$TARGET/package/mcp-codegen-$VERSION/$f" ||
         fail "mcp-codegen: the packaged $f is missing or differs from the repository's"
 done
 
@@ -76,8 +77,8 @@ done
 # README through `include_str!("../README.md")`, find the packaged copy and pass.
 copy=$(mktemp -d)
 trap 'rm -rf "$copy"' EXIT
-cp -r "target/package/mcp-codegen-$VERSION/." "$copy"
-(cd "$copy" && CARGO_TARGET_DIR="$ROOT/target" cargo test --doc --locked -q) >"$LOG/doctest.log" 2>&1 ||
+cp -r "$TARGET/package/mcp-codegen-$VERSION/." "$copy"
+(cd "$copy" && CARGO_TARGET_DIR="$TARGET" cargo test --doc --locked -q) >"$LOG/doctest.log" 2>&1 ||
     { cat "$LOG/doctest.log" >&2; fail "the packaged mcp-codegen's doctests fail"; }
 
 echo "package.sh: ${CRATES[*]} $VERSION packaged and verified, no warning"
