@@ -53,6 +53,6 @@ pub mod __internals {
 }
 
 /// The README's examples, compiled as doctests.
-#[doc = include_str!("../../README.md")]
+#[doc = include_str!("../README.md")]
 #[cfg(doctest)]
 pub struct ReadmeDoctests;

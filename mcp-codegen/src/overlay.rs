@@ -18,13 +18,15 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, SchemaError, SchemaResult, escape_token};
 
-/// The overlays that ship with the generator, by revision.
+/// The overlays that ship with the generator, by revision. `mcp-codegen/schema` is a symlink to
+/// the workspace's `schema/` folder, the one source of the overlays; `cargo package` copies the
+/// files it points to into the package, so a published crate carries them.
 const BUILTIN: &[(&str, &str)] = &[
-    ("2024-11-05", include_str!("../../schema/2024-11-05.json")),
-    ("2025-03-26", include_str!("../../schema/2025-03-26.json")),
-    ("2025-06-18", include_str!("../../schema/2025-06-18.json")),
-    ("2025-11-25", include_str!("../../schema/2025-11-25.json")),
-    ("2026-07-28", include_str!("../../schema/2026-07-28.json")),
+    ("2024-11-05", include_str!("../schema/2024-11-05.json")),
+    ("2025-03-26", include_str!("../schema/2025-03-26.json")),
+    ("2025-06-18", include_str!("../schema/2025-06-18.json")),
+    ("2025-11-25", include_str!("../schema/2025-11-25.json")),
+    ("2026-07-28", include_str!("../schema/2026-07-28.json")),
 ];
 
 /// One revision's overlay.
