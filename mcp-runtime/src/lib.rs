@@ -9,6 +9,7 @@
 //!   retry, the `-32021` error response, generic over traits the generator implements.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
+//! - [`RawJson`]: a JSON value kept as its text, for members passed through unread.
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 //!
 //! # Building values
@@ -44,6 +45,7 @@ pub mod mrtr;
 pub mod object_schema;
 pub mod prelude;
 pub mod protocol;
+mod raw_json;
 pub mod result_type;
 pub mod retry;
 #[cfg(feature = "seal")]
@@ -80,6 +82,7 @@ pub use protocol::{
 /// ```
 pub type Reply<R> = <R as HasReply>::Reply;
 pub use object_schema::ObjectSchema;
+pub use raw_json::RawJson;
 pub use result_type::ResultType;
 
 /// The `jsonrpc` member of every JSON-RPC message.
