@@ -84,6 +84,13 @@ pub struct Struct {
     pub sealed: bool,
 }
 
+impl Struct {
+    /// The declared member with JSON key `json`.
+    pub fn field(&self, json: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.json == json)
+    }
+}
+
 /// How a result struct treats `resultType`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ResultMode {
@@ -502,6 +509,26 @@ impl RustPath {
 }
 
 impl Module {
+    /// The struct named `name`, if it is one.
+    pub fn structure(&self, name: &RustName) -> Option<&Struct> {
+        match &self.types.get(name)?.kind {
+            Kind::Struct(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The type `ty` stands for, aliases followed (a cycle of aliases stops where it began).
+    pub fn resolve<'t>(&'t self, mut ty: &'t Ty) -> &'t Ty {
+        for _ in 0..self.types.len() + 1 {
+            let Ty::Named(n) = ty else { return ty };
+            match self.types.get(n).map(|d| &d.kind) {
+                Some(Kind::Alias(target)) => ty = target,
+                _ => return ty,
+            }
+        }
+        ty
+    }
+
     /// Whether a value of `ty` can be read from JSON `null`: any JSON value, `()`, an alias of
     /// one, or a union with a variant for `null`. An optional member of such a type keeps a
     /// present `null` (`#[mcp(keep_null)]`) instead of reading it as missing.

@@ -3,7 +3,7 @@
 //! every other member optional. Read off the shapes, in JSON Schema's own words; the runtime's
 //! `ObjectSchema` builds them from named fields.
 
-use crate::ir::{Field, Kind, Module, ObjectSchemaRole, Struct, Ty};
+use crate::ir::{Kind, Module, ObjectSchemaRole, Struct, Ty};
 
 /// JSON Schema's members of an object schema.
 const PROPERTIES: &str = "properties";
@@ -29,12 +29,13 @@ pub fn object_schemas(module: &Module) -> Vec<ObjectSchemaRole> {
 }
 
 fn role(s: &Struct) -> Option<(crate::names::RustName, Ty, crate::names::RustName)> {
-    let properties = field(s, PROPERTIES).filter(|f| f.required)?;
+    let properties = s.field(PROPERTIES).filter(|f| f.required)?;
     let Ty::Map(property) = &properties.ty else {
         return None;
     };
-    let required =
-        field(s, REQUIRED).filter(|f| !f.required && f.ty == Ty::Vec(Box::new(Ty::String)))?;
+    let required = s
+        .field(REQUIRED)
+        .filter(|f| !f.required && f.ty == Ty::Vec(Box::new(Ty::String)))?;
     let others_optional = s.fields.iter().all(|f| !f.required || f.json == PROPERTIES);
     others_optional.then(|| {
         (
@@ -43,8 +44,4 @@ fn role(s: &Struct) -> Option<(crate::names::RustName, Ty, crate::names::RustNam
             required.rust.clone(),
         )
     })
-}
-
-fn field<'s>(s: &'s Struct, json: &str) -> Option<&'s Field> {
-    s.fields.iter().find(|f| f.json == json)
 }
