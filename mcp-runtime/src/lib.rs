@@ -8,6 +8,7 @@
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `-32021` error response, generic over traits the generator implements.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
+//! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 //!
@@ -42,6 +43,8 @@ pub mod capability;
 mod de;
 pub mod mrtr;
 pub mod object_schema;
+#[cfg(feature = "http")]
+pub mod param_headers;
 pub mod prelude;
 pub mod protocol;
 pub mod result_type;

@@ -11,6 +11,8 @@
 mod answers;
 mod headers;
 mod session;
+#[cfg(test)]
+mod tests;
 
 /// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
 /// lints a library's public API is exempt from (unused items, variant names that repeat the
