@@ -18,6 +18,9 @@ pub struct Module {
     pub notifications: Vec<NotificationRole>,
     /// The multi round-trip types, when the schema and overlay describe them.
     pub input: Option<InputRole>,
+    /// The module's overview for the docs (markdown): what it is, its revision, how to read a
+    /// message, the rules its types enforce.
+    pub overview: String,
 }
 
 /// One generated item.

@@ -310,6 +310,7 @@ impl<'a> Lowerer<'a> {
             &self.rust_of,
             &self.outcome_of,
         );
+        self.module.overview = crate::overview::text(&self.module, self.defs, self.overlay);
         Ok(self.module)
     }
 

@@ -8,6 +8,8 @@
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `-32021` error response, generic over traits the generator implements.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
+//! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
+//!   its fields (constants, `resultType`, at-least-one-of rules).
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 
 // The derives name this crate `::mcp_runtime`; this makes that path resolve inside it too.
@@ -15,6 +17,8 @@ extern crate self as mcp_runtime;
 
 pub mod capability;
 mod de;
+#[cfg(feature = "schemars")]
+pub mod json_schema;
 pub mod mrtr;
 pub mod prelude;
 pub mod protocol;
