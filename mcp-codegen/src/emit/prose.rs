@@ -2,7 +2,9 @@
 //! line on how a union is read, a variant's line, a field's JSON name. Built from the IR only,
 //! in words about JSON and Rust, none about the protocol.
 
-use crate::ir::{ConstValue, Constant, Kind, Select, Ty, TypeDef, Union, UnionMode, Variant};
+use crate::ir::{
+    ConstValue, Constant, Kind, Predicate, Select, Ty, TypeDef, Union, UnionMode, Variant,
+};
 
 use super::tokens::Docs;
 use crate::docs::{article, capitalised};
@@ -136,7 +138,7 @@ pub fn dispatch(u: &Union) -> String {
             )
         }
         UnionMode::JsonType => "Variants are told apart by the JSON type of the value.".to_owned(),
-        UnionMode::Shape => "The schema gives these variants no discriminator: a value is read as the first variant (in the order listed) whose required members and constants it has and whose distinguishing members of the other variants it lacks.".to_owned(),
+        UnionMode::Shape => "The schema gives these variants no discriminator: a value is read as the first variant, in the order listed, whose members it has (each variant shows its test).".to_owned(),
     }
 }
 
@@ -149,8 +151,15 @@ pub fn variant(v: &Variant, mode: &UnionMode, docs: &Docs<'_>) -> String {
     };
     let name = n.unraw();
     let mut line = format!("{} [`{name}`]", capitalised(article(name)));
-    if let (UnionMode::Tag(key), Select::Tag { value, .. }) = (mode, &v.select) {
-        line.push_str(&format!(" (`\"{key}\": \"{value}\"`)"));
+    match (mode, &v.select) {
+        (UnionMode::Tag(key), Select::Tag { value, .. }) => {
+            line.push_str(&format!(" (`\"{key}\": \"{value}\"`)"));
+        }
+        (_, Select::Shape(tests)) if !tests.is_empty() => {
+            let tests: Vec<String> = tests.iter().map(predicate).collect();
+            line.push_str(&format!(" (a value that {})", listed(&tests)));
+        }
+        _ => {}
     }
     let about = docs
         .description_of(n)
@@ -159,6 +168,22 @@ pub fn variant(v: &Variant, mode: &UnionMode, docs: &Docs<'_>) -> String {
     match about {
         Some(s) => format!("{line}: {}.", lowered(&s)),
         None => format!("{line}."),
+    }
+}
+
+/// A shape test in words.
+fn predicate(p: &Predicate) -> String {
+    match p {
+        Predicate::Equals(k, v) => format!("has `\"{k}\": \"{v}\"`"),
+        Predicate::OneOf(k, vs) => {
+            let vs: Vec<String> = vs.iter().map(|v| format!("`\"{v}\"`")).collect();
+            format!(
+                "has `{k}` equal to {}",
+                listed(&vs).replace(" and ", " or ")
+            )
+        }
+        Predicate::Has(k) => format!("has `{k}`"),
+        Predicate::Lacks(k) => format!("lacks `{k}`"),
     }
 }
 
