@@ -35,6 +35,19 @@ pub fn fixed_mode(value: &str) -> ResultMode {
     }
 }
 
+/// The docs line of a result type with one `resultType` value.
+pub fn fixed_note(value: &str) -> String {
+    if value == COMPLETE {
+        format!(
+            "`\"{RESULT_TYPE}\": \"{COMPLETE}\"` is written for you; reading, a missing `{RESULT_TYPE}` means `\"{COMPLETE}\"` and any other value is refused."
+        )
+    } else {
+        format!(
+            "`\"{RESULT_TYPE}\": \"{value}\"` is written for you, and must be present when read."
+        )
+    }
+}
+
 /// The field of a generic result (`Result`, `PaginatedResult`) that carries `resultType`.
 pub fn result_type_field(rust: RustName) -> Field {
     Field {

@@ -143,8 +143,9 @@ impl Emitter<'_> {
     }
 
     fn structure(&self, def: &TypeDef, s: &Struct) -> TokenStream {
-        let constants: Vec<String> = prose::constants(&s.constants).into_iter().collect();
-        let (docs, schema_docs) = self.item_docs(def, &constants);
+        let mut extra: Vec<String> = s.notes.clone();
+        extra.extend(prose::constants(&s.constants));
+        let (docs, schema_docs) = self.item_docs(def, &extra);
         let name = &def.name;
         let allow = allow_case(std::iter::once(name));
         let derive = if s.result.is_some() {
