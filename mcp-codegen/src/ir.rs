@@ -18,6 +18,9 @@ pub struct Module {
     pub notifications: Vec<NotificationRole>,
     /// The multi round-trip types, when the schema and overlay describe them.
     pub input: Option<InputRole>,
+    /// The module's overview for the docs (markdown): what it is, its revision, how to read a
+    /// message, the rules its types enforce.
+    pub overview: String,
     /// The JSON-RPC error response built from its parts, when its shape allows.
     pub error_response: Option<ErrorBuild>,
     /// The structs that describe a JSON object schema by its properties, in name order.
@@ -82,6 +85,9 @@ pub struct Struct {
     pub at_least_one_of: Vec<String>,
     /// Fields are private with accessors, and construction goes through `new`.
     pub sealed: bool,
+    /// Paragraphs for the docs only (not the JSON Schema description): what the rules stage
+    /// says of the type that its fields do not show.
+    pub notes: Vec<String>,
 }
 
 impl Struct {

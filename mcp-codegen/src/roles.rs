@@ -128,7 +128,7 @@ fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Sche
             select: Select::Shape(vec![Predicate::Has(member.to_owned())]),
         };
         let docs = format!(
-            "What a client reads back for a [`{}`] (`{}`): the successful response, or an error response.",
+            "What a client reads back for a {{@link {}}} (`{}`): the successful response, or an error response.",
             request.unraw(),
             info.method
         );

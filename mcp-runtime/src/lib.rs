@@ -10,6 +10,8 @@
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
+//! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
+//!   its fields (constants, `resultType`, at-least-one-of rules).
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 //!
 //! # Building values
@@ -41,6 +43,8 @@ extern crate self as mcp_runtime;
 
 pub mod capability;
 mod de;
+#[cfg(feature = "schemars")]
+pub mod json_schema;
 pub mod mrtr;
 pub mod object_schema;
 #[cfg(feature = "http")]
