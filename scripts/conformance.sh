@@ -5,7 +5,8 @@
 #
 #   - every server scenario the 2026-07-28 requirement set scores (--requirements 2026-07-28;
 #     the suite also runs the not-scored extension and pending ones, reported apart);
-#   - the seven non-auth client scenarios of that set.
+#   - the seven non-auth client scenarios of that set, and json-schema-2020-12-preservation
+#     (not in the set; it checks that a tool's inputSchema reaches the model unchanged).
 #
 # Prints one line per scenario and exits non-zero if any scored scenario fails. There is no
 # expected-failures baseline. Talks to 127.0.0.1 only; every wait is bounded; the server it
@@ -20,7 +21,8 @@ REFEREE_DIR=$ROOT/examples/conformance-server
 OUT=${CONFORMANCE_OUT:-$ROOT/target/conformance}
 PROFILE=${CONFORMANCE_PROFILE:-release}
 CLIENT_SCENARIOS=(tools_call request-metadata sep-2322-client-request-state http-standard-headers
-  http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref)
+  http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref
+  json-schema-2020-12-preservation)
 
 SERVER_PID=
 cleanup() {

@@ -139,7 +139,11 @@ impl Builder {
         self
     }
 
-    /// Also derive `schemars::JsonSchema` (the consuming crate then needs `schemars`).
+    /// Also derive `schemars::JsonSchema` (the consuming crate then needs `schemars` 1.x and
+    /// `mcp-runtime`'s `schemars` feature). The schemas describe the wire: JSON names, constants
+    /// and fixed `resultType`s as `const` (required as they are when read), at-least-one-of
+    /// rules as an `anyOf` of `required` sets, unions as an `anyOf` of their variants, and the
+    /// schema's descriptions as plain text.
     pub fn json_schema(&mut self, on: bool) -> &mut Self {
         self.json_schema = on;
         self
@@ -330,7 +334,7 @@ fn space_items(code: &str) -> String {
             out.push('\n');
         }
         let code_line = !line.starts_with("//") && !line.starts_with('#');
-        prev_ended_item = line == "}" || (top && code_line && line.ends_with(';'));
+        prev_ended_item = line == "}" || (top && code_line && line.ends_with([';', '}']));
         out.push_str(line);
         out.push('\n');
     }

@@ -17,6 +17,61 @@ pub fn rustdoc(
     guard_code(&urls)
 }
 
+/// A schema description as plain text, for a JSON Schema `description`: each `{@link ...}`
+/// becomes the text it shows (its label, else its target), with no rustdoc link syntax.
+pub fn plain(description: &str, known: &BTreeSet<String>) -> String {
+    each_link(description, &|body| plain_link(body, known))
+}
+
+fn plain_link(body: &str, known: &BTreeSet<String>) -> String {
+    let (target, text) = match body.split_once('|') {
+        Some((t, x)) => (t.trim(), x.trim()),
+        None => (body, ""),
+    };
+    if !text.is_empty() {
+        return text.to_owned();
+    }
+    if known.contains(target) || target.contains('.') {
+        return target.to_owned();
+    }
+    // The longest known type name that prefixes the body: `CallToolRequesttools/call`.
+    let label = known
+        .iter()
+        .filter(|k| target.starts_with(k.as_str()) && target.len() > k.len())
+        .max_by_key(|k| k.len())
+        .map(|ty| target[ty.len()..].trim());
+    label.unwrap_or(target).to_owned()
+}
+
+/// "a" or "an" before `word`, by its first sound: an acronym (`JSON`, `URL`, `SSE`) is read
+/// letter by letter, a word by its first vowel.
+pub fn article(word: &str) -> &'static str {
+    let mut chars = word.chars();
+    let (Some(first), second) = (chars.next(), chars.next()) else {
+        return "a";
+    };
+    let acronym = first.is_ascii_uppercase() && second.is_some_and(|c| c.is_ascii_uppercase());
+    let an = if acronym {
+        "AEFHILMNORSX".contains(first)
+    } else {
+        match first.to_ascii_lowercase() {
+            'a' | 'e' | 'i' | 'o' => true,
+            'u' => second == Some('n'),
+            _ => false,
+        }
+    };
+    if an { "an" } else { "a" }
+}
+
+/// `text` with its first letter capitalised.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// Rewrites `{@link Target}`, `{@link Target text}` (TypeDoc's `{@link Target | text}` with
 /// the bar and spaces lost) and `{@link Type.member}`.
 fn links(
@@ -24,6 +79,11 @@ fn links(
     known: &BTreeSet<String>,
     field: &dyn Fn(&str, &str) -> Option<String>,
 ) -> String {
+    each_link(text, &|body| one_link(body, known, field))
+}
+
+/// `text` with the body of each `{@link body}` replaced by `link(body)`.
+fn each_link(text: &str, link: &dyn Fn(&str) -> String) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("{@link ") {
@@ -33,7 +93,7 @@ fn links(
             out.push_str(&rest[start..]);
             return out;
         };
-        out.push_str(&one_link(after[..end].trim(), known, field));
+        out.push_str(&link(after[..end].trim()));
         rest = &after[end + 1..];
     }
     out.push_str(rest);
@@ -236,6 +296,37 @@ mod tests {
             rustdoc("<https://x.y>", &known(), &no_field),
             "<https://x.y>"
         );
+    }
+
+    #[test]
+    fn plain_text_has_no_link_syntax() {
+        let plain = |t: &str| plain(t, &known());
+        assert_eq!(plain("see {@link Tool}."), "see Tool.");
+        assert_eq!(
+            plain("a {@link CallToolRequesttools/call} request"),
+            "a tools/call request"
+        );
+        assert_eq!(plain("{@link Tool.outputSchema}"), "Tool.outputSchema");
+        assert_eq!(plain("{@link Tool | the tool}"), "the tool");
+        assert_eq!(plain("{@link Nope} ```rust"), "Nope ```rust");
+    }
+
+    #[test]
+    fn articles_follow_the_first_sound() {
+        for (word, a) in [
+            ("ImageContent", "an"),
+            ("AudioContent", "an"),
+            ("TextContent", "a"),
+            ("EmbeddedResource", "an"),
+            ("UntitledSingleSelectEnumSchema", "an"),
+            ("URLElicitation", "a"),
+            ("JSONRPCRequest", "a"),
+            ("SSEStream", "an"),
+            ("ResourceLink", "a"),
+            ("", "a"),
+        ] {
+            assert_eq!(article(word), a, "{word}");
+        }
     }
 
     #[test]

@@ -7,8 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::ir::{
-    CapabilityErrorBuild, CapabilityRule, ErrorBuild, Field, Kind, Literal, Module, Part, Slot,
-    Step, Struct, Ty,
+    CapabilityErrorBuild, CapabilityRule, ErrorBuild, Literal, Module, Part, Slot, Step, Struct, Ty,
 };
 use crate::names::{RustName, SchemaName};
 
@@ -63,7 +62,10 @@ pub fn capability_error(
     rules: &[CapabilityRule],
 ) -> Option<CapabilityErrorBuild> {
     let (response, error) = error_member(module, name)?;
-    let data = field(structure(module, &error)?, DATA).filter(|f| f.required)?;
+    let data = module
+        .structure(&error)?
+        .field(DATA)
+        .filter(|f| f.required)?;
     let Ty::Named(data_ty) = &data.ty else {
         return None;
     };
@@ -109,7 +111,10 @@ pub fn capability_error(
 
 /// The response struct `name` and the type of its required `error` member.
 fn error_member(module: &Module, name: &RustName) -> Option<(RustName, RustName)> {
-    let error = field(structure(module, name)?, ERROR).filter(|f| f.required)?;
+    let error = module
+        .structure(name)?
+        .field(ERROR)
+        .filter(|f| f.required)?;
     match &error.ty {
         Ty::Named(e) => Some((name.clone(), e.clone())),
         _ => None,
@@ -118,7 +123,7 @@ fn error_member(module: &Module, name: &RustName) -> Option<(RustName, RustName)
 
 /// The response `ty` from its id parameter and `error`.
 fn with_id(module: &Module, ty: RustName, error: Literal) -> Option<ErrorBuild> {
-    let id = field(structure(module, &ty)?, ID)?;
+    let id = module.structure(&ty)?.field(ID)?;
     let (id_ty, id_optional) = (id.ty.clone(), !id.required);
     let build = literal(
         module,
@@ -157,10 +162,10 @@ fn param(json: &str, ty: Ty, required: bool, slot: Slot) -> Want<'_> {
 /// The literal of struct `ty` with `wants` filled: each must be a member of the wanted type
 /// and presence, and every other member optional.
 fn literal(module: &Module, ty: &RustName, wants: Vec<Want<'_>>) -> Option<Literal> {
-    let s = structure(module, ty)?;
+    let s = module.structure(ty)?;
     let mut parts = Vec::new();
     for want in wants {
-        let f = field(s, want.json)?;
+        let f = s.field(want.json)?;
         let fits = f.required == want.required && want.ty.as_ref().is_none_or(|t| *t == f.ty);
         if !fits {
             return None;
@@ -185,14 +190,14 @@ fn steps(module: &Module, capabilities: &RustName, needs: &str) -> Option<Vec<St
     let mut steps = Vec::new();
     let parts: Vec<&str> = needs.split('.').collect();
     for (i, part) in parts.iter().copied().enumerate() {
-        match resolve(module, &at).clone() {
+        match module.resolve(&at).clone() {
             Ty::Object if i + 1 == parts.len() => {
                 steps.push(Step::ObjectKey(part.to_owned()));
                 return Some(steps);
             }
             Ty::Named(name) => {
-                let s = structure(module, &name).filter(|s| all_optional(s))?;
-                let f = field(s, part).filter(|f| !f.required)?;
+                let s = module.structure(&name).filter(|s| all_optional(s))?;
+                let f = s.field(part).filter(|f| !f.required)?;
                 steps.push(Step::Member(f.rust.clone()));
                 at = f.ty.clone();
             }
@@ -209,8 +214,8 @@ fn steps(module: &Module, capabilities: &RustName, needs: &str) -> Option<Vec<St
 /// Whether the value a path ends at has a default: a struct of optional members, a map, any
 /// object.
 fn defaultable(module: &Module, ty: &Ty) -> bool {
-    match resolve(module, ty) {
-        Ty::Named(name) => structure(module, name).is_some_and(all_optional),
+    match module.resolve(ty) {
+        Ty::Named(name) => module.structure(name).is_some_and(all_optional),
         Ty::Map(_) | Ty::Object => true,
         _ => false,
     }
@@ -218,29 +223,4 @@ fn defaultable(module: &Module, ty: &Ty) -> bool {
 
 fn all_optional(s: &Struct) -> bool {
     s.fields.iter().all(|f| !f.required)
-}
-
-/// `ty` with aliases followed.
-fn resolve<'m>(module: &'m Module, mut ty: &'m Ty) -> &'m Ty {
-    for _ in 0..module.types.len() + 1 {
-        match ty {
-            Ty::Named(n) => match module.types.get(n).map(|d| &d.kind) {
-                Some(Kind::Alias(target)) => ty = target,
-                _ => return ty,
-            },
-            _ => return ty,
-        }
-    }
-    ty
-}
-
-fn structure<'m>(module: &'m Module, name: &RustName) -> Option<&'m Struct> {
-    match &module.types.get(name)?.kind {
-        Kind::Struct(s) => Some(s),
-        _ => None,
-    }
-}
-
-fn field<'s>(s: &'s Struct, json: &str) -> Option<&'s Field> {
-    s.fields.iter().find(|f| f.json == json)
 }

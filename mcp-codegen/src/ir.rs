@@ -18,6 +18,9 @@ pub struct Module {
     pub notifications: Vec<NotificationRole>,
     /// The multi round-trip types, when the schema and overlay describe them.
     pub input: Option<InputRole>,
+    /// The module's overview for the docs (markdown): what it is, its revision, how to read a
+    /// message, the rules its types enforce.
+    pub overview: String,
     /// The JSON-RPC error response built from its parts, when its shape allows.
     pub error_response: Option<ErrorBuild>,
     /// The structs that describe a JSON object schema by its properties, in name order.
@@ -82,6 +85,16 @@ pub struct Struct {
     pub at_least_one_of: Vec<String>,
     /// Fields are private with accessors, and construction goes through `new`.
     pub sealed: bool,
+    /// Paragraphs for the docs only (not the JSON Schema description): what the rules stage
+    /// says of the type that its fields do not show.
+    pub notes: Vec<String>,
+}
+
+impl Struct {
+    /// The declared member with JSON key `json`.
+    pub fn field(&self, json: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.json == json)
+    }
 }
 
 /// How a result struct treats `resultType`.
@@ -502,6 +515,26 @@ impl RustPath {
 }
 
 impl Module {
+    /// The struct named `name`, if it is one.
+    pub fn structure(&self, name: &RustName) -> Option<&Struct> {
+        match &self.types.get(name)?.kind {
+            Kind::Struct(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The type `ty` stands for, aliases followed (a cycle of aliases stops where it began).
+    pub fn resolve<'t>(&'t self, mut ty: &'t Ty) -> &'t Ty {
+        for _ in 0..self.types.len() + 1 {
+            let Ty::Named(n) = ty else { return ty };
+            match self.types.get(n).map(|d| &d.kind) {
+                Some(Kind::Alias(target)) => ty = target,
+                _ => return ty,
+            }
+        }
+        ty
+    }
+
     /// Whether a value of `ty` can be read from JSON `null`: any JSON value, `()`, an alias of
     /// one, or a union with a variant for `null`. An optional member of such a type keeps a
     /// present `null` (`#[mcp(keep_null)]`) instead of reading it as missing.

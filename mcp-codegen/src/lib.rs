@@ -17,7 +17,7 @@
 //!
 //! The stages, each a private module with one job: `load` (read and parse), `overlay` (the
 //! project's per-revision rules and patches), `rules` (the protocol model: requests, results,
-//! outcomes), `lower` with `results` and `roles` (schema and protocol model to the IR, whose
+//! outcomes), `lower` with `results`, `roles` and `overview` (schema and protocol model to the IR, whose
 //! names are typed in `names`), `emit` (IR to tokens, knowing no protocol word), and the
 //! [`Builder`] that runs them and writes the file.
 
@@ -34,6 +34,7 @@ mod lower;
 mod names;
 mod objects;
 mod overlay;
+mod overview;
 mod results;
 mod roles;
 mod rules;

@@ -310,6 +310,7 @@ impl<'a> Lowerer<'a> {
             &self.rust_of,
             &self.outcome_of,
         );
+        self.module.overview = crate::overview::text(&self.module, self.defs, self.overlay);
         Ok(self.module)
     }
 
@@ -593,6 +594,7 @@ impl<'a> Lowerer<'a> {
         }
         if let Some(ResultKind::Fixed(v)) = &result {
             st.result = Some(results::fixed_mode(v));
+            st.notes.push(results::fixed_note(v));
         }
         if self.options.lossless {
             st.extra = Some(names.unique(RustName::field("extra")));

@@ -20,7 +20,7 @@ OPTIONS:
                          fingerprint that formatting does not change), else its folder name.
     --overlay <file>     Use this overlay file instead of the built-in one.
     --no-lossless        Do not keep undeclared members (skip them when reading).
-    --json-schema        Also derive schemars::JsonSchema.
+    --json-schema        Also derive schemars::JsonSchema (needs mcp-runtime's schemars feature).
     -h, --help           Print this help.
 
 EXIT STATUS:

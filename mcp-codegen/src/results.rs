@@ -35,6 +35,19 @@ pub fn fixed_mode(value: &str) -> ResultMode {
     }
 }
 
+/// The docs line of a result type with one `resultType` value.
+pub fn fixed_note(value: &str) -> String {
+    if value == COMPLETE {
+        format!(
+            "`\"{RESULT_TYPE}\": \"{COMPLETE}\"` is written for you; reading, a missing `{RESULT_TYPE}` means `\"{COMPLETE}\"` and any other value is refused."
+        )
+    } else {
+        format!(
+            "`\"{RESULT_TYPE}\": \"{value}\"` is written for you, and must be present when read."
+        )
+    }
+}
+
 /// The field of a generic result (`Result`, `PaginatedResult`) that carries `resultType`.
 pub fn result_type_field(rust: RustName) -> Field {
     Field {
@@ -93,10 +106,10 @@ pub fn outcome(
     }
     let answers = request.as_ref().map_or_else(
         || "the request".to_owned(),
-        |r| format!("[`{}`]", r.unraw()),
+        |r| format!("{{@link {}}}", r.unraw()),
     );
     let docs = format!(
-        "What a successful response to {answers} carries: the complete result, or an input-required result that asks the client for more input first.\n\nRead by `resultType`: `\"{COMPLETE}\"` (or no `resultType`) is [`{}`], `\"{}\"` is [`{}`].",
+        "What a successful response to {answers} carries: the complete result, or an input-required result that asks the client for more input first.\n\nRead by `resultType`: `\"{COMPLETE}\"` (or no `resultType`) is {{@link {}}}, `\"{}\"` is {{@link {}}}.",
         complete.unraw(),
         input_required.as_ref().map_or("", |(_, v)| v.as_str()),
         input_required.as_ref().map_or("", |(t, _)| t.unraw()),
@@ -134,20 +147,21 @@ pub fn union_of_results(
         let def = SchemaName::new(def);
         let ty = rust_of[&def].clone();
         let select = select_result(protocol, &def, &mut other_taken);
+        let a = format!(
+            "{} [`{}`]",
+            crate::docs::capitalised(crate::docs::article(ty.unraw())),
+            ty.unraw()
+        );
         let docs = match &select {
-            ResultSelect::Other => format!(
-                "A [`{}`]: any result whose `{RESULT_TYPE}` no other variant claims.",
-                ty.unraw()
-            ),
-            ResultSelect::ResultType { value, .. } => {
-                format!("A [`{}`]: `{RESULT_TYPE}` `{value}`.", ty.unraw())
+            ResultSelect::Other => {
+                format!("{a}: any result whose `{RESULT_TYPE}` no other variant claims.")
             }
+            ResultSelect::ResultType { value, .. } => format!("{a}: `{RESULT_TYPE}` `{value}`."),
             ResultSelect::Method(methods) if methods.is_empty() => {
-                format!("A [`{}`] (no method answers with it).", ty.unraw())
+                format!("{a} (no method answers with it).")
             }
             ResultSelect::Method(methods) => format!(
-                "A [`{}`]: the result of `{}`, read by method.",
-                ty.unraw(),
+                "{a}: the result of `{}`, read by method.",
                 methods.join("`, `")
             ),
         };

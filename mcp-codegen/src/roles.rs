@@ -6,9 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::ir::{
-    CapabilityRule, Field, InputKind, InputRole, Kind, Module, NotificationRole, Predicate,
-    RequestRole, ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union, UnionMode, Variant,
-    When,
+    CapabilityRule, InputKind, InputRole, Kind, Module, NotificationRole, Predicate, RequestRole,
+    ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union, UnionMode, Variant, When,
 };
 use crate::names::{RustName, SchemaName};
 use crate::overlay::{self, CapabilityWhen, InputRequestNames, Level, Overlay};
@@ -129,7 +128,7 @@ fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Sche
             select: Select::Shape(vec![Predicate::Has(member.to_owned())]),
         };
         let docs = format!(
-            "What a client reads back for a [`{}`] (`{}`): the successful response, or an error response.",
+            "What a client reads back for a {{@link {}}} (`{}`): the successful response, or an error response.",
             request.unraw(),
             info.method
         );
@@ -154,10 +153,7 @@ fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Sche
 
 impl Context<'_> {
     fn structure(&self, name: &RustName) -> Option<&Struct> {
-        match &self.module.types.get(name)?.kind {
-            Kind::Struct(s) => Some(s),
-            _ => None,
-        }
+        self.module.structure(name)
     }
 
     fn union(&self, name: &RustName) -> Option<&Union> {
@@ -168,15 +164,8 @@ impl Context<'_> {
     }
 
     /// The type `ty` stands for, aliases followed.
-    fn resolve<'t>(&'t self, mut ty: &'t Ty) -> &'t Ty {
-        for _ in 0..self.module.types.len() + 1 {
-            let Ty::Named(n) = ty else { return ty };
-            match self.module.types.get(n).map(|d| &d.kind) {
-                Some(Kind::Alias(target)) => ty = target,
-                _ => return ty,
-            }
-        }
-        ty
+    fn resolve<'t>(&'t self, ty: &'t Ty) -> &'t Ty {
+        self.module.resolve(ty)
     }
 
     fn named(&self, def: &str) -> Option<&RustName> {
@@ -186,7 +175,7 @@ impl Context<'_> {
     }
 
     fn params(&self, s: &Struct) -> Ty {
-        field(s, PARAMS).map_or(Ty::Unit, |f| f.ty.clone())
+        s.field(PARAMS).map_or(Ty::Unit, |f| f.ty.clone())
     }
 
     fn result(&self, result: Option<&ResultOf>) -> Ty {
@@ -201,12 +190,12 @@ impl Context<'_> {
     /// The members a retry of a request with struct `s` rewrites, when it has them all: a
     /// required id and params, and optional input responses and request state in the params.
     fn retry(&self, s: &Struct) -> Option<RetryRole> {
-        let (id, params) = (field(s, ID)?, field(s, PARAMS)?);
+        let (id, params) = (s.field(ID)?, s.field(PARAMS)?);
         let Ty::Named(params_ty) = &params.ty else {
             return None;
         };
         let ps = self.structure(params_ty)?;
-        let (responses, state) = (field(ps, INPUT_RESPONSES)?, field(ps, REQUEST_STATE)?);
+        let (responses, state) = (ps.field(INPUT_RESPONSES)?, ps.field(REQUEST_STATE)?);
         let shaped = id.required && params.required && !responses.required && !state.required;
         shaped.then(|| RetryRole {
             id: id.rust.clone(),
@@ -222,11 +211,15 @@ impl Context<'_> {
     /// How the successful response `def` is built from a request with struct `s`: its
     /// required members must be exactly an id of the request's id type and the result.
     fn response(&self, s: &Struct, def: &SchemaName) -> Option<ResponseRole> {
-        let request_id = field(s, ID).filter(|f| f.required)?;
+        let request_id = s.field(ID).filter(|f| f.required)?;
         let ty = self.named(def.as_str())?.clone();
         let rs = self.structure(&ty)?;
-        let id = field(rs, ID).filter(|f| f.required && f.ty == request_id.ty)?;
-        let result = field(rs, crate::results::RESPONSE_RESULT).filter(|f| f.required)?;
+        let id = rs
+            .field(ID)
+            .filter(|f| f.required && f.ty == request_id.ty)?;
+        let result = rs
+            .field(crate::results::RESPONSE_RESULT)
+            .filter(|f| f.required)?;
         let others_optional = rs
             .fields
             .iter()
@@ -241,10 +234,6 @@ impl Context<'_> {
     }
 }
 
-fn field<'s>(s: &'s Struct, json: &str) -> Option<&'s Field> {
-    s.fields.iter().find(|f| f.json == json)
-}
-
 /// The multi round-trip role, when the overlay names its types and the schema has them in the
 /// expected shapes; else none (nothing is emitted for it).
 fn input_role(cx: &Context<'_>, overlay: &Overlay) -> Option<InputRole> {
@@ -254,7 +243,7 @@ fn input_role(cx: &Context<'_>, overlay: &Overlay) -> Option<InputRole> {
     let response = cx.named(&names.response)?.clone();
     let capabilities = cx.named(&names.capabilities)?.clone();
     let rs = cx.structure(&result)?;
-    let (requests_f, state_f) = (field(rs, INPUT_REQUESTS)?, field(rs, REQUEST_STATE)?);
+    let (requests_f, state_f) = (rs.field(INPUT_REQUESTS)?, rs.field(REQUEST_STATE)?);
     let map_of_requests =
         matches!(cx.resolve(&requests_f.ty), Ty::Map(item) if **item == Ty::Named(request.clone()));
     if !map_of_requests || requests_f.required || state_f.required {

@@ -8,8 +8,11 @@
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `-32021` error response, generic over traits the generator implements.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
+//! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
 //! - [`RawJson`]: a JSON value kept as its text, for members passed through unread.
+//! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
+//!   its fields (constants, `resultType`, at-least-one-of rules).
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 //!
 //! # Building values
@@ -41,8 +44,12 @@ extern crate self as mcp_runtime;
 
 pub mod capability;
 mod de;
+#[cfg(feature = "schemars")]
+pub mod json_schema;
 pub mod mrtr;
 pub mod object_schema;
+#[cfg(feature = "http")]
+pub mod param_headers;
 pub mod prelude;
 pub mod protocol;
 mod raw_json;

@@ -1,6 +1,9 @@
 //! The 2026-07-28 types, generated at build time from the official schema, and helpers for
 //! the integration tests in `tests/`.
 #![deny(warnings)]
+// Every generated type, field, variant and function is documented (from the schema or with a
+// generated sentence).
+#![deny(missing_docs)]
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -11,6 +11,8 @@
 mod answers;
 mod headers;
 mod session;
+#[cfg(test)]
+mod tests;
 
 /// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
 /// lints a library's public API is exempt from (unused items, variant names that repeat the
@@ -68,6 +70,30 @@ fn main() -> ExitCode {
     }
 }
 
+/// The tool that echoes a schema back, in the preservation scenario.
+const SCHEMA_ECHO: &str = "json_schema_echo";
+
+/// Calls the echo tool once for every other tool, with that tool's `inputSchema` as it was
+/// read (every member kept, declared or not) in `schema`; the number of calls that failed.
+async fn echo_schemas(s: &mut Session, tools: &[mcp::Tool]) -> Result<usize, ClientError> {
+    let Some(echo) = tools.iter().find(|t| t.name == SCHEMA_ECHO) else {
+        return Err(ClientError::Protocol(format!(
+            "no {SCHEMA_ECHO:?} tool listed"
+        )));
+    };
+    let mut failed = 0;
+    for tool in tools.iter().filter(|t| t.name != SCHEMA_ECHO) {
+        let schema = serde_json::to_value(&tool.input_schema)
+            .map_err(|e| ClientError::Protocol(format!("writing {:?}'s schema: {e}", tool.name)))?;
+        let args = serde_json::Map::from_iter([("schema".to_owned(), schema)]);
+        if let Err(e) = s.call_tool(echo, args).await {
+            failed += 1;
+            eprintln!("tools/call {SCHEMA_ECHO:?} for {:?} failed: {e}", tool.name);
+        }
+    }
+    Ok(failed)
+}
+
 /// Runs the session; the number of calls that failed.
 async fn run(url: &str, scenario: &str, context: &Value) -> Result<usize, ClientError> {
     eprintln!("scenario {scenario:?} against {url}");
@@ -90,6 +116,11 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<usize, Client
         if scenario == "json-schema-ref-no-deref" {
             // Listing is the point: a `$ref` in a schema is data, never a URL to fetch.
             return Ok(0);
+        }
+        if scenario == "json-schema-2020-12-preservation" {
+            // A host that shows a tool's schema to a model must pass it on as received: echo
+            // every other tool's inputSchema, whole, through the echo tool.
+            return echo_schemas(&mut s, &tools).await;
         }
         let mut usable = Vec::new();
         for t in tools {

@@ -7,6 +7,7 @@
 //! none came) and takes a new JSON-RPC id.
 
 use std::fmt;
+use std::time::Duration;
 
 use mcp_runtime::prelude::*;
 use serde::Serialize;
@@ -21,6 +22,15 @@ pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
 
 /// How many `InputRequiredResult` rounds one call may take before the client gives up.
 const MAX_ROUNDS: usize = 8;
+
+/// How long the client waits for the next bytes of a response (an SSE stream the server keeps
+/// alive with pings or notifications may last much longer).
+const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long the client waits for a connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The `HeaderMismatch` error: the `Mcp-*` headers do not match the body.
+const HEADER_MISMATCH: i64 = -32020;
 
 #[derive(Debug)]
 pub enum ClientError {
@@ -79,8 +89,15 @@ pub struct Session {
 
 impl Session {
     pub fn new(url: &str) -> Result<Self, ClientError> {
+        Self::with_idle_timeout(url, IDLE_TIMEOUT)
+    }
+
+    /// A session that gives up on a response after `idle` without a byte (never after a
+    /// total time: a long call lives as long as its stream does).
+    pub fn with_idle_timeout(url: &str, idle: Duration) -> Result<Self, ClientError> {
         let http = reqwest::Client::builder()
-            .timeout(std::time::Duration::from_secs(20))
+            .connect_timeout(CONNECT_TIMEOUT)
+            .read_timeout(idle)
             .build()
             .map_err(|e| ClientError::Http(e.to_string()))?;
         Ok(Session {
@@ -263,21 +280,38 @@ impl Session {
 
     /// Calls a tool, answering input requests until it completes. `tool` is its definition
     /// from `tools/list`, for the `Mcp-Param-*` headers its `x-mcp-header` annotations ask
-    /// for.
+    /// for. A `HeaderMismatch` answer makes the client list the tools again (the definition
+    /// may have changed) and send the call once more with the new definition's headers.
     pub async fn call_tool(
         &mut self,
         tool: &mcp::Tool,
         arguments: serde_json::Map<String, Value>,
     ) -> Result<mcp::CallToolResult, ClientError> {
-        let param_headers = headers::param_headers(tool, &arguments)
-            .map_err(|e| ClientError::Protocol(format!("tool {:?}: {e}", tool.name)))?;
+        let mut param_headers = tool_headers(tool, &arguments)?;
         let params =
             mcp::CallToolRequestParams::new(self.meta(), &tool.name).with_arguments(arguments);
         let mut request = mcp::CallToolRequest::new(self.next_id(), params);
+        let mut relisted = false;
         for _ in 0..MAX_ROUNDS {
             let name = request.params.name.clone();
-            let (sent, r): (_, mcp::CallToolResultResponse) =
-                self.send(request, Some(&name), &param_headers).await?;
+            let (sent, r): (_, mcp::CallToolResultResponse) = match self
+                .send(request.clone(), Some(&name), &param_headers)
+                .await
+            {
+                Err(ClientError::Rpc(e)) if e.code == HEADER_MISMATCH && !relisted => {
+                    eprintln!(
+                        "tools/call {name:?}: {}; listing the tools again",
+                        e.message
+                    );
+                    relisted = true;
+                    let fresh = self.listed(&name).await?;
+                    let arguments = request.params.arguments.clone().unwrap_or_default();
+                    param_headers = tool_headers(&fresh, &arguments)?;
+                    request.id = self.next_id();
+                    continue;
+                }
+                other => other?,
+            };
             match r.result {
                 mcp::CallToolOutcome::Complete(done) => return Ok(done),
                 mcp::CallToolOutcome::InputRequired(ask) => {
@@ -294,6 +328,15 @@ impl Session {
             "tools/call {:?} still needs input after {MAX_ROUNDS} rounds",
             tool.name
         )))
+    }
+
+    /// The tool `name` as `tools/list` gives it now.
+    async fn listed(&mut self, name: &str) -> Result<mcp::Tool, ClientError> {
+        self.list_tools()
+            .await?
+            .into_iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| ClientError::Protocol(format!("tool {name:?} is no longer listed")))
     }
 
     pub async fn read_resource(
@@ -369,6 +412,16 @@ impl Session {
         }
         Ok(responses)
     }
+}
+
+/// The `Mcp-Param-*` headers of a call of `tool`; an error for a tool with invalid
+/// annotations (which the client must not call).
+fn tool_headers(
+    tool: &mcp::Tool,
+    arguments: &serde_json::Map<String, Value>,
+) -> Result<Vec<(String, String)>, ClientError> {
+    headers::param_headers(tool, arguments)
+        .map_err(|e| ClientError::Protocol(format!("tool {:?}: {e}", tool.name)))
 }
 
 /// What this client can do for a server: answer form and URL elicitations, sampling (no

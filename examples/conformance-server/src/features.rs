@@ -296,27 +296,14 @@ fn tools() -> Vec<mcp::Tool> {
     ]
 }
 
-/// The parameters of `tool` that a client mirrors into `Mcp-Param-{Name}` headers
-/// (`x-mcp-header` in the tool's input schema): `(parameter, header name)`.
-pub fn mirrored_params(tool: &str) -> Vec<(String, String)> {
-    let Some(t) = tools().into_iter().find(|t| t.name == tool) else {
-        return Vec::new();
-    };
-    let Some(props) = t
-        .input_schema
-        .extra
-        .get("properties")
-        .and_then(Value::as_object)
-    else {
-        return Vec::new();
-    };
-    props
-        .iter()
-        .filter_map(|(k, v)| {
-            let h = v.get("x-mcp-header")?.as_str()?;
-            Some((k.clone(), h.to_owned()))
-        })
-        .collect()
+/// The arguments of `tool` that a client mirrors into `Mcp-Param-{Name}` headers
+/// (`x-mcp-header` in the tool's input schema, at any depth of `properties`).
+pub fn mirrored_params(tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeader> {
+    tools()
+        .into_iter()
+        .find(|t| t.name == tool)
+        .and_then(|t| mcp_runtime::param_headers::annotations(&t.input_schema.extra).ok())
+        .unwrap_or_default()
 }
 
 async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {

@@ -27,6 +27,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt as _;
@@ -340,7 +341,7 @@ fn check_standard_headers(
     else {
         return Ok(()); // the request itself is invalid; step 8 says so
     };
-    match header_str(headers, "mcp-name").map(decode_header_value) {
+    match header_str(headers, "mcp-name").map(decode) {
         None => {
             return Err(Failure::header_mismatch(
                 Some(id),
@@ -359,68 +360,52 @@ fn check_standard_headers(
         let arguments = params
             .and_then(|p| p.get("arguments"))
             .and_then(Value::as_object);
-        check_param_headers(headers, id, body_name, arguments)?;
+        let mirrored = crate::features::mirrored_params(body_name);
+        check_param_headers(headers, id, &mirrored, arguments)?;
     }
     Ok(())
 }
 
-/// `Mcp-Param-{Name}` headers: for each argument the tool marks with `x-mcp-header`, a value
-/// in the body needs the header, with the same value (literal, or `=?base64?...?=`).
+/// `Mcp-Param-{Name}` headers: for each argument the tool marks with `x-mcp-header` (at its
+/// property path), a value in the body needs the header, made only of valid header
+/// characters, with the same value once decoded (numbers compared as numbers).
 fn check_param_headers(
     headers: &HeaderMap,
     id: &mcp::RequestId,
-    tool: &str,
+    mirrored: &[ParamHeader],
     arguments: Option<&serde_json::Map<String, Value>>,
 ) -> Result<(), Failure> {
-    for (param, header) in crate::features::mirrored_params(tool) {
-        let (expected, numeric) = match arguments.and_then(|a| a.get(&param)) {
-            None | Some(Value::Null) => continue,
-            Some(Value::String(s)) => (s.clone(), false),
-            Some(Value::Bool(b)) => (b.to_string(), false),
-            Some(Value::Number(n)) => (n.to_string(), true),
-            Some(_) => continue,
+    let empty = serde_json::Map::new();
+    let arguments = arguments.unwrap_or(&empty);
+    for mirrored in mirrored {
+        let Some(expected) = mirrored.value_in(arguments).and_then(|v| decode(&v)) else {
+            continue;
         };
-        let name = format!("mcp-param-{}", header.to_ascii_lowercase());
-        let sent = header_str(headers, &name).map(decode_header_value);
-        let matches = match &sent {
-            Some(Some(v)) => {
-                v == &expected
-                    || (numeric
-                        && matches!((v.parse::<f64>(), expected.parse::<f64>()), (Ok(a), Ok(b)) if a == b))
-            }
-            _ => false,
+        let name = mirrored.header_name();
+        let sent = headers.get(name.to_ascii_lowercase());
+        let why = match sent {
+            None => Some("is missing"),
+            Some(v) if !is_valid_value(v.as_bytes()) => Some("holds characters a header may not"),
+            Some(v) => match v.to_str().ok().map(str::trim).and_then(decode) {
+                None => Some("is not valid Base64"),
+                Some(v) if same_value(&v, &expected) => None,
+                Some(_) => Some("does not match the argument"),
+            },
         };
-        if !matches {
-            let why = match sent {
-                None => "is missing",
-                Some(None) => "is not valid Base64",
-                Some(Some(_)) => "does not match the argument",
-            };
+        if let Some(why) = why {
+            let path = mirrored.path.join(".");
             return Err(Failure::header_mismatch(
                 Some(id),
-                format!("Header Mcp-Param-{header} {why} (argument {param:?})"),
+                format!("Header {name} {why} (argument {path})"),
             ));
         }
     }
     Ok(())
 }
 
-/// A header value as sent: literal, or `=?base64?...?=` for values that are not plain ASCII.
-/// `None` for a malformed Base64 value.
-fn decode_header_value(v: &str) -> Option<String> {
-    match v
-        .strip_prefix("=?base64?")
-        .and_then(|r| r.strip_suffix("?="))
-    {
-        Some(b64) => base64_decode(b64).and_then(|b| String::from_utf8(b).ok()),
-        None => Some(v.to_owned()),
-    }
-}
-
-/// Standard Base64 with padding, strictly (RFC 4648 section 4).
-fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.decode(s).ok()
+/// Whether a header's value and the body's agree: the same text, or the same number.
+fn same_value(sent: &str, body: &str) -> bool {
+    sent == body || matches!((sent.parse::<f64>(), body.parse::<f64>()), (Ok(a), Ok(b)) if a == b)
 }
 
 /// The answer to one request: plain JSON when the handler finished before it notified
@@ -471,20 +456,58 @@ mod tests {
         assert_eq!(host_name("evil.example.com"), "evil.example.com");
     }
 
+    fn nested() -> Vec<ParamHeader> {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "target": {"type": "object", "properties": {
+                "zone": {"type": "string", "x-mcp-header": "Zone"},
+                "size": {"type": "integer", "x-mcp-header": "Size"}
+            }}
+        }});
+        mcp_runtime::param_headers::annotations(schema.as_object().unwrap()).unwrap()
+    }
+
+    fn check(sent: &[(&str, &[u8])], arguments: Value) -> Result<(), String> {
+        let mut headers = HeaderMap::new();
+        for (k, v) in sent {
+            headers.insert(
+                axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                axum::http::HeaderValue::from_bytes(v).unwrap(),
+            );
+        }
+        let id = mcp::RequestId::Integer(1);
+        check_param_headers(&headers, &id, &nested(), arguments.as_object())
+            .map_err(|f| f.body["error"]["message"].as_str().unwrap_or("").to_owned())
+    }
+
     #[test]
-    fn base64_values() {
-        assert_eq!(base64_decode("SGVsbG8=").unwrap(), b"Hello");
-        assert_eq!(base64_decode("SGVsbG8h").unwrap(), b"Hello!");
-        assert_eq!(base64_decode("").unwrap(), b"");
-        assert!(base64_decode("SGVsbG8").is_none());
-        assert!(base64_decode("SGVs!!!bG8=").is_none());
+    fn nested_arguments_are_checked_at_their_path() {
+        let args = serde_json::json!({"target": {"zone": " b ", "size": 3}});
+        let zone = mcp_runtime::param_headers::encode(" b ");
         assert_eq!(
-            decode_header_value("=?base64?SGVsbG8=?=").as_deref(),
-            Some("Hello")
+            check(
+                &[
+                    ("mcp-param-zone", zone.as_bytes()),
+                    ("mcp-param-size", b"3.0")
+                ],
+                args.clone()
+            ),
+            Ok(())
         );
-        assert_eq!(
-            decode_header_value("=?base64?SGVsbG8").as_deref(),
-            Some("=?base64?SGVsbG8")
+        let missing = check(&[("mcp-param-zone", zone.as_bytes())], args.clone()).unwrap_err();
+        assert!(
+            missing.contains("Mcp-Param-Size is missing (argument target.size)"),
+            "{missing}"
         );
+        let wrong = check(&[("mcp-param-zone", b"b"), ("mcp-param-size", b"3")], args).unwrap_err();
+        assert!(wrong.contains("does not match"), "{wrong}");
+        // No value at the path: no header needed.
+        assert_eq!(check(&[], serde_json::json!({"target": {}})), Ok(()));
+    }
+
+    #[test]
+    fn a_header_with_invalid_characters_is_rejected() {
+        let args = serde_json::json!({"target": {"zone": "b"}});
+        let e = check(&[("mcp-param-zone", "b\u{e9}".as_bytes())], args).unwrap_err();
+        assert!(e.contains("characters a header may not"), "{e}");
     }
 }

@@ -41,15 +41,6 @@ pub fn constructors(def: &TypeDef, s: &Struct) -> TokenStream {
     }
 }
 
-/// "a" or "an" before `word` (by its first letter: good enough for type names).
-fn article(word: &str) -> &'static str {
-    if word.starts_with(['A', 'E', 'I', 'O', 'U', 'a', 'e', 'i', 'o', 'u']) {
-        "An"
-    } else {
-        "A"
-    }
-}
-
 /// The members of a struct literal of `s`: each field's value from `value` (`None` when it
 /// gives none; a value that is the field's own name is written as the shorthand), the
 /// result-type field at its default, the kept-members bag empty.
@@ -79,7 +70,7 @@ pub fn members(s: &Struct, value: impl Fn(&Field) -> Option<TokenStream>) -> Tok
 
 fn new_doc(def: &TypeDef, required: &[&Field]) -> String {
     let name = def.name.unraw();
-    let a = article(name);
+    let a = crate::docs::capitalised(crate::docs::article(name));
     if required.is_empty() {
         return format!(" {a} `{name}` with every member unset (the `with_` methods set them).");
     }

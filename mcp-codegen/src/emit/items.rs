@@ -5,10 +5,11 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::EmitOptions;
+use super::prose;
 use super::tokens::{Docs, allow_case, doc_lines, ty};
 use crate::ir::{
     ConstValue, Field, Kind, Module, Predicate, ResultMode, ResultSelect, Results, Select, Struct,
-    Ty, TypeDef, Union, UnionMode,
+    TypeDef, Union, UnionMode,
 };
 
 struct Emitter<'a> {
@@ -55,12 +56,47 @@ impl Emitter<'_> {
         }
     }
 
+    /// An item's doc attributes: the schema's description (else a generated summary) and the
+    /// paragraphs in `extra`; and, after the derive, its JSON Schema description.
+    fn item_docs(&self, def: &TypeDef, extra: &[String]) -> (TokenStream, TokenStream) {
+        let mut text = self.docs.rustdoc(def.docs.as_deref());
+        if text.is_empty() {
+            text = prose::summary(def, &self.docs);
+        }
+        for paragraph in extra {
+            text.push_str("\n\n");
+            text.push_str(paragraph);
+        }
+        let plain = self.docs.plain(def.docs.as_deref());
+        (doc_lines(&text), self.schema_description(&text, &plain))
+    }
+
+    /// `#[schemars(description = plain)]` where the JSON Schema description would otherwise be
+    /// taken from doc text that differs from `plain` (rustdoc links, generated sentences).
+    fn schema_description(&self, rustdoc: &str, plain: &str) -> TokenStream {
+        if self.options.json_schema && rustdoc.trim() != plain {
+            quote!(#[schemars(description = #plain)])
+        } else {
+            TokenStream::new()
+        }
+    }
+
+    /// A field's doc attributes and JSON Schema description.
+    fn field_docs(&self, f: &Field) -> TokenStream {
+        let description = self.docs.rustdoc(f.docs.as_deref());
+        let text = prose::field(&f.json, description.trim(), &f.ty, &self.docs);
+        let plain = self.docs.plain(f.docs.as_deref());
+        let lines = doc_lines(&text);
+        let schema = self.schema_description(&text, &plain);
+        quote!(#lines #schema)
+    }
+
     fn item(&self, def: &TypeDef) -> TokenStream {
-        let docs = self.docs.schema(def.docs.as_deref());
         let name = &def.name;
         let allow = allow_case(std::iter::once(name));
         match &def.kind {
             Kind::Alias(t) => {
+                let (docs, _) = self.item_docs(def, &[]);
                 let t = ty(t);
                 quote! { #docs #allow pub type #name = #t; }
             }
@@ -69,9 +105,10 @@ impl Emitter<'_> {
                 let variants = values.iter().map(|v| {
                     let i = &v.rust;
                     let j = &v.json;
-                    let doc = format!(" `{j}`");
+                    let doc = format!(" The string `\"{j}\"`.");
                     quote!(#[doc = #doc] #[serde(rename = #j)] #i)
                 });
+                let (docs, schema_docs) = self.item_docs(def, &[]);
                 let arms = values.iter().map(|v| {
                     let i = &v.rust;
                     let j = &v.json;
@@ -82,6 +119,7 @@ impl Emitter<'_> {
                     #docs
                     #allow
                     #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, ::serde::Serialize, ::serde::Deserialize #schemars)]
+                    #schema_docs
                     pub enum #name { #(#variants,)* }
 
                     impl #name {
@@ -98,13 +136,16 @@ impl Emitter<'_> {
                     }
                 }
             }
-            Kind::Struct(s) => self.structure(def, s, docs),
-            Kind::Union(u) => self.union(def, u, docs),
-            Kind::Results(r) => self.results(def, r, docs),
+            Kind::Struct(s) => self.structure(def, s),
+            Kind::Union(u) => self.union(def, u),
+            Kind::Results(r) => self.results(def, r),
         }
     }
 
-    fn structure(&self, def: &TypeDef, s: &Struct, docs: TokenStream) -> TokenStream {
+    fn structure(&self, def: &TypeDef, s: &Struct) -> TokenStream {
+        let mut extra: Vec<String> = s.notes.clone();
+        extra.extend(prose::constants(&s.constants));
+        let (docs, schema_docs) = self.item_docs(def, &extra);
         let name = &def.name;
         let allow = allow_case(std::iter::once(name));
         let derive = if s.result.is_some() {
@@ -150,7 +191,7 @@ impl Emitter<'_> {
         let mut fields: Vec<TokenStream> = Vec::new();
         if let Some(ResultMode::Field(f)) = &s.result {
             let (fname, j) = (&f.rust, &f.json);
-            let fdocs = self.docs.schema(f.docs.as_deref());
+            let fdocs = self.field_docs(f);
             let t = self.field_ty(f);
             let js = self.json_schema_attrs(
                 quote!(#[serde(rename = #j)] #[schemars(with = "::std::string::String")]),
@@ -158,7 +199,7 @@ impl Emitter<'_> {
             fields.push(quote!(#fdocs #[mcp(result_type)] #js #vis #fname: #t));
         }
         for f in &s.fields {
-            let fdocs = self.docs.schema(f.docs.as_deref());
+            let fdocs = self.field_docs(f);
             let fname = &f.rust;
             let rename = if f.rust.unraw() == f.json {
                 TokenStream::new()
@@ -189,6 +230,7 @@ impl Emitter<'_> {
             });
         }
         let schemars = self.schemars();
+        let wire = self.wire_schema(def, s);
         let sealed = if s.sealed {
             self.sealed_api(def, s)
         } else {
@@ -199,9 +241,46 @@ impl Emitter<'_> {
             #allow
             #[derive(Debug, Clone, PartialEq, #default #derive #schemars)]
             #(#attrs)*
+            #schema_docs
+            #wire
             pub struct #name { #(#fields,)* }
             #sealed
         }
+    }
+
+    /// `#[schemars(transform = ...)]`s with what the derived JSON Schema cannot see in the
+    /// fields: a fixed result type, each constant, the at-least-one-of keys.
+    fn wire_schema(&self, def: &TypeDef, s: &Struct) -> TokenStream {
+        let fixed = matches!(s.result, Some(ResultMode::Default | ResultMode::Fixed(_)));
+        let plain = s.constants.is_empty() && !fixed && s.at_least_one_of.is_empty();
+        if !self.options.json_schema || plain {
+            return TokenStream::new();
+        }
+        let name = &def.name;
+        let result_type = fixed.then(
+            || quote!(#[schemars(transform = ::mcp_runtime::json_schema::result_type::<#name>)]),
+        );
+        let constants = s.constants.iter().map(|c| {
+            let key = &c.json;
+            let value = match &c.value {
+                ConstValue::Str(v) => quote!(#v),
+                ConstValue::Int(i) => {
+                    let lit = Literal::i64_unsuffixed(*i);
+                    quote!(#lit)
+                }
+            };
+            let call = if c.optional {
+                quote!(optional)
+            } else {
+                quote!(constant)
+            };
+            quote!(#[schemars(transform = ::mcp_runtime::json_schema::#call(#key, #value))])
+        });
+        let keys = &s.at_least_one_of;
+        let one_of = (!keys.is_empty()).then(|| {
+            quote!(#[schemars(transform = ::mcp_runtime::json_schema::at_least_one_of(&[#(#keys),*]))])
+        });
+        quote!(#result_type #(#constants)* #one_of)
     }
 
     /// Constructor and accessors of a struct whose fields are private because of an
@@ -256,7 +335,8 @@ impl Emitter<'_> {
             }
         });
         let new_doc = format!(
-            " Creates a `{type_name}`; at least one of {} must be given.",
+            " Creates {} `{type_name}`; at least one of {} must be given.",
+            crate::docs::article(type_name),
             keys.iter()
                 .map(|k| format!("`{k}`"))
                 .collect::<Vec<_>>()
@@ -281,7 +361,8 @@ impl Emitter<'_> {
         }
     }
 
-    fn union(&self, def: &TypeDef, u: &Union, docs: TokenStream) -> TokenStream {
+    fn union(&self, def: &TypeDef, u: &Union) -> TokenStream {
+        let (docs, schema_docs) = self.item_docs(def, &[prose::dispatch(u)]);
         let name = &def.name;
         let allow = allow_case(std::iter::once(name).chain(u.variants.iter().map(|v| &v.name)));
         let mode = match &u.mode {
@@ -312,28 +393,15 @@ impl Emitter<'_> {
                     quote!(#[mcp(#(#ps),*)])
                 }
             };
-            let doc = match &v.ty {
-                Ty::Named(n) => format!(" A [`{}`].", n.unraw()),
-                _ => format!(" A JSON {}.", v.name.unraw().to_lowercase()),
-            };
-            quote!(#[doc = #doc] #sel #vname(#t))
+            let doc = doc_lines(&prose::variant(v, &u.mode, &self.docs));
+            // The variant's own type carries its description in a JSON Schema.
+            let schema_doc = self.schema_description("-", "");
+            quote!(#doc #sel #schema_doc #vname(#t))
         });
-        let how = match &u.mode {
-            UnionMode::Tag(key) => format!(" Read by the value of `{key}`."),
-            UnionMode::JsonType => " Read by the JSON type of the value.".to_owned(),
-            UnionMode::Shape => " The schema gives these members no discriminator: a value is read as the first variant (in the order listed) whose required members and constants it has and whose distinguishing members of the other variants it lacks.".to_owned(),
-        };
-        let sep = if docs.is_empty() {
-            TokenStream::new()
-        } else {
-            quote!(#[doc = ""])
-        };
         let schemars = self.schemars();
         let untagged = self.json_schema_attrs(quote!(#[serde(untagged)]));
         quote! {
             #docs
-            #sep
-            #[doc = #how]
             #allow
             // Variants are whole protocol messages, read once; boxing them would cost an allocation
             // each, and variant names are the schema's type names.
@@ -341,18 +409,25 @@ impl Emitter<'_> {
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpUnion #schemars)]
             #mode
             #untagged
+            #schema_docs
             pub enum #name { #(#variants,)* }
         }
     }
 
     /// An enum read by `resultType` (an outcome or a union of results), through the derive.
-    fn results(&self, def: &TypeDef, r: &Results, docs: TokenStream) -> TokenStream {
+    fn results(&self, def: &TypeDef, r: &Results) -> TokenStream {
+        let reading: Vec<String> = Some(r.reading.clone())
+            .filter(|t| !t.is_empty())
+            .into_iter()
+            .collect();
+        let (docs, schema_docs) = self.item_docs(def, &reading);
         let name = &def.name;
         let allow = allow_case(std::iter::once(name).chain(r.variants.iter().map(|v| &v.name)));
         let request = r.request.as_ref().map(|r| quote!(#[mcp(request = #r)]));
         let variants = r.variants.iter().map(|v| {
             let (vn, t) = (&v.name, &v.ty);
             let doc = doc_lines(&v.docs);
+            let schema_doc = self.schema_description("-", "");
             let select = match &v.select {
                 ResultSelect::ResultType { value, methods } if methods.is_empty() => {
                     quote!(#[mcp(result_type = #value)])
@@ -364,24 +439,12 @@ impl Emitter<'_> {
                 ResultSelect::Method(methods) if methods.is_empty() => TokenStream::new(),
                 ResultSelect::Method(methods) => quote!(#[mcp(methods(#(#methods),*))]),
             };
-            quote!(#doc #select #vn(#t))
+            quote!(#doc #select #schema_doc #vn(#t))
         });
-        let reading = if r.reading.is_empty() {
-            TokenStream::new()
-        } else {
-            let sep = if docs.is_empty() {
-                TokenStream::new()
-            } else {
-                quote!(#[doc = ""])
-            };
-            let text = doc_lines(&r.reading);
-            quote!(#sep #text)
-        };
         let schemars = self.schemars();
         let untagged = self.json_schema_attrs(quote!(#[serde(untagged)]));
         quote! {
             #docs
-            #reading
             // Variants are whole protocol messages, read once; boxing them would cost an allocation
             // each, and variant names are the schema's type names.
             #[allow(clippy::large_enum_variant, clippy::enum_variant_names)]
@@ -389,6 +452,7 @@ impl Emitter<'_> {
             #[derive(Debug, Clone, PartialEq, ::mcp_runtime::McpResult #schemars)]
             #request
             #untagged
+            #schema_docs
             pub enum #name { #(#variants,)* }
         }
     }

@@ -6,6 +6,7 @@
 
 mod construct;
 mod items;
+mod prose;
 mod roles;
 mod tokens;
 
@@ -14,6 +15,7 @@ use quote::quote;
 
 use crate::ir::{Module, RustName};
 use crate::names::PRELUDE_CLASHES;
+use tokens::doc_lines;
 
 /// Switches that change what is emitted.
 #[derive(Debug, Clone, Default)]
@@ -27,10 +29,26 @@ pub fn emit(module: &Module, options: &EmitOptions) -> TokenStream {
     let items = items::emit(module, options);
     let roles = roles::emit(module);
     let prelude = prelude(module);
+    let overview = overview(module);
     quote! {
+        #overview
         #items
         #roles
         #prelude
+    }
+}
+
+/// `pub mod overview`, a module of docs only: the IR's overview (none when it is empty, or a
+/// type takes the name).
+fn overview(module: &Module) -> TokenStream {
+    let name = RustName::field("overview");
+    if module.overview.is_empty() || module.types.contains_key(&name) {
+        return TokenStream::new();
+    }
+    let docs = doc_lines(&module.overview);
+    quote! {
+        #docs
+        pub mod #name {}
     }
 }
 

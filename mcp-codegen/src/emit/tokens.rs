@@ -48,11 +48,15 @@ pub fn doc_lines(text: &str) -> TokenStream {
     quote!(#(#lines)*)
 }
 
-/// Turns schema descriptions into doc attributes, with links resolved against the module's
-/// types and members (looked up once, so that docs cost log time per link).
+/// Turns schema descriptions into doc text, with links resolved against the module's types
+/// and members (looked up once, so that docs cost log time per link).
 pub struct Docs<'m> {
     known: BTreeSet<String>,
     structs: BTreeMap<&'m str, &'m Struct>,
+    /// Each type's own description, by Rust name.
+    descriptions: BTreeMap<&'m str, &'m str>,
+    /// The types that come from a whole definition (not from inside one), by pointer.
+    by_pointer: BTreeMap<&'m str, &'m RustName>,
 }
 
 impl<'m> Docs<'m> {
@@ -67,13 +71,28 @@ impl<'m> Docs<'m> {
                 _ => None,
             })
             .collect();
-        Docs { known, structs }
+        let descriptions = module
+            .types
+            .iter()
+            .filter_map(|(k, d)| Some((k.as_str(), d.docs.as_deref()?)))
+            .collect();
+        let by_pointer = module
+            .types
+            .values()
+            .map(|d| (d.pointer.as_str(), &d.name))
+            .collect();
+        Docs {
+            known,
+            structs,
+            descriptions,
+            by_pointer,
+        }
     }
 
-    /// The doc attributes of a schema description (none for a missing or blank one).
-    pub fn schema(&self, text: Option<&str>) -> TokenStream {
+    /// A schema description as rustdoc (empty for a missing or blank one).
+    pub fn rustdoc(&self, text: Option<&str>) -> String {
         let Some(text) = text.filter(|t| !t.trim().is_empty()) else {
-            return TokenStream::new();
+            return String::new();
         };
         let field = |ty: &str, member: &str| -> Option<String> {
             let f = self
@@ -84,7 +103,33 @@ impl<'m> Docs<'m> {
                 .find(|f| f.json == member)?;
             Some(format!("{ty}::{}", f.rust.unraw()))
         };
-        doc_lines(&crate::docs::rustdoc(text, &self.known, &field))
+        crate::docs::rustdoc(text, &self.known, &field)
+    }
+
+    /// A schema description as plain text (empty for a missing or blank one).
+    pub fn plain(&self, text: Option<&str>) -> String {
+        match text.filter(|t| !t.trim().is_empty()) {
+            Some(text) => crate::docs::plain(text, &self.known).trim().to_owned(),
+            None => String::new(),
+        }
+    }
+
+    /// The description of type `name`, if it has one.
+    pub fn description_of(&self, name: &RustName) -> Option<&'m str> {
+        self.descriptions.get(name.as_str()).copied()
+    }
+
+    /// The type whose pointer is the longest proper prefix of `pointer` (the definition an
+    /// inline type comes from), and the rest of the pointer.
+    pub fn parent<'p>(&self, pointer: &'p str) -> Option<(&'m RustName, &'p str)> {
+        let mut cut = pointer.len();
+        while let Some(i) = pointer[..cut].rfind('/') {
+            cut = i;
+            if let Some(name) = self.by_pointer.get(&pointer[..cut]) {
+                return Some((name, &pointer[cut..]));
+            }
+        }
+        None
     }
 }
 

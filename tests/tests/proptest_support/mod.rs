@@ -21,6 +21,7 @@ use std::fmt::Debug;
 use mcp_codegen::__internals::Overlay;
 use mcp_codegen::__internals::{Protocol, ResultKind};
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -374,6 +375,20 @@ impl Walker {
         } else {
             Err(errors.join("; "))
         }
+    }
+
+    /// `count` instances of `$def` `name` (the same every run), each as checked (`full`: an
+    /// omitted `resultType` present as `"complete"`) and as read (`input`).
+    pub fn samples(&self, name: &str, count: usize) -> Vec<(Value, Value)> {
+        let seed = seed(&format!("{}/{name}/samples", self.revision));
+        let mut runner = TestRunner::new_with_rng(
+            Config::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &seed),
+        );
+        let strategy = self.strategy(name);
+        (0..count)
+            .map(|_| split_omitted(&strategy.new_tree(&mut runner).unwrap().current()))
+            .collect()
     }
 
     /// Runs the round-trip property for `$def` `name`, read as `T`, on `cases` instances (the

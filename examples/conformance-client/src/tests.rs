@@ -1,0 +1,237 @@
+//! The client against a scripted HTTP server on a loopback port: re-listing after
+//! `HeaderMismatch`, and a long call that lives as long as its SSE stream does.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use crate::mcp;
+use crate::session::Session;
+
+/// One request the server saw: its headers (names lowercased) and JSON body.
+#[derive(Debug, Clone)]
+struct Seen {
+    headers: Vec<(String, String)>,
+    body: Value,
+}
+
+impl Seen {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn method(&self) -> &str {
+        self.body["method"].as_str().unwrap_or_default()
+    }
+}
+
+/// What the server answers: a JSON body with a status, or SSE events sent after pauses.
+enum Answer {
+    Json(u16, Value),
+    Sse(Vec<(Duration, String)>),
+}
+
+type Script = fn(&Seen, &[Seen]) -> Answer;
+
+/// Serves `script` on a loopback port (one request per connection); the URL and the log.
+async fn serve(script: Script) -> (String, Arc<Mutex<Vec<Seen>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&log);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let seen = Arc::clone(&seen);
+            tokio::spawn(async move { answer(stream, script, seen).await });
+        }
+    });
+    (url, log)
+}
+
+async fn answer(mut stream: TcpStream, script: Script, log: Arc<Mutex<Vec<Seen>>>) {
+    let Some(seen) = read_request(&mut stream).await else {
+        return;
+    };
+    let earlier = log.lock().unwrap().clone();
+    let reply = script(&seen, &earlier);
+    log.lock().unwrap().push(seen);
+    let _ = match reply {
+        Answer::Json(status, body) => {
+            let body = body.to_string();
+            let head = format!(
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
+            stream.write_all(format!("{head}{body}").as_bytes()).await
+        }
+        Answer::Sse(events) => {
+            let head =
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
+            let mut sent = stream.write_all(head.as_bytes()).await;
+            for (pause, event) in events {
+                tokio::time::sleep(pause).await;
+                sent = stream.write_all(event.as_bytes()).await;
+            }
+            sent
+        }
+    };
+}
+
+async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 4096];
+    let end = loop {
+        let n = stream.read(&mut buf).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buf[..n]);
+        if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&data[..end]).to_string();
+    let headers: Vec<(String, String)> = head
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    while data.len() < end + length {
+        let n = stream.read(&mut buf).await.ok()?;
+        if n == 0 {
+            return None;
+        }
+        data.extend_from_slice(&buf[..n]);
+    }
+    let body = serde_json::from_slice(&data[end..end + length]).ok()?;
+    Some(Seen { headers, body })
+}
+
+fn result(seen: &Seen, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": seen.body["id"], "result": result})
+}
+
+fn region_tool(annotated: bool) -> Value {
+    let mut region = json!({"type": "string"});
+    if annotated {
+        region["x-mcp-header"] = json!("Region");
+    }
+    json!({"name": "deploy", "inputSchema": {"type": "object", "properties": {"region": region}}})
+}
+
+fn called() -> Value {
+    json!({"resultType": "complete", "content": [{"type": "text", "text": "done"}]})
+}
+
+/// The server now annotates `region`: a call without its header is a HeaderMismatch.
+fn header_required(seen: &Seen, _: &[Seen]) -> Answer {
+    match seen.method() {
+        "tools/list" => Answer::Json(
+            200,
+            result(
+                seen,
+                json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+                       "tools": [region_tool(true)]}),
+            ),
+        ),
+        _ if seen.header("mcp-param-region") == Some("eu") => {
+            Answer::Json(200, result(seen, called()))
+        }
+        _ => Answer::Json(
+            400,
+            json!({"jsonrpc": "2.0", "id": seen.body["id"],
+                   "error": {"code": -32020, "message": "Header Mcp-Param-Region is missing"}}),
+        ),
+    }
+}
+
+fn args(value: Value) -> serde_json::Map<String, Value> {
+    value.as_object().cloned().unwrap()
+}
+
+#[tokio::test]
+async fn after_a_header_mismatch_the_client_lists_again_and_retries_once() {
+    let (url, log) = serve(header_required).await;
+    let mut session = Session::new(&url).unwrap();
+    let stale: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    let done = session
+        .call_tool(&stale, args(json!({"region": "eu"})))
+        .await
+        .unwrap();
+    assert_eq!(done.content.len(), 1);
+    let log = log.lock().unwrap();
+    let methods: Vec<&str> = log.iter().map(Seen::method).collect();
+    assert_eq!(methods, ["tools/call", "tools/list", "tools/call"]);
+    assert_ne!(
+        log[0].body["id"], log[2].body["id"],
+        "the retry takes a new id"
+    );
+}
+
+/// Always a mismatch: the client retries once, then reports the error.
+fn always_mismatch(seen: &Seen, earlier: &[Seen]) -> Answer {
+    match seen.method() {
+        "tools/list" => header_required(seen, earlier),
+        _ => Answer::Json(
+            400,
+            json!({"jsonrpc": "2.0", "id": seen.body["id"],
+                   "error": {"code": -32020, "message": "mismatch"}}),
+        ),
+    }
+}
+
+#[tokio::test]
+async fn a_second_header_mismatch_is_an_error() {
+    let (url, log) = serve(always_mismatch).await;
+    let mut session = Session::new(&url).unwrap();
+    let tool: mcp::Tool = serde_json::from_value(region_tool(true)).unwrap();
+    let e = session
+        .call_tool(&tool, args(json!({"region": "eu"})))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("-32020"), "{e}");
+    assert_eq!(log.lock().unwrap().len(), 3);
+}
+
+/// A call answered after 1.2 s of pings every 0.2 s.
+fn slow_but_alive(seen: &Seen, _: &[Seen]) -> Answer {
+    let ping = (Duration::from_millis(200), ": ping\n\n".to_owned());
+    let mut events = vec![ping; 6];
+    let done = result(seen, called());
+    events.push((Duration::from_millis(200), format!("data: {done}\n\n")));
+    Answer::Sse(events)
+}
+
+/// A call whose stream goes silent for 1.5 s.
+fn silent(seen: &Seen, _: &[Seen]) -> Answer {
+    let done = result(seen, called());
+    Answer::Sse(vec![(
+        Duration::from_millis(1500),
+        format!("data: {done}\n\n"),
+    )])
+}
+
+#[tokio::test]
+async fn a_long_call_lives_while_its_stream_does() {
+    let idle = Duration::from_millis(600);
+    let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    let (url, _) = serve(slow_but_alive).await;
+    let mut session = Session::with_idle_timeout(&url, idle).unwrap();
+    let done = session.call_tool(&tool, args(json!({}))).await;
+    assert!(done.is_ok(), "{done:?}");
+    let (url, _) = serve(silent).await;
+    let mut session = Session::with_idle_timeout(&url, idle).unwrap();
+    assert!(session.call_tool(&tool, args(json!({}))).await.is_err());
+}
