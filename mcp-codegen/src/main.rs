@@ -20,6 +20,8 @@ OPTIONS:
                          fingerprint that formatting does not change), else its folder name.
     --overlay <file>     Use this overlay file instead of the built-in one.
     --no-lossless        Do not keep undeclared members (skip them when reading).
+    --raw-json           Keep JSON the protocol does not interpret (any JSON value, open
+                         objects such as a tool's inputSchema) as mcp_runtime::RawJson text.
     --json-schema        Also derive schemars::JsonSchema (needs mcp-runtime's schemars feature).
     -h, --help           Print this help.
 
@@ -57,6 +59,9 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             }
             "--no-lossless" => {
                 args.builder.lossless(false);
+            }
+            "--raw-json" => {
+                args.builder.raw_json(true);
             }
             "--json-schema" => {
                 args.builder.json_schema(true);
