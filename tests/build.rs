@@ -26,6 +26,15 @@ fn main() {
     {
         panic!("generating with json_schema from {}: {e}", schema.display());
     }
+    // The same with raw JSON text for what the protocol does not interpret (the opt-in switch).
+    let file = out.join("mcp-raw.rs");
+    if let Err(e) = mcp_codegen::Builder::new()
+        .schema(&schema)
+        .raw_json(true)
+        .generate(file)
+    {
+        panic!("generating with raw_json from {}: {e}", schema.display());
+    }
     // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).
     for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let schema = dir.join(revision).join("schema.json");
@@ -39,7 +48,8 @@ fn main() {
     std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
 }
 
-/// `fn roundtrip_as(type_name, text)`: one arm per example folder.
+/// `fn roundtrip_as(type_name, text)` and `fn roundtrip_raw_as(type_name, text)` (through the
+/// module generated with `raw_json`): one arm per example folder.
 fn dispatch(examples: &Path) -> String {
     let mut names: Vec<String> = std::fs::read_dir(examples)
         .unwrap_or_else(|e| panic!("{}: {e}", examples.display()))
@@ -48,18 +58,27 @@ fn dispatch(examples: &Path) -> String {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let mut s = String::from(
-        "/// Round-trips `text` through the generated type named `type_name`.\n\
-         pub fn roundtrip_as(type_name: &str, text: &str) -> ::core::result::Result<(), String> {\n    match type_name {\n",
+    let mut s = String::new();
+    for (function, module) in [("roundtrip_as", "mcp"), ("roundtrip_raw_as", "raw")] {
+        s.push_str(&one_dispatch(&names, function, module));
+    }
+    writeln!(s, "/// The example folders, each named after a `$def`.\npub const TYPES: &[&str] = &{names:?};").unwrap();
+    s
+}
+
+/// `fn <function>(type_name, text)`: round-trips through `crate::<module>::<type_name>`.
+fn one_dispatch(names: &[String], function: &str, module: &str) -> String {
+    let mut s = format!(
+        "/// Round-trips `text` through the type named `type_name` of `crate::{module}`.\n\
+         pub fn {function}(type_name: &str, text: &str) -> ::core::result::Result<(), String> {{\n    match type_name {{\n",
     );
-    for n in &names {
+    for n in names {
         writeln!(
             s,
-            "        {n:?} => crate::roundtrip::<crate::mcp::{n}>(text),"
+            "        {n:?} => crate::roundtrip::<crate::{module}::{n}>(text),"
         )
         .unwrap();
     }
     s.push_str("        other => Err(format!(\"no generated type named {other}\")),\n    }\n}\n");
-    writeln!(s, "/// The example folders, each named after a `$def`.\npub const TYPES: &[&str] = &{names:?};").unwrap();
     s
 }

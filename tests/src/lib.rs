@@ -19,6 +19,12 @@ pub mod with_json_schema {
     include!(concat!(env!("OUT_DIR"), "/mcp-schemars.rs"));
 }
 
+/// The 2026-07-28 types with `raw_json`: what the protocol does not interpret is kept as
+/// `mcp_runtime::RawJson` text.
+pub mod raw {
+    include!(concat!(env!("OUT_DIR"), "/mcp-raw.rs"));
+}
+
 /// Types generated from the 2024-11-05 schema.
 pub mod v2024_11_05 {
     include!(concat!(env!("OUT_DIR"), "/mcp-2024-11-05.rs"));
