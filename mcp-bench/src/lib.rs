@@ -18,6 +18,12 @@ pub mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
 }
 
+/// The same types generated with `raw_json`: what the protocol does not interpret (a tool's
+/// `inputSchema`, call `arguments`, `structuredContent`) is kept as `mcp_runtime::RawJson`.
+pub mod raw {
+    include!(concat!(env!("OUT_DIR"), "/mcp-raw.rs"));
+}
+
 /// How one W2 message came back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Observed {
@@ -126,6 +132,28 @@ impl Impl for Ours {
                 blocks: r.content.len(),
             },
             mcp::CallToolOutcome::InputRequired(r) => Observed::InputRequired {
+                whole: r.input_requests().is_some_and(|m| m.len() == 1)
+                    && r.request_state().is_some(),
+            },
+        }
+    }
+}
+
+/// The generated types with `raw_json` (this project, the pass-through option).
+pub struct OursRaw;
+
+impl Impl for OursRaw {
+    const NAME: &'static str = "mcp-codegen, raw_json";
+    type W1 = raw::ListToolsResultResponse;
+    type W2 = raw::CallToolResultResponse;
+    type W3 = raw::CallToolRequest;
+
+    fn observe(m: &Self::W2) -> Observed {
+        match &m.result {
+            raw::CallToolOutcome::Complete(r) => Observed::Complete {
+                blocks: r.content.len(),
+            },
+            raw::CallToolOutcome::InputRequired(r) => Observed::InputRequired {
                 whole: r.input_requests().is_some_and(|m| m.len() == 1)
                     && r.request_state().is_some(),
             },
