@@ -8,9 +8,7 @@
 # default every implementation's reading and writing of W1, W2 and W3.
 set -euo pipefail
 
-cargo bench -q -p mcp-bench --bench compare --no-run 2>/dev/null
-BIN=$(ls -t target/release/deps/compare-* | grep -v '\.d$' | head -1)
-export MCP_SCHEMA_DIR=${MCP_SCHEMA_DIR:-$(cd ../shared/mcp-schema && pwd)}
+source "$(dirname "$0")/bench-bin.sh"
 
 if [ $# -eq 0 ]; then
     set --
