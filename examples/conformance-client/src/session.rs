@@ -4,7 +4,10 @@
 //!
 //! Requests and responses are the generated types; the multi round-trip retry is the
 //! generated `retry` of the request, which echoes `requestState` exactly (and sends none when
-//! none came) and takes a new JSON-RPC id.
+//! none came) and takes a new JSON-RPC id. A request is written straight from its type to
+//! JSON text, and a response read straight from the text into its type: no
+//! `serde_json::Value` in between, which would reorder the members (the body keeps the order
+//! the generated type writes: `jsonrpc`, `method`, `id`, `params`).
 
 use std::fmt;
 use std::time::Duration;
@@ -56,6 +59,7 @@ impl std::error::Error for ClientError {}
 /// A request this client sends: it gets a fresh id and the current `_meta` before each send.
 pub trait Outgoing: Serialize + mcp_runtime::Request {
     fn reset(&mut self, id: mcp::RequestId, meta: mcp::RequestMetaObject);
+    fn id(&self) -> &mcp::RequestId;
 }
 
 macro_rules! outgoing {
@@ -65,8 +69,30 @@ macro_rules! outgoing {
                 self.id = id;
                 self.params.meta = meta;
             }
+
+            fn id(&self) -> &mcp::RequestId {
+                &self.id
+            }
         }
     )*};
+}
+
+/// What the client reads of a JSON-RPC message before reading it whole as its type: whom it
+/// answers, and whether it is a result or an error.
+#[derive(serde::Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    id: Option<mcp::RequestId>,
+    #[serde(default)]
+    result: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+}
+
+/// The JSON-RPC response to one request, as the JSON text it came in.
+struct Answer {
+    text: String,
+    is_error: bool,
 }
 
 outgoing!(
@@ -124,16 +150,16 @@ impl Session {
             )
     }
 
-    /// POSTs `body` and returns the JSON-RPC message that answers request `id` (from a JSON
-    /// body, or from the events of an SSE body).
+    /// POSTs `body` (a request's JSON text) and returns the JSON-RPC message that answers
+    /// request `id` (from a JSON body, or from the events of an SSE body).
     async fn post(
         &self,
         method: &str,
         name: Option<&str>,
         extra_headers: &[(String, String)],
-        body: &Value,
-        id: &Value,
-    ) -> Result<Value, ClientError> {
+        body: Vec<u8>,
+        id: &mcp::RequestId,
+    ) -> Result<Answer, ClientError> {
         let mut req = self
             .http
             .post(&self.url)
@@ -148,7 +174,7 @@ impl Session {
             req = req.header(k.as_str(), v.as_str());
         }
         let resp = req
-            .body(body.to_string())
+            .body(body)
             .send()
             .await
             .map_err(|e| ClientError::Http(e.to_string()))?;
@@ -162,18 +188,27 @@ impl Session {
             .text()
             .await
             .map_err(|e| ClientError::Http(e.to_string()))?;
+        let read = |data: &str| {
+            let e = serde_json::from_str::<Envelope>(data).ok()?;
+            let answers = e.result.is_some() || e.error.is_some();
+            Some((e.id, answers, e.error.is_some()))
+        };
         let message = if sse {
             // The response is the event that carries our id with a result or an error; the
             // others are notifications about the request.
             text.lines()
                 .filter_map(|l| l.strip_prefix("data:"))
-                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-                .find(|m| {
-                    m.get("id") == Some(id)
-                        && (m.get("result").is_some() || m.get("error").is_some())
+                .map(str::trim)
+                .find_map(|d| match read(d)? {
+                    (Some(i), true, is_error) if i == *id => Some(Answer {
+                        text: d.to_owned(),
+                        is_error,
+                    }),
+                    _ => None,
                 })
         } else {
-            serde_json::from_str::<Value>(&text).ok()
+            // An error may come without an id (when the server could not read the request's).
+            read(&text).map(|(_, _, is_error)| Answer { text, is_error })
         };
         message.ok_or_else(|| {
             ClientError::Http(format!(
@@ -194,15 +229,14 @@ impl Session {
         extra_headers: &[(String, String)],
     ) -> Result<(Req, Resp), ClientError> {
         for attempt in 0..2 {
-            let body = serde_json::to_value(&request)
+            let body = serde_json::to_vec(&request)
                 .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", Req::METHOD)))?;
-            let id = body.get("id").cloned().unwrap_or(Value::Null);
-            let message = self
-                .post(Req::METHOD, name, extra_headers, &body, &id)
+            let answer = self
+                .post(Req::METHOD, name, extra_headers, body, request.id())
                 .await?;
-            if message.get("error").is_some() {
+            if answer.is_error {
                 let e: mcp::JSONRPCErrorResponse =
-                    serde_json::from_value(message).map_err(|e| {
+                    serde_json::from_str(&answer.text).map_err(|e| {
                         ClientError::Protocol(format!("reading an error response: {e}"))
                     })?;
                 if e.error.code == -32022 && attempt == 0 {
@@ -229,7 +263,7 @@ impl Session {
                 }
                 return Err(ClientError::Rpc(e.error));
             }
-            let resp = serde_json::from_value(message).map_err(|e| {
+            let resp = serde_json::from_str(&answer.text).map_err(|e| {
                 ClientError::Protocol(format!("reading the {} response: {e}", Req::METHOD))
             })?;
             return Ok((request, resp));
