@@ -111,6 +111,8 @@ pub struct Session {
     version: String,
     next_id: i64,
     capabilities: mcp::ClientCapabilities,
+    /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
+    progress: bool,
 }
 
 impl Session {
@@ -132,7 +134,14 @@ impl Session {
             version: SUPPORTED_VERSIONS[0].to_owned(),
             next_id: 1,
             capabilities: capabilities(),
+            progress: false,
         })
+    }
+
+    /// From now on, tool calls carry a `progressToken`, so that a server may answer with an
+    /// SSE stream of `notifications/progress` (each is logged).
+    pub fn ask_for_progress(&mut self) {
+        self.progress = true;
     }
 
     pub fn next_id(&mut self) -> mcp::RequestId {
@@ -148,6 +157,20 @@ impl Session {
                 mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
                     .with_title("mcp-codegen conformance client"),
             )
+    }
+
+    /// The `_meta` of tool call `id`: [`Session::meta`], with a progress token when the
+    /// session asks for progress.
+    fn call_meta(&self, id: &mcp::RequestId) -> mcp::RequestMetaObject {
+        let mut meta = self.meta();
+        if self.progress {
+            let token = match id {
+                mcp::RequestId::String(s) => format!("progress-{s}"),
+                mcp::RequestId::Integer(i) => format!("progress-{i}"),
+            };
+            meta.progress_token = Some(mcp::ProgressToken::String(token));
+        }
+        meta
     }
 
     /// POSTs `body` (a request's JSON text) and returns the JSON-RPC message that answers
@@ -194,6 +217,7 @@ impl Session {
             Some((e.id, answers, e.error.is_some()))
         };
         let message = if sse {
+            log_progress(&text);
             // The response is the event that carries our id with a result or an error; the
             // others are notifications about the request.
             text.lines()
@@ -322,9 +346,10 @@ impl Session {
         arguments: serde_json::Map<String, Value>,
     ) -> Result<mcp::CallToolResult, ClientError> {
         let mut param_headers = tool_headers(tool, &arguments)?;
-        let params =
-            mcp::CallToolRequestParams::new(self.meta(), &tool.name).with_arguments(arguments);
-        let mut request = mcp::CallToolRequest::new(self.next_id(), params);
+        let id = self.next_id();
+        let params = mcp::CallToolRequestParams::new(self.call_meta(&id), &tool.name)
+            .with_arguments(arguments);
+        let mut request = mcp::CallToolRequest::new(id, params);
         let mut relisted = false;
         for _ in 0..MAX_ROUNDS {
             let name = request.params.name.clone();
@@ -354,7 +379,7 @@ impl Session {
                     request = sent
                         .retry(id, &ask, responses)
                         .map_err(|e| ClientError::Protocol(e.to_string()))?;
-                    request.params.meta = self.meta();
+                    request.params.meta = self.call_meta(&request.id);
                 }
             }
         }
@@ -445,6 +470,23 @@ impl Session {
             responses.insert(key.clone(), response);
         }
         Ok(responses)
+    }
+}
+
+/// Logs the `notifications/progress` events of an SSE body.
+fn log_progress(body: &str) {
+    let events = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<mcp::ProgressNotification>(d.trim()).ok());
+    for note in events {
+        let p = note.params;
+        eprintln!(
+            "notifications/progress: {}/{} {:?}",
+            p.progress,
+            p.total.map(|t| t.to_string()).unwrap_or_default(),
+            p.message.unwrap_or_default()
+        );
     }
 }
 

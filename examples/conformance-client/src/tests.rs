@@ -290,3 +290,34 @@ async fn requests_keep_the_generated_member_order() {
         r#"{"jsonrpc":"2.0","method":"tools/call","id":3,"params":{"#,
     );
 }
+
+/// A tool call answered with an SSE stream: two progress notifications, then the result.
+fn with_progress(seen: &Seen, _: &[Seen]) -> Answer {
+    let token = &seen.body["params"]["_meta"]["progressToken"];
+    let note = |p: u32| {
+        let n = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                       "params": {"progressToken": token, "progress": p, "total": 2}});
+        (Duration::ZERO, format!("event: message\ndata: {n}\n\n"))
+    };
+    let done = result(seen, called());
+    Answer::Sse(vec![
+        note(1),
+        note(2),
+        (Duration::ZERO, format!("event: message\ndata: {done}\n\n")),
+    ])
+}
+
+#[tokio::test]
+async fn a_session_that_asks_for_progress_sends_a_token_per_call() {
+    let (url, log) = serve(with_progress).await;
+    let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    let mut session = Session::new(&url).unwrap();
+    session.call_tool(&tool, args(json!({}))).await.unwrap();
+    session.ask_for_progress();
+    let done = session.call_tool(&tool, args(json!({}))).await.unwrap();
+    assert_eq!(done.content.len(), 1);
+    let log = log.lock().unwrap();
+    let meta = |i: usize| &log[i].body["params"]["_meta"];
+    assert_eq!(meta(0).get("progressToken"), None, "not asked for");
+    assert_eq!(meta(1)["progressToken"], "progress-2");
+}
