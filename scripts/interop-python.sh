@@ -28,45 +28,9 @@ OUT=$ROOT/target/interop-python
 VENV=$OUT/venv
 REQUIREMENTS=$ROOT/scripts/interop/requirements.txt
 
-PIDS=()
-cleanup() {
-  for pid in "${PIDS[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
-  done
-  for pid in "${PIDS[@]}"; do
-    for _ in $(seq 1 50); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  PIDS=()
-}
-trap cleanup EXIT
+source scripts/lib/servers.sh
+trap stop_servers EXIT
 trap 'exit 130' INT TERM
-
-# Waits (10 s at most) for the line "listening on http://127.0.0.1:<port>/mcp" in log $1 of
-# process $2, and prints the URL.
-wait_for_url() {
-  local log=$1 pid=$2 url=
-  for _ in $(seq 1 100); do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "the server exited at start:" >&2
-      cat "$log" >&2
-      return 1
-    fi
-    url=$(sed -n 's/.*listening on \(http:\/\/127\.0\.0\.1:[0-9]*\/mcp\).*/\1/p' "$log" | head -n1)
-    if [[ -n $url ]]; then
-      echo "$url"
-      return 0
-    fi
-    sleep 0.1
-  done
-  echo "the server did not report its address within 10 s:" >&2
-  cat "$log" >&2
-  return 1
-}
 
 echo "== interop: the Python SDK (venv in $VENV)"
 mkdir -p "$OUT"
@@ -88,11 +52,10 @@ BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
 FAILED=0
 
 echo "== interop 1: the Python SDK's client against the example server"
-"$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0 >"$OUT/our-server.log" 2>&1 &
-PIDS+=($!)
-URL=$(wait_for_url "$OUT/our-server.log" "${PIDS[-1]}")
+start_server "$OUT/our-server.log" "$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0
 set +e
-timeout 180 "$VENV/bin/python" scripts/interop/python_client.py "$URL" 2>"$OUT/python-client.err" |
+timeout 180 "$VENV/bin/python" scripts/interop/python_client.py "$SERVER_URL" \
+  2>"$OUT/python-client.err" |
   tee "$OUT/python-client.log"
 rc=${PIPESTATUS[0]}
 set -e
@@ -101,17 +64,15 @@ if [[ $rc -ne 0 ]]; then
   tail -n 20 "$OUT/python-client.err" >&2
   FAILED=1
 fi
-cleanup
+stop_servers
 
 echo "== interop 2: the example client against the Python SDK's server"
-"$VENV/bin/python" scripts/interop/python_server.py >"$OUT/python-server.log" 2>&1 &
-PIDS+=($!)
-URL=$(wait_for_url "$OUT/python-server.log" "${PIDS[-1]}")
+start_server "$OUT/python-server.log" "$VENV/bin/python" scripts/interop/python_server.py
 set +e
-timeout 120 "$BIN_DIR/mcp-conformance-client" --progress "$URL" 2>"$OUT/our-client.log"
+timeout 120 "$BIN_DIR/mcp-conformance-client" --progress "$SERVER_URL" 2>"$OUT/our-client.log"
 rc=$?
 set -e
-cleanup
+stop_servers
 # What the client must have logged: each answer as the Python server writes it.
 EXPECTED=(
   'discovered Some("python-interop-server"), versions ["2026-07-28"]'
