@@ -9,9 +9,10 @@
 #      sampling, roots, requestState, several rounds), the -32021 refusal, prompts, resources,
 #      templates, completion and a subscriptions/listen stream. One line per check.
 #   2. the example client against their server (scripts/interop/python_server.py): discovery,
-#      tools with arguments, an x-mcp-header argument, a progress stream, the multi round-trip
-#      tools (elicitation, sampling, roots), a resource and prompts. The client's log is
-#      checked line by line against what the server must have answered.
+#      tools with arguments, a failing tool (isError), an x-mcp-header argument, a progress
+#      stream, the multi round-trip tools (elicitation, sampling, roots), a resource and
+#      prompts. The client's log is checked line by line against what the server must have
+#      answered.
 #
 # Exits non-zero on any failure. The venv lives in target/interop-python (made once, kept);
 # PyPI is the only network it needs. Talks to 127.0.0.1 only; every wait is bounded; both
@@ -76,9 +77,10 @@ stop_servers
 # What the client must have logged: each answer as the Python server writes it.
 EXPECTED=(
   'discovered Some("python-interop-server"), versions ["2026-07-28"]'
-  '7 tool(s)'
+  '8 tool(s)'
   'tools/call "echo": 1 content block(s): "echo: conformance"'
   'tools/call "add": 1 content block(s): "sum: 2"'
+  'tools/call "fail": 1 content block(s) (isError): "Error executing tool fail"'
   'tools/call "deploy": 1 content block(s): "deploying to conformance"'
   'notifications/progress: 3/3 "step 3 of 3"'
   'tools/call "count_with_progress": 1 content block(s): "counted to 3"'

@@ -2,7 +2,7 @@
 the example client (examples/conformance-client) is run against it.
 
 It offers what the example client exercises on its own: plain tools, tools with required
-arguments, a tool whose argument is mirrored into an Mcp-Param header (x-mcp-header), a tool that
+arguments, a tool that fails (isError), a tool whose argument is mirrored into an Mcp-Param header (x-mcp-header), a tool that
 reports progress (an SSE response), tools that need input from the client through multi
 round-trip requests (elicitation, sampling, roots), a resource and prompts.
 
@@ -33,6 +33,12 @@ def echo(text: str) -> str:
 def add(a: int, b: int) -> str:
     """Adds two integers."""
     return f"sum: {a + b}"
+
+
+@server.tool()
+def fail() -> str:
+    """Always fails: the SDK reports the exception as a result with isError."""
+    raise ValueError("this tool always fails")
 
 
 @server.tool()
