@@ -85,8 +85,8 @@ fn client() -> reqwest::Client {
 }
 
 /// POSTs `request` as a conforming client would (the standard headers, `Mcp-Name` from the
-/// body, `Mcp-Param-Region` for the tool that asks for it) and reads the whole answer.
-async fn exchange(url: &str, request: Value) -> Exchange {
+/// body, `Mcp-Param-Region` for the tool that asks for it); the response, its body not read.
+async fn send(url: &str, request: &Value) -> reqwest::Response {
     let method = request["method"].as_str().unwrap_or_default().to_owned();
     let params = &request["params"];
     let name = params["name"].as_str().or(params["uri"].as_str());
@@ -102,25 +102,47 @@ async fn exchange(url: &str, request: Value) -> Exchange {
     if let Some(region) = params["arguments"]["region"].as_str() {
         post = post.header("mcp-param-region", region);
     }
-    let response = post.body(request.to_string()).send().await.unwrap();
-    let header = |name: &str| {
-        response
-            .headers()
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned)
-    };
-    let content_type = header("content-type");
-    let accel_buffering = header("x-accel-buffering");
-    let status = response.status().as_u16();
-    // A bounded read to the end: an SSE response that did not end would fail here.
-    let body = response.text().await.unwrap();
-    Exchange {
-        request,
-        status,
-        content_type,
-        accel_buffering,
-        body,
+    post.body(request.to_string()).send().await.unwrap()
+}
+
+impl Exchange {
+    /// What `response` to `request` says before its body (left empty here).
+    fn head(request: Value, response: &reqwest::Response) -> Self {
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        };
+        Exchange {
+            status: response.status().as_u16(),
+            content_type: header("content-type"),
+            accel_buffering: header("x-accel-buffering"),
+            request,
+            body: String::new(),
+        }
+    }
+}
+
+/// POSTs `request` and reads the whole answer.
+async fn exchange(url: &str, request: Value) -> Exchange {
+    let response = send(url, &request).await;
+    let mut e = Exchange::head(request, &response);
+    // A bounded read to the end (the client's timeout): a stream that did not end fails here.
+    e.body = response.text().await.unwrap();
+    e
+}
+
+/// Reads `response`'s body into `body` until it holds `needle` (bounded by the client's
+/// timeout); with `needle` `None`, to the end.
+async fn read_until(response: &mut reqwest::Response, body: &mut String, needle: Option<&str>) {
+    while !needle.is_some_and(|n| body.contains(n)) {
+        match response.chunk().await.unwrap() {
+            Some(chunk) => body.push_str(&String::from_utf8_lossy(&chunk)),
+            None if needle.is_none() => return,
+            None => panic!("the stream ended before {needle:?}: {body}"),
+        }
     }
 }
 
@@ -218,19 +240,20 @@ async fn listen_stream() -> Exchange {
         "subscriptions/listen",
         json!({"notifications": {"toolsListChanged": true}}),
     );
-    let reading = tokio::spawn({
-        let url = url.clone();
-        async move { exchange(&url, listen).await }
-    });
-    // Trigger a change once the stream is open (the acknowledgement is sent before the
-    // response starts, so a short wait for the subscription is enough), then shut down.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut response = send(&url, &listen).await;
+    let mut e = Exchange::head(listen, &response);
+    // The acknowledgement comes once the subscription is in place: then trigger a change,
+    // wait for it, and shut down, which ends the stream with the listen result.
+    let ack = "notifications/subscriptions/acknowledged";
+    read_until(&mut response, &mut e.body, Some(ack)).await;
     let trigger = json!({"name": "test_trigger_tool_change", "arguments": {}});
     let triggered = exchange(&url, request(2, "tools/call", trigger)).await;
     assert_eq!(triggered.status, 200, "{}", triggered.body);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let changed = "notifications/tools/list_changed";
+    read_until(&mut response, &mut e.body, Some(changed)).await;
     stop.send(true).unwrap();
-    tokio::time::timeout(BOUND, reading).await.unwrap().unwrap()
+    read_until(&mut response, &mut e.body, None).await;
+    e
 }
 
 /// The sweep and the listen stream: every answer these tests look at.
