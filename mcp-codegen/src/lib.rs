@@ -27,6 +27,8 @@ mod docs;
 mod emit;
 mod error;
 mod errors;
+mod extension;
+mod extension_roles;
 mod ir;
 mod keywords;
 mod load;
