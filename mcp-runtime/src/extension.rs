@@ -17,6 +17,52 @@
 //!   `-32021` refusal is
 //!   [`CapabilityErrorResponse::from_missing_extension`](crate::mrtr::CapabilityErrorResponse::from_missing_extension).
 //!
+//! A server with the tasks extension (generated with
+//! `Builder::extension("io.modelcontextprotocol/tasks")`), and the client that reads its answer:
+//!
+//! ```
+//! # use mcp_tests::tasks as mcp;
+//! use mcp::prelude::*;
+//! use mcp_runtime::extension::{Advertised, Reader};
+//!
+//! /// Runs every call as a task when the client can take one, else refuses with -32021.
+//! fn answer(request: &CallToolRequest) -> Result<CallToolResultResponse, MissingRequiredClientCapabilityError> {
+//!     let caps = &request.params.meta.client_capabilities;
+//!     let Some(tasks) = Advertised::<TasksExtension>::check(caps) else {
+//!         let id = Some(request.id.clone());
+//!         return Err(MissingRequiredClientCapabilityError::from_missing_extension::<TasksExtension>(id));
+//!     };
+//!     let now = "2026-07-28T10:30:00Z";
+//!     let created = CreateTaskResult::new(now, now, TaskStatus::Working, "task-1", 3_600_000)
+//!         .with_poll_interval_ms(5000u64);
+//!     Ok(request.respond(tasks.grant(created)))
+//! }
+//!
+//! // The client advertises the extension on the request...
+//! let mut caps = ClientCapabilities::new();
+//! caps.declare::<TasksExtension>();
+//! let meta = RequestMetaObject::new(caps.clone(), "2026-07-28");
+//! let request = CallToolRequest::new(RequestId::Integer(1), CallToolRequestParams::new(meta, "report"));
+//! let wire = serde_json::to_string(&answer(&request).unwrap())?;
+//! // ...and reads the answer with the extensions it advertised on it.
+//! let response: CallToolResultResponse = Reader::new(&caps).extension::<TasksExtension>().from_str(&wire)?;
+//! let CallToolOutcome::Task(created) = response.result else { panic!("a task") };
+//! assert_eq!(created.task_id, "task-1");
+//!
+//! // Without the extension: -32021, naming it in requiredCapabilities.extensions.
+//! let meta = RequestMetaObject::new(ClientCapabilities::new(), "2026-07-28");
+//! let request = CallToolRequest::new(RequestId::Integer(2), CallToolRequestParams::new(meta, "report"));
+//! let refusal = serde_json::to_value(answer(&request).unwrap_err())?;
+//! assert_eq!(refusal["error"]["code"], -32021);
+//! assert_eq!(
+//!     refusal["error"]["data"]["requiredCapabilities"],
+//!     serde_json::json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})
+//! );
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! The traits on hand-written types:
+//!
 //! ```
 //! use std::collections::BTreeMap;
 //! use mcp_runtime::extension::{Advertised, Extension, ExtensionCapabilities};
