@@ -152,6 +152,10 @@ pub trait Supports<E: Extension>: crate::Request {}
 /// Proof that the capabilities a client sent with a request advertise extension `E`: the only
 /// way to a [`Granted`] extension result. Obtained from those capabilities with
 /// [`Advertised::check`].
+///
+/// The proof names the extension, not the request: take it from the capabilities of the
+/// request being answered (in 2026-07-28, `request.params.meta.client_capabilities`), since
+/// capabilities are declared per request and a server must not infer them from another one.
 pub struct Advertised<E> {
     extension: PhantomData<fn() -> E>,
 }
@@ -181,6 +185,10 @@ impl<E> fmt::Debug for Advertised<E> {
 /// or read on the client while the extension is accepted (see [`Reader`]). The variant of an
 /// outcome for an extension's result holds this type, so that no answer can carry the result
 /// without the proof. It reads and writes exactly as `T` and dereferences to it.
+///
+/// Reading one is the only other way to a value, and `T` refuses an extension's `resultType`
+/// unless it is accepted on the thread: outside a [`Reader`], only an explicit
+/// [`accepting`](crate::result_type::accepting) gets one from JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Granted<T>(T);
 
