@@ -24,19 +24,8 @@ CLIENT_SCENARIOS=(tools_call request-metadata sep-2322-client-request-state http
   http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref
   json-schema-2020-12-preservation)
 
-SERVER_PID=
-cleanup() {
-  if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -TERM "$SERVER_PID" 2>/dev/null || true
-    for _ in $(seq 1 50); do
-      kill -0 "$SERVER_PID" 2>/dev/null || break
-      sleep 0.1
-    done
-    kill -KILL "$SERVER_PID" 2>/dev/null || true
-    wait "$SERVER_PID" 2>/dev/null || true
-  fi
-}
-trap cleanup EXIT
+source scripts/lib/servers.sh
+trap stop_servers EXIT
 trap 'exit 130' INT TERM
 
 echo "== conformance: referee (npm ci from the lockfile)"
@@ -54,23 +43,8 @@ mkdir -p "$OUT/server" "$OUT/client"
 
 echo "== conformance: start the server"
 # Port 0: the kernel picks a free loopback port; the server prints the one it got.
-"$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0 >"$OUT/server.log" 2>&1 &
-SERVER_PID=$!
-URL=
-for _ in $(seq 1 100); do
-  if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-    echo "the server exited at start:" >&2
-    cat "$OUT/server.log" >&2
-    exit 1
-  fi
-  URL=$(sed -n 's/.*listening on \(http:\/\/127\.0\.0\.1:[0-9]*\/mcp\).*/\1/p' "$OUT/server.log" | head -n1)
-  [[ -n $URL ]] && break
-  sleep 0.1
-done
-if [[ -z $URL ]]; then
-  echo "the server did not report its address within 10 s" >&2
-  exit 1
-fi
+start_server "$OUT/server.log" "$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0
+URL=$SERVER_URL
 echo "server at $URL"
 
 echo "== conformance: server scenarios (--requirements 2026-07-28)"
@@ -98,8 +72,7 @@ for scenario in "${CLIENT_SCENARIOS[@]}"; do
   [[ $rc -eq 0 ]] || CLIENT_RC=1
 done
 
-cleanup
-SERVER_PID=
+stop_servers
 
 echo "== conformance: results"
 # One row per scenario, from the checks.json files the suite wrote; scored = listed in the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The publishing check (run by CI): packages mcp-derive, mcp-runtime and mcp-codegen the way
 # `cargo publish` would, verifies that each package builds on its own, and fails on any warning
-# cargo prints, on a package that lacks its README or license files, on an overlay that differs
+# cargo prints, on a package that lacks its README or license files, on an overlay or extension file that differs
 # from `schema/`, on anything packaged that is an official schema file or generated output,
 # and on doctests of the packaged mcp-codegen (the README's among them) that fail.
 #
@@ -67,8 +67,8 @@ for c in "${CRATES[@]}"; do
     done <"$LOG/$c.list"
 done
 
-# 3. The overlays: every file of schema/ reaches mcp-codegen, byte for byte.
-for f in schema/*.json; do
+# 3. The overlays and the extensions: every file of schema/ reaches mcp-codegen, byte for byte.
+for f in schema/*.json schema/extensions/*.json; do
     cmp -s "$f" "$TARGET/package/mcp-codegen-$VERSION/$f" ||
         fail "mcp-codegen: the packaged $f is missing or differs from the repository's"
 done

@@ -35,6 +35,18 @@ fn main() {
     {
         panic!("generating with raw_json from {}: {e}", schema.display());
     }
+    // The same with the tasks extension (SEP-2663) enabled.
+    let file = out.join("mcp-tasks.rs");
+    if let Err(e) = mcp_codegen::Builder::new()
+        .schema(&schema)
+        .extension("io.modelcontextprotocol/tasks")
+        .generate(file)
+    {
+        panic!(
+            "generating with the tasks extension from {}: {e}",
+            schema.display()
+        );
+    }
     // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).
     for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let schema = dir.join(revision).join("schema.json");

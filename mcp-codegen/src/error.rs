@@ -66,6 +66,22 @@ pub enum Error {
         /// The revisions that have one.
         known: Vec<&'static str>,
     },
+    /// `Builder::extension` (or `--extension`) names an extension the generator does not have.
+    #[error("unknown extension {name:?}: the known extensions are {}", known.join(", "))]
+    UnknownExtension {
+        /// The identifier asked for.
+        name: String,
+        /// The identifiers of the built-in extensions.
+        known: Vec<&'static str>,
+    },
+    /// An extension cannot be enabled on this schema.
+    #[error("extension {id}: {message}")]
+    Extension {
+        /// The extension's identifier.
+        id: String,
+        /// Why.
+        message: String,
+    },
     /// The builder was used without a schema.
     #[error("no schema given: call Builder::schema(path) before generate")]
     NoSchema,

@@ -25,6 +25,36 @@ pub struct Module {
     pub error_response: Option<ErrorBuild>,
     /// The structs that describe a JSON object schema by its properties, in name order.
     pub object_schemas: Vec<ObjectSchemaRole>,
+    /// The enabled extensions, in the order they were enabled.
+    pub extensions: Vec<ExtensionRole>,
+    /// Where the client capabilities advertise extensions, when an extension is enabled.
+    pub extension_capabilities: Option<ExtensionCapabilitiesRole>,
+}
+
+/// An enabled extension: a marker type with its identifier and `resultType` values.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtensionRole {
+    /// The marker type.
+    pub ty: RustName,
+    /// The identifier.
+    pub id: String,
+    /// Its result types and the `resultType` value of each.
+    pub results: Vec<(RustName, String)>,
+    /// The requests whose outcome has a variant for one of its results.
+    pub supported: Vec<RustName>,
+    /// The marker's docs.
+    pub docs: String,
+}
+
+/// The map of advertised extensions in the client capabilities.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExtensionCapabilitiesRole {
+    /// The capabilities struct.
+    pub ty: RustName,
+    /// Its optional map member of extensions, by identifier.
+    pub field: RustName,
+    /// The type of one extension's settings.
+    pub settings: Ty,
 }
 
 /// A struct that describes a JSON object schema: a required map of property schemas and an
@@ -232,6 +262,9 @@ pub struct ResultVariant {
     pub name: RustName,
     /// The wrapped result type.
     pub ty: RustName,
+    /// The runtime type the variant holds the result in (`Granted<T>` for an extension's
+    /// result, which only a proof builds), when not the result type itself.
+    pub wrapper: Option<RustPath>,
     /// What selects it.
     pub select: ResultSelect,
     /// The variant's docs.

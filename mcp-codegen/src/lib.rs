@@ -15,9 +15,18 @@
 //!
 //! and include the output in a module: `pub mod mcp { include!(concat!(env!("OUT_DIR"), "/mcp.rs")); }`.
 //!
+//! Protocol extensions that add definitions and `resultType` values are enabled by identifier
+//! with [`Builder::extension`] (`--extension` on the command line): the tasks extension,
+//! `io.modelcontextprotocol/tasks` (SEP-2663), generates `Task`, `TaskStatus`,
+//! `CreateTaskResult`, the `tasks/*` requests and results, `TaskStatusNotification`, a
+//! `TasksExtension` marker, and a `Task` variant of `CallToolOutcome` that is read only where the
+//! client advertised the extension and built only with the proof of it (see
+//! `mcp_runtime::extension`). Without an extension the output is the revision's alone.
+//!
 //! The stages, each a private module with one job: `load` (read and parse), `overlay` (the
-//! project's per-revision rules and patches), `rules` (the protocol model: requests, results,
-//! outcomes), `lower` with `results`, `roles` and `overview` (schema and protocol model to the IR, whose
+//! project's per-revision rules and patches), `extension` (the extensions' files, merged into the
+//! schema), `rules` (the protocol model: requests, results,
+//! outcomes), `lower` with `results`, `roles`, `extension_roles` and `overview` (schema and protocol model to the IR, whose
 //! names are typed in `names`), `emit` (IR to tokens, knowing no protocol word), and the
 //! [`Builder`] that runs them and writes the file.
 
@@ -27,6 +36,8 @@ mod docs;
 mod emit;
 mod error;
 mod errors;
+mod extension;
+mod extension_roles;
 mod ir;
 mod keywords;
 mod load;

@@ -313,6 +313,12 @@ impl<'a> Lowerer<'a> {
             &self.rust_of,
             &self.outcome_of,
         );
+        crate::extension_roles::assign(
+            &mut self.module,
+            self.protocol,
+            self.overlay,
+            &self.rust_of,
+        );
         self.module.overview = crate::overview::text(&self.module, self.defs, self.overlay);
         Ok(self.module)
     }

@@ -19,6 +19,8 @@ OPTIONS:
                          Default: recognised from the schema's content (its SHA-256, or a
                          fingerprint that formatting does not change), else its folder name.
     --overlay <file>     Use this overlay file instead of the built-in one.
+    --extension <id>     Also generate a protocol extension's types and resultType values
+                         (repeatable), e.g. io.modelcontextprotocol/tasks.
     --no-lossless        Do not keep undeclared members (skip them when reading).
     --raw-json           Keep JSON the protocol does not interpret (any JSON value, open
                          objects such as a tool's inputSchema) as mcp_runtime::RawJson text.
@@ -56,6 +58,9 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             }
             "--overlay" => {
                 args.builder.overlay(value("--overlay")?);
+            }
+            "--extension" => {
+                args.builder.extension(value("--extension")?);
             }
             "--no-lossless" => {
                 args.builder.lossless(false);

@@ -17,6 +17,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, SchemaError, SchemaResult, escape_token};
+use crate::extension::{Enabled, ExtensionDef};
 
 /// The overlays that ship with the generator, by revision. `mcp-codegen/schema` is a symlink to
 /// the workspace's `schema/` folder, the one source of the overlays; `cargo package` copies the
@@ -61,6 +62,10 @@ pub struct Overlay {
     /// `input_requests`, which the generated checks belong to).
     #[serde(default)]
     pub input_capabilities: Option<InputCapabilities>,
+    /// The extensions enabled on top of the revision (never read from the file: added by
+    /// [`Overlay::enable`]).
+    #[serde(skip)]
+    pub extensions: Vec<Enabled>,
 }
 
 /// The `$def`s of multi round-trip requests.
@@ -474,7 +479,7 @@ impl OverlayError {
         }
     }
 
-    fn from_serde(e: serde_path_to_error::Error<serde_json::Error>) -> Self {
+    pub(crate) fn from_serde(e: serde_path_to_error::Error<serde_json::Error>) -> Self {
         let mut key = String::new();
         for segment in e.path().iter() {
             match segment {
@@ -622,6 +627,37 @@ impl Overlay {
             )),
             None => Ok(()),
         }
+    }
+
+    /// Enables `extension` on this revision: its result `$def`s get their fixed `resultType`,
+    /// and the rules stage learns which responses it extends. The extension must be defined
+    /// for this revision, which must have `resultType` rules.
+    pub fn enable(&mut self, extension: &ExtensionDef) -> Result<(), OverlayError> {
+        if !extension.revisions.contains(&self.revision) {
+            return Err(OverlayError::new(
+                "/revision",
+                format!(
+                    "the extension {} is defined for revision {}, not {}",
+                    extension.id,
+                    extension.revisions.join(", "),
+                    self.revision
+                ),
+            ));
+        }
+        let Some(results) = self.results.as_mut() else {
+            return Err(OverlayError::new(
+                "/results",
+                format!(
+                    "the extension {} adds resultType values, but revision {} has no resultType rules",
+                    extension.id, self.revision
+                ),
+            ));
+        };
+        for (name, value) in &extension.result_types {
+            results.fixed.insert(name.clone(), value.clone());
+        }
+        self.extensions.push(extension.enabled());
+        Ok(())
     }
 
     /// Applies the patches to `root`.

@@ -83,6 +83,7 @@ pub fn outcome(
     let mut variants = vec![ResultVariant {
         name: RustName::pascal("Complete"),
         ty: complete.clone(),
+        wrapper: None,
         select: ResultSelect::ResultType {
             value: COMPLETE.to_owned(),
             methods: Vec::new(),
@@ -97,6 +98,7 @@ pub fn outcome(
         variants.push(ResultVariant {
             name: RustName::pascal("InputRequired"),
             ty: ty.clone(),
+            wrapper: None,
             select: ResultSelect::ResultType {
                 value: value.clone(),
                 methods: Vec::new(),
@@ -104,6 +106,9 @@ pub fn outcome(
             docs: "The server needs more input from the client before it can complete.".to_owned(),
         });
     }
+    let extensions = extension_variants(protocol, rust_of, info);
+    let extension_docs: String = extensions.iter().map(|v| format!(" {}", v.docs)).collect();
+    variants.extend(extensions);
     let answers = request.as_ref().map_or_else(
         || "the request".to_owned(),
         |r| format!("{{@link {}}}", r.unraw()),
@@ -113,7 +118,7 @@ pub fn outcome(
         complete.unraw(),
         input_required.as_ref().map_or("", |(_, v)| v.as_str()),
         input_required.as_ref().map_or("", |(t, _)| t.unraw()),
-    );
+    ) + &extension_docs;
     TypeDef {
         name: name.clone(),
         pointer,
@@ -125,6 +130,47 @@ pub fn outcome(
         }),
     }
 }
+
+/// The variants of the results of enabled extensions that the outcome `info` lists: named
+/// after the value (`"task"` is `Task`), holding the result in the runtime's [`GRANTED`] so
+/// that only a server holding the proof that the client advertised the extension builds one.
+fn extension_variants(
+    protocol: &Protocol,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+    info: &OutcomeInfo,
+) -> Vec<ResultVariant> {
+    let mut out = Vec::new();
+    for def in &info.extensions {
+        let Some(extension) = protocol
+            .extensions
+            .iter()
+            .find(|e| e.result_types.contains_key(def.as_str()))
+        else {
+            continue;
+        };
+        let value = extension.result_types[def.as_str()].clone();
+        let ty = rust_of[def].clone();
+        let docs = format!(
+            "`\"{value}\"` is [`{}`], from the extension `{}`: read only where the client advertised that extension on the request (else the value is invalid), and built only with the proof of it (`mcp_runtime::extension::Advertised::grant`).",
+            ty.unraw(),
+            extension.id
+        );
+        out.push(ResultVariant {
+            name: RustName::pascal(&value),
+            ty,
+            wrapper: RustPath::parse(GRANTED),
+            select: ResultSelect::ResultType {
+                value,
+                methods: Vec::new(),
+            },
+            docs,
+        });
+    }
+    out
+}
+
+/// The runtime type an outcome holds an extension's result in.
+const GRANTED: &str = "::mcp_runtime::extension::Granted";
 
 /// A union that lists result types (`ServerResult`): read by `resultType` alone, the
 /// input-required result is its own variant and every other value the generic result's; read
@@ -168,6 +214,7 @@ pub fn union_of_results(
         variants.push(ResultVariant {
             name: m.name.clone(),
             ty,
+            wrapper: None,
             select,
             docs,
         });

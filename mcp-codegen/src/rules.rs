@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::extension::Enabled;
 use crate::names::SchemaName;
 use crate::overlay::Overlay;
 
@@ -24,6 +25,8 @@ pub struct Protocol {
     pub outcomes: BTreeMap<SchemaName, OutcomeInfo>,
     /// The `$def` that answers `input_required`.
     pub input_required: Option<SchemaName>,
+    /// The extensions enabled (from the overlay).
+    pub extensions: Vec<Enabled>,
 }
 
 /// How a result `$def` treats `resultType`.
@@ -69,6 +72,8 @@ pub struct OutcomeInfo {
     pub complete: SchemaName,
     /// The request `$def` it answers, when there is one.
     pub request: Option<SchemaName>,
+    /// The results of enabled extensions the union also lists, in the union's order.
+    pub extensions: Vec<SchemaName>,
 }
 
 fn const_str<'a>(def: &'a Value, key: &str) -> Option<&'a str> {
@@ -100,6 +105,7 @@ impl Protocol {
             answers: BTreeMap::new(),
             answering: BTreeSet::new(),
         };
+        reader.protocol.extensions = overlay.map(|o| o.extensions.clone()).unwrap_or_default();
         let results_rule = overlay.and_then(|o| o.results.as_ref());
         if let Some(rule) = results_rule {
             if !defs.contains_key(&rule.input_required) {
@@ -204,15 +210,15 @@ impl Reader<'_> {
                 "a result union without the input_required result: the overlay does not say how to tell its members apart",
             ));
         };
-        let others: Vec<&str> = targets
+        let (extensions, others): (Vec<&str>, Vec<&str>) = targets
             .iter()
             .map(String::as_str)
             .filter(|t| *t != ir)
-            .collect();
+            .partition(|t| self.is_extension_result(t));
         let [complete] = others.as_slice() else {
             return Err(SchemaError::new(
                 pointer,
-                "a result union must hold the input_required result and exactly one complete result",
+                "a result union must hold the input_required result and exactly one complete result (besides the results of enabled extensions)",
             ));
         };
         let request = format!("{base}Request");
@@ -231,9 +237,18 @@ impl Reader<'_> {
                 base: base.to_owned(),
                 complete: SchemaName::new(*complete),
                 request,
+                extensions: extensions.into_iter().map(SchemaName::new).collect(),
             },
         );
         Ok(())
+    }
+
+    /// Whether `$def` `name` is a result of an enabled extension.
+    fn is_extension_result(&self, name: &str) -> bool {
+        self.protocol
+            .extensions
+            .iter()
+            .any(|e| e.result_types.contains_key(name))
     }
 
     /// A request or notification: a `$def` with a constant `method`.
@@ -341,6 +356,44 @@ mod tests {
         assert_eq!(p.results["FooResult"], ResultKind::Fixed("complete".into()));
         assert_eq!(p.results["Result"], ResultKind::Generic);
         assert_eq!(p.notifications["ThingNotification"], "notifications/thing");
+    }
+
+    #[test]
+    fn an_enabled_extension_result_joins_the_outcome() {
+        let defs = json!({
+            "InputRequiredResult": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+            "FooResult": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+            "LaterResult": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+            "FooRequest": {"type": "object", "properties": {"method": {"const": "foo"}}},
+            "FooResultResponse": {"type": "object", "properties": {"result": {"anyOf": [
+                {"$ref": "#/$defs/InputRequiredResult"}, {"$ref": "#/$defs/FooResult"},
+                {"$ref": "#/$defs/LaterResult"}]}}}
+        });
+        let defs = defs.as_object().unwrap();
+        // Not enabled: two complete results, which the rules refuse.
+        let err = Protocol::read(defs, "$defs", Some(&overlay())).unwrap_err();
+        assert!(
+            err.message.contains("exactly one complete result"),
+            "{}",
+            err.message
+        );
+        let mut o = overlay();
+        o.results
+            .as_mut()
+            .unwrap()
+            .fixed
+            .insert("LaterResult".into(), "later".into());
+        o.extensions.push(Enabled {
+            id: "com.example/later".into(),
+            result_types: [("LaterResult".to_owned(), "later".to_owned())].into(),
+            extends: vec!["FooResultResponse".into()],
+            why: String::new(),
+        });
+        let p = Protocol::read(defs, "$defs", Some(&o)).unwrap();
+        let outcome = &p.outcomes["FooResultResponse"];
+        assert_eq!(outcome.complete.as_str(), "FooResult");
+        assert_eq!(outcome.extensions, [SchemaName::new("LaterResult")]);
+        assert_eq!(p.results["LaterResult"], ResultKind::Fixed("later".into()));
     }
 
     #[test]

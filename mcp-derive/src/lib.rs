@@ -255,7 +255,10 @@ pub fn derive_mcp_object(input: TokenStream) -> TokenStream {
 ///   `"complete"` variant), and the members before `resultType` stream into the variant types
 ///   as for a tagged [`McpUnion`](macro@McpUnion) (sorted keys cost nothing). An extension
 ///   variant is chosen only while its value is accepted
-///   (`mcp_runtime::result_type::accepting`). Any other value is an error naming it and the
+///   (`mcp_runtime::result_type::accepting`). Its type may be
+///   `mcp_runtime::extension::Granted<T>`, which reads and checks as `T`: generated outcomes
+///   hold an extension's result so, and only a server with the proof that the client
+///   advertised the extension builds one. Any other value is an error naming it and the
 ///   enum's values.
 /// - Writing writes the variant's value. `From<T>` is implemented for every variant type that
 ///   no other variant has.

@@ -7,6 +7,8 @@
 //! - [`capability`]: capability gating of input requests (rules from the overlay).
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `-32021` error response, generic over traits the generator implements.
+//! - [`extension`]: extensions that add `resultType` values (the tasks extension): reading
+//!   with the advertised extensions accepted, and the proof a server needs to answer with one.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
@@ -44,6 +46,7 @@ extern crate self as mcp_runtime;
 
 pub mod capability;
 mod de;
+pub mod extension;
 #[cfg(feature = "schemars")]
 pub mod json_schema;
 pub mod mrtr;

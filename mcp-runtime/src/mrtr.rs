@@ -15,6 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::capability::{self, CapabilityError, Rule};
+use crate::extension::{Extension, ExtensionCapabilities};
 use crate::retry::RetryError;
 
 /// One input request (the union of the request kinds a server may ask the client for).
@@ -305,5 +306,21 @@ pub trait CapabilityErrorResponse: Sized {
             Self::require(&mut required, &refusal.capability);
         }
         Self::from_parts(id, error.message(), required)
+    }
+
+    /// The error response to the request `id` that only an answer of extension `E` can serve,
+    /// sent without `E` in its capabilities: `data.requiredCapabilities` is
+    /// `{"extensions": {"<E::ID>": {}}}` (for the tasks extension, SEP-2663).
+    fn from_missing_extension<E: Extension>(id: Self::Id) -> Self
+    where
+        Self::Capabilities: ExtensionCapabilities,
+    {
+        let mut required = Self::Capabilities::default();
+        required.declare::<E>();
+        let message = format!(
+            "Missing required client capability: the extension `{}`",
+            E::ID
+        );
+        Self::from_parts(id, message, required)
     }
 }

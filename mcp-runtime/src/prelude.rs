@@ -7,6 +7,7 @@
 //! It holds traits only (imported anonymously, so their names cannot clash with the generated
 //! types of the same name, such as `InputRequest`).
 
+pub use crate::extension::ExtensionCapabilities as _;
 pub use crate::mrtr::{
     CapabilityErrorResponse as _, InputRequest as _, InputRequired as _, InputResponse as _,
     Retry as _,

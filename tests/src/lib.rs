@@ -25,6 +25,11 @@ pub mod raw {
     include!(concat!(env!("OUT_DIR"), "/mcp-raw.rs"));
 }
 
+/// The 2026-07-28 types with the `io.modelcontextprotocol/tasks` extension (SEP-2663) enabled.
+pub mod tasks {
+    include!(concat!(env!("OUT_DIR"), "/mcp-tasks.rs"));
+}
+
 /// Types generated from the 2024-11-05 schema.
 pub mod v2024_11_05 {
     include!(concat!(env!("OUT_DIR"), "/mcp-2024-11-05.rs"));

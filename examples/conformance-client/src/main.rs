@@ -28,7 +28,9 @@ use serde_json::Value;
 
 use session::{ClientError, Session};
 
-const USAGE: &str = "usage: mcp-conformance-client <server-url>
+const USAGE: &str = "usage: mcp-conformance-client [--progress] <server-url>
+
+--progress: tool calls carry a progressToken (the progress notifications are logged).
 
 Environment: MCP_CONFORMANCE_SCENARIO (the scenario's name), MCP_CONFORMANCE_CONTEXT (JSON,
 optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}]}).";
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         eprintln!("{USAGE}");
         return ExitCode::SUCCESS;
     }
+    let progress = std::env::args().skip(1).any(|a| a == "--progress");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
         .ok()
@@ -57,7 +60,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(&url, &scenario, &context)) {
+    match runtime.block_on(run(&url, &scenario, &context, progress)) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(failed) => {
             eprintln!("mcp-conformance-client: {failed} operation(s) failed");
@@ -94,10 +97,28 @@ async fn echo_schemas(s: &mut Session, tools: &[mcp::Tool]) -> Result<usize, Cli
     Ok(failed)
 }
 
+/// `: "<text>"` for the first text block among `blocks` (for the log), or nothing.
+fn first_text<'b>(mut blocks: impl Iterator<Item = &'b mcp::ContentBlock>) -> String {
+    blocks
+        .find_map(|b| match b {
+            mcp::ContentBlock::TextContent(t) => Some(format!(": {:?}", t.text)),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 /// Runs the session; the number of calls that failed.
-async fn run(url: &str, scenario: &str, context: &Value) -> Result<usize, ClientError> {
+async fn run(
+    url: &str,
+    scenario: &str,
+    context: &Value,
+    progress: bool,
+) -> Result<usize, ClientError> {
     eprintln!("scenario {scenario:?} against {url}");
     let mut s = Session::new(url)?;
+    if progress {
+        s.ask_for_progress();
+    }
     let discovered = s.discover().await?;
     eprintln!(
         "discovered {:?}, versions {:?}",
@@ -155,14 +176,15 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<usize, Client
         for (tool, args) in calls {
             match s.call_tool(&tool, args).await {
                 Ok(r) => eprintln!(
-                    "tools/call {:?}: {} content block(s){}",
+                    "tools/call {:?}: {} content block(s){}{}",
                     tool.name,
                     r.content.len(),
                     if r.is_error == Some(true) {
                         " (isError)"
                     } else {
                         ""
-                    }
+                    },
+                    first_text(r.content.iter())
                 ),
                 Err(e) => {
                     failed += 1;
@@ -197,9 +219,10 @@ async fn run(url: &str, scenario: &str, context: &Value) -> Result<usize, Client
                 .collect();
             match s.get_prompt(&p.name, args).await {
                 Ok(got) => eprintln!(
-                    "prompts/get {:?}: {} message(s)",
+                    "prompts/get {:?}: {} message(s){}",
                     p.name,
-                    got.messages.len()
+                    got.messages.len(),
+                    first_text(got.messages.iter().map(|m| &m.content))
                 ),
                 Err(e) => {
                     failed += 1;

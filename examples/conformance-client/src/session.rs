@@ -4,7 +4,10 @@
 //!
 //! Requests and responses are the generated types; the multi round-trip retry is the
 //! generated `retry` of the request, which echoes `requestState` exactly (and sends none when
-//! none came) and takes a new JSON-RPC id.
+//! none came) and takes a new JSON-RPC id. A request is written straight from its type to
+//! JSON text, and a response read straight from the text into its type: no
+//! `serde_json::Value` in between, which would reorder the members (the body keeps the order
+//! the generated type writes: `jsonrpc`, `method`, `id`, `params`).
 
 use std::fmt;
 use std::time::Duration;
@@ -56,6 +59,7 @@ impl std::error::Error for ClientError {}
 /// A request this client sends: it gets a fresh id and the current `_meta` before each send.
 pub trait Outgoing: Serialize + mcp_runtime::Request {
     fn reset(&mut self, id: mcp::RequestId, meta: mcp::RequestMetaObject);
+    fn id(&self) -> &mcp::RequestId;
 }
 
 macro_rules! outgoing {
@@ -65,8 +69,30 @@ macro_rules! outgoing {
                 self.id = id;
                 self.params.meta = meta;
             }
+
+            fn id(&self) -> &mcp::RequestId {
+                &self.id
+            }
         }
     )*};
+}
+
+/// What the client reads of a JSON-RPC message before reading it whole as its type: whom it
+/// answers, and whether it is a result or an error.
+#[derive(serde::Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    id: Option<mcp::RequestId>,
+    #[serde(default)]
+    result: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+}
+
+/// The JSON-RPC response to one request, as the JSON text it came in.
+struct Answer {
+    text: String,
+    is_error: bool,
 }
 
 outgoing!(
@@ -85,6 +111,8 @@ pub struct Session {
     version: String,
     next_id: i64,
     capabilities: mcp::ClientCapabilities,
+    /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
+    progress: bool,
 }
 
 impl Session {
@@ -106,7 +134,14 @@ impl Session {
             version: SUPPORTED_VERSIONS[0].to_owned(),
             next_id: 1,
             capabilities: capabilities(),
+            progress: false,
         })
+    }
+
+    /// From now on, tool calls carry a `progressToken`, so that a server may answer with an
+    /// SSE stream of `notifications/progress` (each is logged).
+    pub fn ask_for_progress(&mut self) {
+        self.progress = true;
     }
 
     pub fn next_id(&mut self) -> mcp::RequestId {
@@ -124,16 +159,30 @@ impl Session {
             )
     }
 
-    /// POSTs `body` and returns the JSON-RPC message that answers request `id` (from a JSON
-    /// body, or from the events of an SSE body).
+    /// The `_meta` of tool call `id`: [`Session::meta`], with a progress token when the
+    /// session asks for progress.
+    fn call_meta(&self, id: &mcp::RequestId) -> mcp::RequestMetaObject {
+        let mut meta = self.meta();
+        if self.progress {
+            let token = match id {
+                mcp::RequestId::String(s) => format!("progress-{s}"),
+                mcp::RequestId::Integer(i) => format!("progress-{i}"),
+            };
+            meta.progress_token = Some(mcp::ProgressToken::String(token));
+        }
+        meta
+    }
+
+    /// POSTs `body` (a request's JSON text) and returns the JSON-RPC message that answers
+    /// request `id` (from a JSON body, or from the events of an SSE body).
     async fn post(
         &self,
         method: &str,
         name: Option<&str>,
         extra_headers: &[(String, String)],
-        body: &Value,
-        id: &Value,
-    ) -> Result<Value, ClientError> {
+        body: Vec<u8>,
+        id: &mcp::RequestId,
+    ) -> Result<Answer, ClientError> {
         let mut req = self
             .http
             .post(&self.url)
@@ -148,7 +197,7 @@ impl Session {
             req = req.header(k.as_str(), v.as_str());
         }
         let resp = req
-            .body(body.to_string())
+            .body(body)
             .send()
             .await
             .map_err(|e| ClientError::Http(e.to_string()))?;
@@ -162,18 +211,28 @@ impl Session {
             .text()
             .await
             .map_err(|e| ClientError::Http(e.to_string()))?;
+        let read = |data: &str| {
+            let e = serde_json::from_str::<Envelope>(data).ok()?;
+            let answers = e.result.is_some() || e.error.is_some();
+            Some((e.id, answers, e.error.is_some()))
+        };
         let message = if sse {
+            log_progress(&text);
             // The response is the event that carries our id with a result or an error; the
             // others are notifications about the request.
             text.lines()
                 .filter_map(|l| l.strip_prefix("data:"))
-                .filter_map(|d| serde_json::from_str::<Value>(d.trim()).ok())
-                .find(|m| {
-                    m.get("id") == Some(id)
-                        && (m.get("result").is_some() || m.get("error").is_some())
+                .map(str::trim)
+                .find_map(|d| match read(d)? {
+                    (Some(i), true, is_error) if i == *id => Some(Answer {
+                        text: d.to_owned(),
+                        is_error,
+                    }),
+                    _ => None,
                 })
         } else {
-            serde_json::from_str::<Value>(&text).ok()
+            // An error may come without an id (when the server could not read the request's).
+            read(&text).map(|(_, _, is_error)| Answer { text, is_error })
         };
         message.ok_or_else(|| {
             ClientError::Http(format!(
@@ -194,15 +253,14 @@ impl Session {
         extra_headers: &[(String, String)],
     ) -> Result<(Req, Resp), ClientError> {
         for attempt in 0..2 {
-            let body = serde_json::to_value(&request)
+            let body = serde_json::to_vec(&request)
                 .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", Req::METHOD)))?;
-            let id = body.get("id").cloned().unwrap_or(Value::Null);
-            let message = self
-                .post(Req::METHOD, name, extra_headers, &body, &id)
+            let answer = self
+                .post(Req::METHOD, name, extra_headers, body, request.id())
                 .await?;
-            if message.get("error").is_some() {
+            if answer.is_error {
                 let e: mcp::JSONRPCErrorResponse =
-                    serde_json::from_value(message).map_err(|e| {
+                    serde_json::from_str(&answer.text).map_err(|e| {
                         ClientError::Protocol(format!("reading an error response: {e}"))
                     })?;
                 if e.error.code == -32022 && attempt == 0 {
@@ -229,7 +287,7 @@ impl Session {
                 }
                 return Err(ClientError::Rpc(e.error));
             }
-            let resp = serde_json::from_value(message).map_err(|e| {
+            let resp = serde_json::from_str(&answer.text).map_err(|e| {
                 ClientError::Protocol(format!("reading the {} response: {e}", Req::METHOD))
             })?;
             return Ok((request, resp));
@@ -288,9 +346,10 @@ impl Session {
         arguments: serde_json::Map<String, Value>,
     ) -> Result<mcp::CallToolResult, ClientError> {
         let mut param_headers = tool_headers(tool, &arguments)?;
-        let params =
-            mcp::CallToolRequestParams::new(self.meta(), &tool.name).with_arguments(arguments);
-        let mut request = mcp::CallToolRequest::new(self.next_id(), params);
+        let id = self.next_id();
+        let params = mcp::CallToolRequestParams::new(self.call_meta(&id), &tool.name)
+            .with_arguments(arguments);
+        let mut request = mcp::CallToolRequest::new(id, params);
         let mut relisted = false;
         for _ in 0..MAX_ROUNDS {
             let name = request.params.name.clone();
@@ -320,7 +379,7 @@ impl Session {
                     request = sent
                         .retry(id, &ask, responses)
                         .map_err(|e| ClientError::Protocol(e.to_string()))?;
-                    request.params.meta = self.meta();
+                    request.params.meta = self.call_meta(&request.id);
                 }
             }
         }
@@ -411,6 +470,23 @@ impl Session {
             responses.insert(key.clone(), response);
         }
         Ok(responses)
+    }
+}
+
+/// Logs the `notifications/progress` events of an SSE body.
+fn log_progress(body: &str) {
+    let events = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str::<mcp::ProgressNotification>(d.trim()).ok());
+    for note in events {
+        let p = note.params;
+        eprintln!(
+            "notifications/progress: {}/{} {:?}",
+            p.progress,
+            p.total.map(|t| t.to_string()).unwrap_or_default(),
+            p.message.unwrap_or_default()
+        );
     }
 }
 

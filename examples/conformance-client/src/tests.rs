@@ -1,5 +1,6 @@
 //! The client against a scripted HTTP server on a loopback port: re-listing after
-//! `HeaderMismatch`, and a long call that lives as long as its SSE stream does.
+//! `HeaderMismatch`, a long call that lives as long as its SSE stream does, and request bodies
+//! in the order the generated types write their members.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -11,11 +12,13 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::mcp;
 use crate::session::Session;
 
-/// One request the server saw: its headers (names lowercased) and JSON body.
+/// One request the server saw: its headers (names lowercased) and JSON body, parsed and as
+/// the bytes that came.
 #[derive(Debug, Clone)]
 struct Seen {
     headers: Vec<(String, String)>,
     body: Value,
+    raw: Vec<u8>,
 }
 
 impl Seen {
@@ -115,8 +118,9 @@ async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
         }
         data.extend_from_slice(&buf[..n]);
     }
-    let body = serde_json::from_slice(&data[end..end + length]).ok()?;
-    Some(Seen { headers, body })
+    let raw = data[end..end + length].to_vec();
+    let body = serde_json::from_slice(&raw).ok()?;
+    Some(Seen { headers, body, raw })
 }
 
 fn result(seen: &Seen, result: Value) -> Value {
@@ -234,4 +238,86 @@ async fn a_long_call_lives_while_its_stream_does() {
     let (url, _) = serve(silent).await;
     let mut session = Session::with_idle_timeout(&url, idle).unwrap();
     assert!(session.call_tool(&tool, args(json!({}))).await.is_err());
+}
+
+/// Answers `server/discover` (tools offered), `tools/list` (one tool) and `tools/call`.
+fn discover_list_call(seen: &Seen, _: &[Seen]) -> Answer {
+    let answer = match seen.method() {
+        "server/discover" => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+            "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}}}),
+        "tools/list" => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+            "tools": [region_tool(true)]}),
+        _ => called(),
+    };
+    Answer::Json(200, result(seen, answer))
+}
+
+/// The body of a request as sent: exactly what its generated type writes, so not sorted by
+/// member name as a detour through `serde_json::Value` would leave it.
+fn assert_generated_order<T>(seen: &Seen, prefix: &str)
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let text = std::str::from_utf8(&seen.raw).unwrap();
+    assert!(text.starts_with(prefix), "{text}");
+    let typed: T = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&typed).unwrap(), text);
+    let sorted = serde_json::from_str::<Value>(text).unwrap().to_string();
+    assert_ne!(sorted, text, "the members are not in name order");
+}
+
+#[tokio::test]
+async fn requests_keep_the_generated_member_order() {
+    let (url, log) = serve(discover_list_call).await;
+    let mut session = Session::new(&url).unwrap();
+    session.discover().await.unwrap();
+    let tools = session.list_tools().await.unwrap();
+    session
+        .call_tool(&tools[0], args(json!({"region": "eu"})))
+        .await
+        .unwrap();
+    let log = log.lock().unwrap();
+    assert_generated_order::<mcp::DiscoverRequest>(
+        &log[0],
+        r#"{"jsonrpc":"2.0","method":"server/discover","id":1,"params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"#,
+    );
+    assert_generated_order::<mcp::ListToolsRequest>(
+        &log[1],
+        r#"{"jsonrpc":"2.0","method":"tools/list","id":2,"params":{"#,
+    );
+    assert_generated_order::<mcp::CallToolRequest>(
+        &log[2],
+        r#"{"jsonrpc":"2.0","method":"tools/call","id":3,"params":{"#,
+    );
+}
+
+/// A tool call answered with an SSE stream: two progress notifications, then the result.
+fn with_progress(seen: &Seen, _: &[Seen]) -> Answer {
+    let token = &seen.body["params"]["_meta"]["progressToken"];
+    let note = |p: u32| {
+        let n = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                       "params": {"progressToken": token, "progress": p, "total": 2}});
+        (Duration::ZERO, format!("event: message\ndata: {n}\n\n"))
+    };
+    let done = result(seen, called());
+    Answer::Sse(vec![
+        note(1),
+        note(2),
+        (Duration::ZERO, format!("event: message\ndata: {done}\n\n")),
+    ])
+}
+
+#[tokio::test]
+async fn a_session_that_asks_for_progress_sends_a_token_per_call() {
+    let (url, log) = serve(with_progress).await;
+    let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    let mut session = Session::new(&url).unwrap();
+    session.call_tool(&tool, args(json!({}))).await.unwrap();
+    session.ask_for_progress();
+    let done = session.call_tool(&tool, args(json!({}))).await.unwrap();
+    assert_eq!(done.content.len(), 1);
+    let log = log.lock().unwrap();
+    let meta = |i: usize| &log[i].body["params"]["_meta"];
+    assert_eq!(meta(0).get("progressToken"), None, "not asked for");
+    assert_eq!(meta(1)["progressToken"], "progress-2");
 }

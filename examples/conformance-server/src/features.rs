@@ -22,7 +22,8 @@ const LIST_TTL_MS: u64 = 60_000;
 const DISCOVER_TTL_MS: u64 = 300_000;
 
 /// Answers one request (all but `subscriptions/listen`, which [`listen`] streams).
-pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<Value, Failure> {
+/// The response as JSON text.
+pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, Failure> {
     use mcp::ClientRequest as C;
     match request {
         C::DiscoverRequest(r) => to_json(&r.respond(discover())),
@@ -624,12 +625,14 @@ pub fn listen(app: Arc<App>, request: mcp::SubscriptionsListenRequest) -> Respon
     let subscription = request.id.clone();
     let tag =
         |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
-    let (tx, rx) = mpsc::unbounded_channel::<Value>();
+    let (tx, rx) = mpsc::unbounded_channel::<String>();
     let ack = mcp::SubscriptionsAcknowledgedNotification::new(
         mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
             .with_meta(tag(&subscription)),
     );
-    let _ = tx.send(serde_json::to_value(&ack).unwrap_or_default());
+    if let Ok(text) = to_json(&ack) {
+        let _ = tx.send(text);
+    }
     let mut changes = app.changes.subscribe();
     let mut shutdown = app.shutdown.clone();
     let tools = honoured.tools_list_changed == Some(true);
@@ -644,16 +647,18 @@ pub fn listen(app: Arc<App>, request: mcp::SubscriptionsListenRequest) -> Respon
                         mcp::SubscriptionsListenResultMetaObject::new(subscription.clone())
                             .with_server_info(crate::server_info()),
                     ));
-                    let _ = tx.send(serde_json::to_value(&done).unwrap_or_default());
+                    if let Ok(text) = to_json(&done) {
+                        let _ = tx.send(text);
+                    }
                     break;
                 }
                 change = changes.recv() => {
                     let note = match change {
-                        Ok(Change::Tools) if tools => serde_json::to_value(
-                            mcp::ToolListChangedNotification::new().with_params(params(&subscription)),
+                        Ok(Change::Tools) if tools => to_json(
+                            &mcp::ToolListChangedNotification::new().with_params(params(&subscription)),
                         ),
-                        Ok(Change::Prompts) if prompts => serde_json::to_value(
-                            mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
+                        Ok(Change::Prompts) if prompts => to_json(
+                            &mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
                         ),
                         Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
                         Err(broadcast::error::RecvError::Closed) => break,

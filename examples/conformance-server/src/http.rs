@@ -64,17 +64,13 @@ fn is_known_method(method: &str) -> bool {
     .contains(&method)
 }
 
-fn json_response(status: StatusCode, body: &Value) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        body.to_string(),
-    )
-        .into_response()
+/// `body` is the JSON text of one message, written from its generated type.
+fn json_response(status: StatusCode, body: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 fn failure(f: Failure) -> Response {
-    json_response(f.status, &f.body)
+    json_response(f.status, f.body)
 }
 
 async fn not_allowed(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
@@ -120,7 +116,7 @@ fn check_host(app: &App, headers: &HeaderMap) -> Result<(), Box<Response>> {
             format!("Forbidden: {what} is not an allowed host"),
         )
         .body;
-        Err(Box::new(json_response(StatusCode::FORBIDDEN, &body)))
+        Err(Box::new(json_response(StatusCode::FORBIDDEN, body)))
     };
     match headers.get(header::HOST).and_then(|v| v.to_str().ok()) {
         Some(h) if app.allowed_hosts.contains(&host_name(h)) => {}
@@ -195,7 +191,7 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         };
     }
     // The envelope first: jsonrpc, id and method, without the params.
-    let envelope = match serde_json::from_value::<mcp::JSONRPCRequest>(message.clone()) {
+    let envelope = match serde_json::from_value::<mcp::JSONRPCRequest>(message) {
         Ok(r) => r,
         Err(e) => {
             return failure(Failure::new(
@@ -273,7 +269,8 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
     if let Err(f) = check_standard_headers(&headers, &id, method, envelope.params.as_ref()) {
         return failure(f);
     }
-    let request: mcp::ClientRequest = match serde_json::from_value(message) {
+    // Read from the bytes as sent (not from `message`): the generated type sees the JSON text.
+    let request: mcp::ClientRequest = match serde_json::from_slice(&body) {
         Ok(r) => r,
         Err(e) => {
             return failure(Failure::new(
@@ -418,30 +415,46 @@ async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>) -> Response {
             crate::rpc::INTERNAL_ERROR,
             "the handler stopped without answering",
         )),
-        Some(Msg::Done(Ok(v))) => json_response(StatusCode::OK, &v),
+        Some(Msg::Done(Ok(body))) => json_response(StatusCode::OK, body),
         Some(Msg::Done(Err(f))) => failure(f),
         Some(Msg::Note(first)) => {
             let first = tokio_stream::once(Msg::Note(first));
             let rest = UnboundedReceiverStream::new(rx);
-            let events = first.chain(rest).map(|m| {
-                let v = match m {
-                    Msg::Note(v) | Msg::Done(Ok(v)) => v,
-                    Msg::Done(Err(f)) => f.body,
-                };
-                Ok::<_, Infallible>(Event::default().event("message").data(v.to_string()))
+            // The handler task sends `Done` last and then drops its sender, so the stream
+            // ends right after the final response.
+            let events = first.chain(rest).map(|m| match m {
+                Msg::Note(text) | Msg::Done(Ok(text)) => text,
+                Msg::Done(Err(f)) => f.body,
             });
-            Sse::new(events).into_response()
+            unbuffered(Sse::new(events.map(event)).into_response())
         }
     }
 }
 
-/// An SSE response that stays open (subscriptions/listen), with keep-alive comments.
-pub fn sse_stream(rx: mpsc::UnboundedReceiver<Value>) -> Response {
-    let events = UnboundedReceiverStream::new(rx)
-        .map(|v| Ok::<_, Infallible>(Event::default().event("message").data(v.to_string())));
-    Sse::new(events)
-        .keep_alive(KeepAlive::default())
-        .into_response()
+/// One SSE event carrying one JSON-RPC message.
+fn event(text: String) -> Result<Event, Infallible> {
+    Ok(Event::default().event("message").data(text))
+}
+
+/// `X-Accel-Buffering: no` on an SSE response, so that a reverse proxy passes each event on
+/// as it comes instead of buffering the stream.
+fn unbuffered(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        header::HeaderName::from_static("x-accel-buffering"),
+        header::HeaderValue::from_static("no"),
+    );
+    response
+}
+
+/// An SSE response that stays open (subscriptions/listen), with keep-alive comments; each
+/// item is the JSON text of one message.
+pub fn sse_stream(rx: mpsc::UnboundedReceiver<String>) -> Response {
+    let events = UnboundedReceiverStream::new(rx).map(event);
+    unbuffered(
+        Sse::new(events)
+            .keep_alive(KeepAlive::default())
+            .into_response(),
+    )
 }
 
 #[cfg(test)]
@@ -475,8 +488,10 @@ mod tests {
             );
         }
         let id = mcp::RequestId::Integer(1);
-        check_param_headers(&headers, &id, &nested(), arguments.as_object())
-            .map_err(|f| f.body["error"]["message"].as_str().unwrap_or("").to_owned())
+        check_param_headers(&headers, &id, &nested(), arguments.as_object()).map_err(|f| {
+            let body: Value = serde_json::from_str(&f.body).unwrap();
+            body["error"]["message"].as_str().unwrap_or("").to_owned()
+        })
     }
 
     #[test]

@@ -1,5 +1,10 @@
 //! JSON-RPC plumbing: error responses with their HTTP status, the per-request context and the
 //! notifier a handler reports progress and log messages through.
+//!
+//! Every message is written straight from its generated type to JSON text
+//! (`serde_json::to_string`), never through `serde_json::Value`, which would sort the members
+//! by name: on the wire they stay in the order the generated type writes them (`jsonrpc`, `id`,
+//! `result`; `resultType` first in a result).
 
 use std::sync::Arc;
 
@@ -21,7 +26,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 #[derive(Debug)]
 pub struct Failure {
     pub status: StatusCode,
-    pub body: Value,
+    /// The response as JSON text.
+    pub body: String,
 }
 
 /// The HTTP status of a JSON-RPC error sent as the answer to a POST: the transport's mapping
@@ -63,9 +69,12 @@ impl Failure {
 
     /// One of the schema's typed error responses (`HeaderMismatchError`, ...).
     pub fn typed<T: Serialize>(status: StatusCode, response: &T) -> Self {
-        Failure {
-            status,
-            body: serde_json::to_value(response).expect("generated types serialize"),
+        match serde_json::to_string(response) {
+            Ok(body) => Failure { status, body },
+            Err(_) => Failure {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                body: UNWRITABLE_ERROR.to_owned(),
+            },
         }
     }
 
@@ -93,9 +102,13 @@ impl Failure {
     }
 }
 
-/// A successful JSON-RPC response with `result`, as a JSON value.
-pub fn to_json<T: Serialize>(response: &T) -> Result<Value, Failure> {
-    serde_json::to_value(response).map_err(|e| {
+/// The answer when an error response itself cannot be written (a generated type never fails
+/// to serialize; this keeps the server from panicking if one ever did).
+const UNWRITABLE_ERROR: &str = r#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"the error response could not be written"}}"#;
+
+/// A message (a response, a notification) as JSON text, written from its generated type.
+pub fn to_json<T: Serialize>(message: &T) -> Result<String, Failure> {
+    serde_json::to_string(message).map_err(|e| {
         Failure::new(
             None,
             INTERNAL_ERROR,
@@ -116,9 +129,10 @@ pub struct Ctx {
 }
 
 /// What a handler task sends to the HTTP layer: notifications, then one final response.
+/// Each as JSON text.
 pub enum Msg {
-    Note(Value),
-    Done(Result<Value, Failure>),
+    Note(String),
+    Done(Result<String, Failure>),
 }
 
 /// Sends notifications about one request, if its response is a stream (the request carried a
@@ -156,9 +170,9 @@ impl Notifier {
 
     fn send<T: Serialize>(&self, notification: &T) {
         if let Some(tx) = &self.tx
-            && let Ok(v) = serde_json::to_value(notification)
+            && let Ok(text) = to_json(notification)
         {
-            let _ = tx.send(Msg::Note(v));
+            let _ = tx.send(Msg::Note(text));
         }
     }
 

@@ -425,7 +425,17 @@ impl Emitter<'_> {
         let allow = allow_case(std::iter::once(name).chain(r.variants.iter().map(|v| &v.name)));
         let request = r.request.as_ref().map(|r| quote!(#[mcp(request = #r)]));
         let variants = r.variants.iter().map(|v| {
-            let (vn, t) = (&v.name, &v.ty);
+            let vn = &v.name;
+            let t = match &v.wrapper {
+                Some(w) => {
+                    let (w, t) = (w.tokens(), &v.ty);
+                    quote!(#w<#t>)
+                }
+                None => {
+                    let t = &v.ty;
+                    quote!(#t)
+                }
+            };
             let doc = doc_lines(&v.docs);
             let schema_doc = self.schema_description("-", "");
             let select = match &v.select {

@@ -59,10 +59,13 @@ fn prelude(module: &Module) -> TokenStream {
     if module.types.contains_key(&name) {
         return TokenStream::new();
     }
-    let types = module
+    let mut types: Vec<&RustName> = module
         .types
         .keys()
-        .filter(|n| !PRELUDE_CLASHES.contains(&n.unraw()));
+        .chain(module.extensions.iter().map(|e| &e.ty))
+        .filter(|n| !PRELUDE_CLASHES.contains(&n.unraw()))
+        .collect();
+    types.sort();
     let left_out: Vec<String> = module
         .types
         .keys()

@@ -9,9 +9,9 @@ use quote::quote;
 use super::construct::members;
 use super::tokens::{doc_lines, ty};
 use crate::ir::{
-    CapabilityErrorBuild, CapabilityRule, ErrorBuild, InputRole, Kind, Literal, Module,
-    NotificationRole, ObjectSchemaRole, Part, RequestRole, ResponseRole, RustName, Slot, Step,
-    When,
+    CapabilityErrorBuild, CapabilityRule, ErrorBuild, ExtensionCapabilitiesRole, ExtensionRole,
+    InputRole, Kind, Literal, Module, NotificationRole, ObjectSchemaRole, Part, RequestRole,
+    ResponseRole, RustName, Slot, Step, When,
 };
 
 /// Every role's impls.
@@ -28,12 +28,75 @@ pub fn emit(module: &Module) -> TokenStream {
         .object_schemas
         .iter()
         .map(|o| object_schema(module, o));
+    let extensions = module.extensions.iter().map(extension);
+    let extension_capabilities = module
+        .extension_capabilities
+        .as_ref()
+        .map(extension_capabilities);
     quote! {
         #(#requests)*
         #(#notifications)*
         #input
         #error_response
         #(#object_schemas)*
+        #(#extensions)*
+        #extension_capabilities
+    }
+}
+
+/// An extension's marker type and its impls: the extension, its results, the requests it
+/// extends.
+fn extension(e: &ExtensionRole) -> TokenStream {
+    let (name, id) = (&e.ty, &e.id);
+    let docs = doc_lines(&e.docs);
+    let values = e.results.iter().map(|(_, v)| v);
+    let results = e.results.iter().map(|(ty, _)| {
+        quote! {
+            #[automatically_derived]
+            impl ::mcp_runtime::extension::ExtensionResult for #ty {
+                type Extension = #name;
+            }
+        }
+    });
+    let supported = e.supported.iter().map(|request| {
+        quote! {
+            #[automatically_derived]
+            impl ::mcp_runtime::extension::Supports<#name> for #request {}
+        }
+    });
+    quote! {
+        #docs
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+        pub struct #name;
+
+        #[automatically_derived]
+        impl ::mcp_runtime::extension::Extension for #name {
+            const ID: &'static str = #id;
+            const RESULT_TYPES: &'static [&'static str] = &[#(#values),*];
+        }
+        #(#results)*
+        #(#supported)*
+    }
+}
+
+/// Where the client capabilities advertise extensions.
+fn extension_capabilities(c: &ExtensionCapabilitiesRole) -> TokenStream {
+    let (name, field, settings) = (&c.ty, &c.field, ty(&c.settings));
+    quote! {
+        #[automatically_derived]
+        impl ::mcp_runtime::extension::ExtensionCapabilities for #name {
+            type Settings = #settings;
+            fn extensions(
+                &self,
+            ) -> ::core::option::Option<&::std::collections::BTreeMap<::std::string::String, #settings>> {
+                ::core::option::Option::as_ref(&self.#field)
+            }
+            fn extensions_mut(
+                &mut self,
+            ) -> &mut ::std::collections::BTreeMap<::std::string::String, #settings> {
+                ::core::option::Option::get_or_insert_default(&mut self.#field)
+            }
+        }
     }
 }
 

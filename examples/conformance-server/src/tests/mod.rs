@@ -1,14 +1,24 @@
 //! The HTTP pipeline end to end on a loopback port: each check of `http.rs` with its error
-//! code and status, and the MRTR state handling.
+//! code and status, and the MRTR state handling; `shapes` has the result and message-shape
+//! rules.
+
+mod shapes;
 
 use serde_json::{Value, json};
+use tokio::sync::watch;
 
-async fn start() -> String {
-    let (app, _stop) = crate::new_app(Vec::new()).unwrap();
+/// A server on a loopback port: its URL, and the sender that ends its `subscriptions/listen`
+/// streams as a shutdown does.
+async fn start_with_stop() -> (String, watch::Sender<bool>) {
+    let (app, stop) = crate::new_app(Vec::new()).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, crate::http::router(app)).await });
-    format!("http://{addr}/mcp")
+    (format!("http://{addr}/mcp"), stop)
+}
+
+async fn start() -> String {
+    start_with_stop().await.0
 }
 
 fn meta(caps: Value) -> Value {
