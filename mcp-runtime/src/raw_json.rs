@@ -14,8 +14,10 @@ use std::fmt;
 ///
 /// Reading one from `serde_json` (`from_str`, `from_slice`, `from_reader`, or a [`Value`])
 /// copies the member's text once, without building a tree; reading it from a deserializer
-/// other than serde_json's is an error. Two values are equal when they hold the same JSON
-/// value, whatever their spacing or member order.
+/// other than serde_json's is an error. The value is skipped, not parsed, so nesting deeper
+/// than serde_json's limit of 128 levels is read too (without recursion) and written back;
+/// [`RawJson::to_value`] and [`RawJson::parse`] refuse it. Two values are equal when they hold
+/// the same JSON value, whatever their spacing or member order.
 ///
 /// ```
 /// use mcp_runtime::RawJson;
@@ -25,6 +27,29 @@ use std::fmt;
 /// assert_eq!(serde_json::to_string(&schema)?, schema.get());
 /// assert_eq!(schema, RawJson::from(serde_json::json!({"properties": {}, "type": "object"})));
 /// assert_eq!(schema.to_value()?["type"], "object");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// Code generated with `raw_json(true)` holds the members the protocol does not interpret as
+/// `RawJson` (here `mcp_tests::raw`, the 2026-07-28 module generated that way): a gateway reads
+/// a tool list, keeps each `inputSchema` as it came, and writes it on unchanged.
+///
+/// ```
+/// use mcp_tests::raw::{ListToolsResultResponse, Tool};
+/// use mcp_runtime::RawJson;
+///
+/// let text = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","tools":[
+///     {"name":"add","inputSchema":{"type":"object", "properties":{"a":{"type":"number"}}}}],
+///     "ttlMs":60000,"cacheScope":"public"}}"#;
+/// let list: ListToolsResultResponse = serde_json::from_str(text)?;
+/// let schema = &list.result.tools[0].input_schema;
+/// assert_eq!(schema.get(), r#"{"type":"object", "properties":{"a":{"type":"number"}}}"#);
+/// assert_eq!(schema.to_value()?["properties"]["a"]["type"], "number");
+/// assert!(serde_json::to_string(&list)?.contains(schema.get()));
+///
+/// // Built from a `Value`, or from any `Serialize` with `RawJson::from_serialize`.
+/// let tool = Tool::new(serde_json::json!({"type": "object"}), "ping");
+/// assert_eq!(tool.input_schema, RawJson::from_string(r#"{ "type" : "object" }"#.to_owned())?);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Clone)]
