@@ -11,53 +11,47 @@ fn main() {
     ));
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let schema = dir.join("2026-07-28").join("schema.json");
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&schema)
-        .generate(out.join("mcp.rs"))
-    {
-        panic!("generating from {}: {e}", schema.display());
-    }
+    generate(&schema, &out.join("mcp.rs"), "", |b| b);
     // The same with `schemars::JsonSchema` derived (the opt-in switch).
-    let file = out.join("mcp-schemars.rs");
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&schema)
-        .json_schema(true)
-        .generate(file)
-    {
-        panic!("generating with json_schema from {}: {e}", schema.display());
-    }
+    generate(
+        &schema,
+        &out.join("mcp-schemars.rs"),
+        " with json_schema",
+        |b| b.json_schema(true),
+    );
     // The same with raw JSON text for what the protocol does not interpret (the opt-in switch).
-    let file = out.join("mcp-raw.rs");
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&schema)
-        .raw_json(true)
-        .generate(file)
-    {
-        panic!("generating with raw_json from {}: {e}", schema.display());
-    }
+    generate(&schema, &out.join("mcp-raw.rs"), " with raw_json", |b| {
+        b.raw_json(true)
+    });
     // The same with the tasks extension (SEP-2663) enabled.
-    let file = out.join("mcp-tasks.rs");
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&schema)
-        .extension("io.modelcontextprotocol/tasks")
-        .generate(file)
-    {
-        panic!(
-            "generating with the tasks extension from {}: {e}",
-            schema.display()
-        );
-    }
+    generate(
+        &schema,
+        &out.join("mcp-tasks.rs"),
+        " with the tasks extension",
+        |b| b.extension("io.modelcontextprotocol/tasks"),
+    );
     // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).
     for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let schema = dir.join(revision).join("schema.json");
-        let file = out.join(format!("mcp-{revision}.rs"));
-        if let Err(e) = mcp_codegen::Builder::new().schema(&schema).generate(file) {
-            panic!("generating from {}: {e}", schema.display());
-        }
+        generate(&schema, &out.join(format!("mcp-{revision}.rs")), "", |b| b);
     }
     let examples = dir.join("2026-07-28").join("examples");
     println!("cargo:rerun-if-changed={}", examples.display());
     std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
+}
+
+/// Generates `file` from `schema` with the options `configure` sets (`what` names them in the
+/// panic message).
+fn generate(
+    schema: &Path,
+    file: &Path,
+    what: &str,
+    configure: impl FnOnce(&mut mcp_codegen::Builder) -> &mut mcp_codegen::Builder,
+) {
+    let mut builder = mcp_codegen::Builder::new();
+    if let Err(e) = configure(builder.schema(schema)).generate(file) {
+        panic!("generating{what} from {}: {e}", schema.display());
+    }
 }
 
 /// `fn roundtrip_as(type_name, text)` and `fn roundtrip_raw_as(type_name, text)` (through the
