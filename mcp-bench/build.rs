@@ -1,4 +1,5 @@
-//! Generates the 2026-07-28 types from the official schema into `$OUT_DIR/mcp.rs`.
+//! Generates the 2026-07-28 types from the official schema into `$OUT_DIR/mcp.rs`, and with
+//! `raw_json` into `$OUT_DIR/mcp-raw.rs`.
 
 use std::path::PathBuf;
 
@@ -14,5 +15,12 @@ fn main() {
         .generate(out.join("mcp.rs"))
     {
         panic!("generating from {}: {e}", schema.display());
+    }
+    if let Err(e) = mcp_codegen::Builder::new()
+        .schema(&schema)
+        .raw_json(true)
+        .generate(out.join("mcp-raw.rs"))
+    {
+        panic!("generating with raw_json from {}: {e}", schema.display());
     }
 }

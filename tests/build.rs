@@ -11,47 +11,51 @@ fn main() {
     ));
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let schema = dir.join("2026-07-28").join("schema.json");
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&schema)
-        .generate(out.join("mcp.rs"))
-    {
-        panic!("generating from {}: {e}", schema.display());
-    }
+    generate(&schema, &out.join("mcp.rs"), "", |b| b);
     // The same with `schemars::JsonSchema` derived (the opt-in switch).
-    let file = out.join("mcp-schemars.rs");
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&schema)
-        .json_schema(true)
-        .generate(file)
-    {
-        panic!("generating with json_schema from {}: {e}", schema.display());
-    }
+    generate(
+        &schema,
+        &out.join("mcp-schemars.rs"),
+        " with json_schema",
+        |b| b.json_schema(true),
+    );
+    // The same with raw JSON text for what the protocol does not interpret (the opt-in switch).
+    generate(&schema, &out.join("mcp-raw.rs"), " with raw_json", |b| {
+        b.raw_json(true)
+    });
     // The same with the tasks extension (SEP-2663) enabled.
-    let file = out.join("mcp-tasks.rs");
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&schema)
-        .extension("io.modelcontextprotocol/tasks")
-        .generate(file)
-    {
-        panic!(
-            "generating with the tasks extension from {}: {e}",
-            schema.display()
-        );
-    }
+    generate(
+        &schema,
+        &out.join("mcp-tasks.rs"),
+        " with the tasks extension",
+        |b| b.extension("io.modelcontextprotocol/tasks"),
+    );
     // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).
     for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let schema = dir.join(revision).join("schema.json");
-        let file = out.join(format!("mcp-{revision}.rs"));
-        if let Err(e) = mcp_codegen::Builder::new().schema(&schema).generate(file) {
-            panic!("generating from {}: {e}", schema.display());
-        }
+        generate(&schema, &out.join(format!("mcp-{revision}.rs")), "", |b| b);
     }
     let examples = dir.join("2026-07-28").join("examples");
     println!("cargo:rerun-if-changed={}", examples.display());
     std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
 }
 
-/// `fn roundtrip_as(type_name, text)`: one arm per example folder.
+/// Generates `file` from `schema` with the options `configure` sets (`what` names them in the
+/// panic message).
+fn generate(
+    schema: &Path,
+    file: &Path,
+    what: &str,
+    configure: impl FnOnce(&mut mcp_codegen::Builder) -> &mut mcp_codegen::Builder,
+) {
+    let mut builder = mcp_codegen::Builder::new();
+    if let Err(e) = configure(builder.schema(schema)).generate(file) {
+        panic!("generating{what} from {}: {e}", schema.display());
+    }
+}
+
+/// `fn roundtrip_as(type_name, text)` and `fn roundtrip_raw_as(type_name, text)` (through the
+/// module generated with `raw_json`): one arm per example folder.
 fn dispatch(examples: &Path) -> String {
     let mut names: Vec<String> = std::fs::read_dir(examples)
         .unwrap_or_else(|e| panic!("{}: {e}", examples.display()))
@@ -60,18 +64,27 @@ fn dispatch(examples: &Path) -> String {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let mut s = String::from(
-        "/// Round-trips `text` through the generated type named `type_name`.\n\
-         pub fn roundtrip_as(type_name: &str, text: &str) -> ::core::result::Result<(), String> {\n    match type_name {\n",
+    let mut s = String::new();
+    for (function, module) in [("roundtrip_as", "mcp"), ("roundtrip_raw_as", "raw")] {
+        s.push_str(&one_dispatch(&names, function, module));
+    }
+    writeln!(s, "/// The example folders, each named after a `$def`.\npub const TYPES: &[&str] = &{names:?};").unwrap();
+    s
+}
+
+/// `fn <function>(type_name, text)`: round-trips through `crate::<module>::<type_name>`.
+fn one_dispatch(names: &[String], function: &str, module: &str) -> String {
+    let mut s = format!(
+        "/// Round-trips `text` through the type named `type_name` of `crate::{module}`.\n\
+         pub fn {function}(type_name: &str, text: &str) -> ::core::result::Result<(), String> {{\n    match type_name {{\n",
     );
-    for n in &names {
+    for n in names {
         writeln!(
             s,
-            "        {n:?} => crate::roundtrip::<crate::mcp::{n}>(text),"
+            "        {n:?} => crate::roundtrip::<crate::{module}::{n}>(text),"
         )
         .unwrap();
     }
     s.push_str("        other => Err(format!(\"no generated type named {other}\")),\n    }\n}\n");
-    writeln!(s, "/// The example folders, each named after a `$def`.\npub const TYPES: &[&str] = &{names:?};").unwrap();
     s
 }

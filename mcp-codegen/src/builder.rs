@@ -29,6 +29,7 @@ pub struct Builder {
     overlay: Option<PathBuf>,
     extensions: Vec<String>,
     lossless: bool,
+    raw_json: bool,
     json_schema: bool,
     cargo: bool,
 }
@@ -85,6 +86,7 @@ impl Builder {
             overlay: None,
             extensions: Vec::new(),
             lossless: true,
+            raw_json: false,
             json_schema: false,
             cargo: std::env::var_os("CARGO").is_some() && std::env::var_os("OUT_DIR").is_some(),
         }
@@ -173,6 +175,16 @@ impl Builder {
     /// unknown members are skipped when reading.
     pub fn lossless(&mut self, on: bool) -> &mut Self {
         self.lossless = on;
+        self
+    }
+
+    /// Whether members holding JSON that the protocol does not interpret (any JSON value; an
+    /// open object such as a tool's `inputSchema` or call `arguments`) are read as
+    /// `mcp_runtime::RawJson`, their text kept as is, instead of `serde_json::Value` trees
+    /// and typed structs (default `false`). For gateways, proxies and registries that pass
+    /// them through; the README lists the members it selects.
+    pub fn raw_json(&mut self, on: bool) -> &mut Self {
+        self.raw_json = on;
         self
     }
 
@@ -367,6 +379,7 @@ impl Builder {
             Protocol::read(defs, loaded.defs_key, overlay).map_err(|e| e.in_file(path))?;
         let options = Options {
             lossless: self.lossless,
+            raw_json: self.raw_json,
         };
         Lowerer::new(defs, loaded.defs_key, &protocol, overlay, &options)
             .and_then(Lowerer::lower)
@@ -413,4 +426,46 @@ fn space_items(code: &str) -> String {
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCHEMA: &str = r#"{"$defs": {"Call": {"type": "object", "properties": {
+        "name": {"type": "string"},
+        "data": {"description": "anything"},
+        "arguments": {"type": "object", "additionalProperties": {}},
+        "schema": {"type": "object", "additionalProperties": {},
+                   "properties": {"type": {"type": "string", "const": "object"}}, "required": ["type"]},
+        "tags": {"type": "object", "additionalProperties": {"type": "string"}}
+    }, "required": ["name", "schema"]}}}"#;
+
+    fn generate(raw: bool) -> String {
+        let mut b = Builder::new();
+        b.schema_str(SCHEMA).cargo_metadata(false).raw_json(raw);
+        b.generate_string().map(|g| g.text).unwrap_or_default()
+    }
+
+    #[test]
+    fn raw_json_keeps_uninterpreted_members_as_text() {
+        let text = generate(true);
+        for member in ["data", "arguments"] {
+            let want = format!("pub {member}: ::core::option::Option<::mcp_runtime::RawJson>,");
+            assert!(text.contains(&want), "{member}:\n{text}");
+        }
+        assert!(
+            text.contains("pub schema: ::mcp_runtime::RawJson,"),
+            "{text}"
+        );
+        assert!(text.contains("::std::collections::BTreeMap<"), "{text}");
+        assert!(!text.contains("CallSchema"), "{text}");
+    }
+
+    #[test]
+    fn without_raw_json_nothing_is_raw() {
+        let text = generate(false);
+        assert!(!text.contains("RawJson"), "{text}");
+        assert!(text.contains("pub struct CallSchema"), "{text}");
+    }
 }

@@ -143,6 +143,7 @@ fn ty_size(t: &Ty, sizes: &BTreeMap<RustName, usize>) -> usize {
     match t {
         Ty::Named(n) => sizes.get(n).copied().unwrap_or(8),
         Ty::Path(_) | Ty::Value => 32,
+        Ty::Raw => 16,
         Ty::String | Ty::Object | Ty::Vec(_) | Ty::Map(_) => 24,
         Ty::Bool => 1,
         Ty::I64 | Ty::U64 | Ty::F64 => 8,

@@ -47,7 +47,7 @@ pub fn error_response(
         vec![
             param(CODE, Ty::I64, true, Slot::Code),
             param(MESSAGE, Ty::String, true, Slot::Message),
-            param(DATA, Ty::Value, false, Slot::Data),
+            data_param(module, &error),
         ],
     )?;
     with_id(module, response, error)
@@ -148,6 +148,24 @@ fn with_id(module: &Module, ty: RustName, error: Literal) -> Option<ErrorBuild> 
         id_optional,
         build,
     })
+}
+
+/// The error's optional `data` from the `Value` parameter: as is, or converted into the raw
+/// JSON type of a raw member.
+fn data_param<'a>(module: &Module, error: &RustName) -> Want<'a> {
+    let is_raw = module
+        .structure(error)
+        .and_then(|s| s.field(DATA))
+        .is_some_and(|f| f.ty == Ty::Raw);
+    if !is_raw {
+        return param(DATA, Ty::Value, false, Slot::Data);
+    }
+    Want {
+        json: DATA,
+        ty: Some(Ty::Raw),
+        required: false,
+        part: Part::ParamInto(Slot::Data),
+    }
 }
 
 fn param(json: &str, ty: Ty, required: bool, slot: Slot) -> Want<'_> {

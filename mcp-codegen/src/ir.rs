@@ -341,6 +341,9 @@ pub struct Literal {
 pub enum Part {
     /// A parameter of the building function, as is.
     Param(Slot),
+    /// An optional parameter of the building function, its value converted with `Into` (to a
+    /// member of another type than the parameter's).
+    ParamInto(Slot),
     /// A nested struct.
     Literal(Literal),
 }
@@ -515,6 +518,8 @@ pub enum Ty {
     F64,
     /// Any JSON value.
     Value,
+    /// Any JSON value, kept as its text (the runtime's raw JSON type).
+    Raw,
     /// Any JSON object.
     Object,
     /// `()` for `type: null`.
@@ -576,7 +581,7 @@ impl Module {
         let mut ty = ty;
         loop {
             match ty {
-                Ty::Value | Ty::Unit => return true,
+                Ty::Value | Ty::Raw | Ty::Unit => return true,
                 Ty::Boxed(inner) => ty = inner,
                 Ty::Named(name) => {
                     if !seen.insert(name) {

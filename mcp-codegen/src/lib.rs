@@ -44,6 +44,7 @@ mod load;
 mod lower;
 mod names;
 mod objects;
+mod opaque;
 mod overlay;
 mod overview;
 mod results;

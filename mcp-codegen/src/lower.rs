@@ -12,6 +12,7 @@ use crate::ir::{
 };
 use crate::keywords;
 use crate::names::{RustName, SchemaName};
+use crate::opaque;
 use crate::overlay::Overlay;
 use crate::results;
 use crate::rules::{Protocol, ResultKind};
@@ -29,6 +30,8 @@ const MAX_DEPTH: usize = 2 * crate::load::MAX_NESTING;
 pub struct Options {
     /// Keep undeclared members in an `extra` field.
     pub lossless: bool,
+    /// Members holding JSON the protocol does not interpret are raw text (see `opaque`).
+    pub raw_json: bool,
 }
 
 /// Lowers the `$defs` of one schema.
@@ -653,6 +656,10 @@ impl<'a> Lowerer<'a> {
             .filter(|_| m.key == results::RESPONSE_RESULT);
         let ty = match outcome {
             Some(o) => Ty::Named(o.clone()),
+            None if self.options.raw_json && opaque::is_opaque(ps) => {
+                keywords::check(ps, &m.pointer)?;
+                Ty::Raw
+            }
             None => self.ty_of(schema, &m.pointer, &hint, depth + 1)?,
         };
         Ok(field(ty, m.required, description(ps)))
@@ -1115,7 +1122,10 @@ mod tests {
     fn lower(defs: Value) -> SchemaResult<Module> {
         let defs = defs.as_object().unwrap().clone();
         let protocol = Protocol::default();
-        let options = Options { lossless: true };
+        let options = Options {
+            lossless: true,
+            raw_json: false,
+        };
         Lowerer::new(&defs, "$defs", &protocol, None, &options)?.lower()
     }
 

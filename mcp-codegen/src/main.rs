@@ -22,6 +22,8 @@ OPTIONS:
     --extension <id>     Also generate a protocol extension's types and resultType values
                          (repeatable), e.g. io.modelcontextprotocol/tasks.
     --no-lossless        Do not keep undeclared members (skip them when reading).
+    --raw-json           Keep JSON the protocol does not interpret (any JSON value, open
+                         objects such as a tool's inputSchema) as mcp_runtime::RawJson text.
     --json-schema        Also derive schemars::JsonSchema (needs mcp-runtime's schemars feature).
     -h, --help           Print this help.
 
@@ -62,6 +64,9 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             }
             "--no-lossless" => {
                 args.builder.lossless(false);
+            }
+            "--raw-json" => {
+                args.builder.raw_json(true);
             }
             "--json-schema" => {
                 args.builder.json_schema(true);

@@ -181,6 +181,17 @@ impl JsonSchema for ResultType {
     }
 }
 
+/// Raw JSON text: any JSON value, as for a [`Value`] (code generated with `raw_json(true)`).
+impl JsonSchema for crate::RawJson {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        Value::schema_name()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        Value::json_schema(generator)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +214,16 @@ mod tests {
         assert!(done.get("required").is_none(), "{done}");
         assert_eq!(more["properties"]["resultType"]["const"], "input_required");
         assert_eq!(more["required"], json!(["resultType"]));
+    }
+
+    #[test]
+    fn raw_json_is_any_value() {
+        let raw = schemars::schema_for!(crate::RawJson);
+        assert_eq!(raw.as_value(), schemars::schema_for!(Value).as_value());
+        assert!(
+            raw.as_bool().is_some() || raw.get("type").is_none(),
+            "{raw:?}"
+        );
     }
 
     #[test]

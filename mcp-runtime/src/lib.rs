@@ -12,6 +12,7 @@
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
+//! - [`RawJson`]: a JSON value kept as its text, for members passed through unread.
 //! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
 //!   its fields (constants, `resultType`, at-least-one-of rules).
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
@@ -54,6 +55,7 @@ pub mod object_schema;
 pub mod param_headers;
 pub mod prelude;
 pub mod protocol;
+mod raw_json;
 pub mod result_type;
 pub mod retry;
 #[cfg(feature = "seal")]
@@ -90,6 +92,7 @@ pub use protocol::{
 /// ```
 pub type Reply<R> = <R as HasReply>::Reply;
 pub use object_schema::ObjectSchema;
+pub use raw_json::RawJson;
 pub use result_type::ResultType;
 
 /// The `jsonrpc` member of every JSON-RPC message.

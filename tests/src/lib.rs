@@ -19,6 +19,12 @@ pub mod with_json_schema {
     include!(concat!(env!("OUT_DIR"), "/mcp-schemars.rs"));
 }
 
+/// The 2026-07-28 types with `raw_json`: what the protocol does not interpret is kept as
+/// `mcp_runtime::RawJson` text.
+pub mod raw {
+    include!(concat!(env!("OUT_DIR"), "/mcp-raw.rs"));
+}
+
 /// The 2026-07-28 types with the `io.modelcontextprotocol/tasks` extension (SEP-2663) enabled.
 pub mod tasks {
     include!(concat!(env!("OUT_DIR"), "/mcp-tasks.rs"));

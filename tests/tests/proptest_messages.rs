@@ -3,7 +3,8 @@
 //! official examples (the shared mutator, driven by proptest with a fixed seed) and never
 //! panic, never overflow the stack (a test thread's 2 MiB) and never allocate out of
 //! proportion to the input; what they accept writes and reads back equal. Then the cases the
-//! issue names: 10,000-deep nesting in JSONValue fields and in `_meta`.
+//! issue names: 10,000-deep nesting in JSONValue fields and in `_meta` (refused; with
+//! `raw_json`, read as text where the member is raw).
 
 #[path = "../../fuzz/src/target.rs"]
 #[allow(dead_code)]
@@ -17,7 +18,7 @@ mod mutate;
 #[allow(dead_code)]
 mod alloc;
 
-use mcp_tests::mcp;
+use mcp_tests::{mcp, raw};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use serde_json::json;
@@ -96,33 +97,87 @@ fn nested_objects(n: usize) -> String {
     format!("{}null{}", "{\"a\":".repeat(n), "}".repeat(n))
 }
 
-#[test]
-fn ten_thousand_deep_json_values_and_meta_are_refused() {
-    for deep in [nested(10_000), nested_objects(10_000)] {
-        let messages = [
+/// Messages with `deep` in a member: (text, whether a reader of the module generated with
+/// `raw_json` holds that member as raw JSON text).
+fn deep_messages(deep: &str) -> [(String, bool); 5] {
+    [
+        (
             format!(
                 r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"complete","content":[],"structuredContent":{deep}}}}}"#
             ),
+            true,
+        ),
+        (
             format!(
                 r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{{"x":{deep}}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
             ),
+            true,
+        ),
+        (
             format!(
                 r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":1,"progress":1,"_meta":{{"k":{deep}}}}}}}"#
             ),
+            // Typed in `ProgressNotification`, raw in the generic `JSONRPCNotification`'s params.
+            true,
+        ),
+        (
             format!(
                 r#"{{"jsonrpc":"2.0","id":1,"result":{{"_meta":{deep},"resultType":"complete"}}}}"#
             ),
+            false,
+        ),
+        (
             format!(r#"{{"resultType":"input_required","requestState":{deep}}}"#),
-        ];
-        for text in &messages {
-            // Every reader refuses it (serde_json's depth limit), without a panic or a stack
-            // overflow on this 2 MiB thread.
-            let outcome = read_bounded(text.as_bytes()).unwrap();
+            false,
+        ),
+    ]
+}
+
+#[test]
+fn ten_thousand_deep_json_values_and_meta_are_refused() {
+    for deep in [nested(10_000), nested_objects(10_000)] {
+        for (text, _) in &deep_messages(&deep) {
+            // No panic, no stack overflow on this 2 MiB thread, bounded allocation, for every
+            // reader of both modules.
+            read_bounded(text.as_bytes()).unwrap();
+            // Every reader of the default modules refuses it (serde_json's depth limit).
+            let outcome = target::default_readers(text.as_bytes());
             assert_eq!(outcome.accepted, 0, "{}", &text[..120]);
             assert!(serde_json::from_str::<mcp::JSONRPCMessage>(text).is_err());
             assert!(serde_json::from_str::<mcp::CallToolResultResponse>(text).is_err());
             assert!(serde_json::from_reader::<_, mcp::JSONRPCMessage>(text.as_bytes()).is_err());
         }
+    }
+}
+
+/// With `raw_json`, a raw member is skipped, not parsed into a tree (serde_json skips a value
+/// without recursing), so a 10,000-deep value there is read as text and written back byte for
+/// byte; turning it into a tree is what refuses it. Where no reader holds the member as text
+/// (a result's `_meta`, `requestState`), it is refused as without the option.
+#[test]
+fn ten_thousand_deep_raw_members_pass_through_as_text() {
+    for deep in [nested(10_000), nested_objects(10_000)] {
+        let [(result, _), (call, _), ..] = deep_messages(&deep);
+        for (text, raw_member) in deep_messages(&deep) {
+            let accepted = target::raw_readers(text.as_bytes()).accepted;
+            assert_eq!(accepted > 0, raw_member, "{}", &text[..120]);
+        }
+        let response: raw::CallToolResultResponse = serde_json::from_str(&result).unwrap();
+        assert_eq!(serde_json::to_string(&response).unwrap(), result);
+        let raw::CallToolOutcome::Complete(r) = &response.result else {
+            panic!("a complete result: {response:?}");
+        };
+        let structured = r.structured_content.as_ref().unwrap();
+        assert_eq!(structured.get(), deep);
+        assert!(structured.to_value().is_err());
+        let request: raw::CallToolRequest = serde_json::from_str(&call).unwrap();
+        let arguments = request.params.arguments.as_ref().unwrap();
+        assert_eq!(arguments.get(), format!(r#"{{"x":{deep}}}"#));
+        // Written in the struct's member order, the raw member's text unchanged.
+        let written = serde_json::to_string(&request).unwrap();
+        assert!(written.contains(&format!(r#""arguments":{}"#, arguments.get())));
+        assert!(arguments.to_value().is_err());
+        assert!(arguments.parse::<serde_json::Value>().is_err());
     }
 }
 

@@ -17,7 +17,7 @@
 
 mod proptest_support;
 
-use mcp_tests::mcp;
+use mcp_tests::{mcp, raw};
 use proptest_support::{Tally, Walker};
 
 /// The overlay's patches, each a place where the prose wins over schema.json: output there may
@@ -115,10 +115,11 @@ fn present_nulls_are_kept_and_missing_members_stay_missing() {
     assert_eq!(r.is_error, None);
 }
 
-#[test]
-fn every_def_round_trips_and_validates() {
-    let walker = Walker::new("2026-07-28");
-    let results = check_all!(walker, mcp, cases();
+/// [`check_all!`] over every `$def` of `$module` (the default module, or the one generated with
+/// `raw_json`).
+macro_rules! check_every_def {
+    ($walker:expr, $module:ident, $cases:expr) => {
+        check_all!($walker, $module, $cases;
     Annotations, AudioContent, BaseMetadata, BlobResourceContents, BooleanSchema,
     CacheableResult, CallToolRequest, CallToolRequestParams, CallToolResult,
     CallToolResultResponse, CancelledNotification, CancelledNotificationParams,
@@ -158,7 +159,31 @@ fn every_def_round_trips_and_validates() {
     ToolAnnotations, ToolChoice, ToolListChangedNotification, ToolResultContent, ToolUseContent,
     UnsupportedProtocolVersionError, UntitledMultiSelectEnumSchema,
     UntitledSingleSelectEnumSchema
-    );
+        )
+    };
+}
+
+#[test]
+fn every_def_round_trips_and_validates() {
+    let walker = Walker::new("2026-07-28");
+    let results = check_every_def!(walker, mcp, cases());
+    check_coverage_and_report(&walker, results);
+}
+
+#[test]
+fn every_def_round_trips_and_validates_with_raw_json() {
+    let walker = Walker::new("2026-07-28");
+    let results = check_every_def!(walker, raw, cases());
+    check_coverage_and_report(&walker, results);
+}
+
+fn check_coverage_and_report(walker: &Walker, results: Vec<(&str, Result<Tally, String>)>) {
+    check_coverage(walker, &results);
+    report(walker, results);
+}
+
+/// Every `$def` has a property test.
+fn check_coverage(walker: &Walker, results: &[(&str, Result<Tally, String>)]) {
     let checked: Vec<&str> = results.iter().map(|(n, _)| *n).collect();
     let missing: Vec<String> = walker
         .defs()
@@ -169,7 +194,6 @@ fn every_def_round_trips_and_validates() {
         missing.is_empty(),
         "$defs without a property test: {missing:?}"
     );
-    report(&walker, results);
 }
 
 fn report(walker: &Walker, results: Vec<(&str, Result<Tally, String>)>) {

@@ -47,6 +47,7 @@ pub fn type_label(ty: &Ty) -> String {
         Ty::I64 | Ty::U64 => "an integer".to_owned(),
         Ty::F64 => "a number".to_owned(),
         Ty::Value => "any JSON value".to_owned(),
+        Ty::Raw => "JSON kept as its text".to_owned(),
         Ty::Object => "any JSON object".to_owned(),
         Ty::Unit => "`null`".to_owned(),
         Ty::Vec(inner) => format!("a list of {}", plural(inner)),

@@ -433,6 +433,10 @@ fn literal(module: &Module, l: &Literal) -> TokenStream {
                     let p = slot(*s);
                     quote!(#p)
                 }
+                Part::ParamInto(s) => {
+                    let p = slot(*s);
+                    quote!(::core::option::Option::map(#p, ::core::convert::Into::into))
+                }
                 Part::Literal(inner) => literal(module, inner),
             })
     });

@@ -18,6 +18,7 @@ pub fn ty(t: &Ty) -> TokenStream {
         Ty::U64 => quote!(u64),
         Ty::F64 => quote!(f64),
         Ty::Value => quote!(::serde_json::Value),
+        Ty::Raw => quote!(::mcp_runtime::RawJson),
         Ty::Object => quote!(::serde_json::Map<::std::string::String, ::serde_json::Value>),
         Ty::Unit => quote!(()),
         Ty::Vec(inner) => {
