@@ -182,7 +182,8 @@ impl Builder {
     /// open object such as a tool's `inputSchema` or call `arguments`) are read as
     /// `mcp_runtime::RawJson`, their text kept as is, instead of `serde_json::Value` trees
     /// and typed structs (default `false`). For gateways, proxies and registries that pass
-    /// them through; the README lists the members it selects.
+    /// them through; the README lists the members it selects. The generated code needs
+    /// `mcp-runtime`'s feature `raw_json`.
     pub fn raw_json(&mut self, on: bool) -> &mut Self {
         self.raw_json = on;
         self

@@ -182,6 +182,7 @@ impl JsonSchema for ResultType {
 }
 
 /// Raw JSON text: any JSON value, as for a [`Value`] (code generated with `raw_json(true)`).
+#[cfg(feature = "raw_json")]
 impl JsonSchema for crate::RawJson {
     fn schema_name() -> std::borrow::Cow<'static, str> {
         Value::schema_name()
@@ -216,6 +217,7 @@ mod tests {
         assert_eq!(more["required"], json!(["resultType"]));
     }
 
+    #[cfg(feature = "raw_json")]
     #[test]
     fn raw_json_is_any_value() {
         let raw = schemars::schema_for!(crate::RawJson);

@@ -12,7 +12,8 @@
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
-//! - [`RawJson`]: a JSON value kept as its text, for members passed through unread.
+//! - `RawJson` (feature `raw_json`): a JSON value kept as its text, for members passed through
+//!   unread (code generated with `raw_json(true)`).
 //! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
 //!   its fields (constants, `resultType`, at-least-one-of rules).
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
@@ -55,6 +56,7 @@ pub mod object_schema;
 pub mod param_headers;
 pub mod prelude;
 pub mod protocol;
+#[cfg(feature = "raw_json")]
 mod raw_json;
 pub mod result_type;
 pub mod retry;
@@ -92,6 +94,7 @@ pub use protocol::{
 /// ```
 pub type Reply<R> = <R as HasReply>::Reply;
 pub use object_schema::ObjectSchema;
+#[cfg(feature = "raw_json")]
 pub use raw_json::RawJson;
 pub use result_type::ResultType;
 

@@ -1,5 +1,6 @@
 //! [`RawJson`] members read and written through the derives: by a struct, by a union that
 //! reads members before its discriminator, by a union by shape, from text, bytes and a reader.
+#![cfg(feature = "raw_json")]
 #![deny(warnings)]
 
 use mcp_runtime::{Extra, McpObject, McpUnion, RawJson};
