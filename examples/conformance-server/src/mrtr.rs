@@ -38,20 +38,20 @@ pub fn is_mrtr_tool(name: &str) -> bool {
 
 // ----- building input requests -----
 
-fn string_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
+pub fn string_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
     mcp::StringSchema::new()
         .with_description(description)
         .into()
 }
 
-fn boolean_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
+pub fn boolean_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
     mcp::BooleanSchema::new()
         .with_description(description)
         .into()
 }
 
 /// A form-mode elicitation asking for the required `fields`.
-fn elicit(
+pub fn elicit(
     message: &str,
     fields: Vec<(&str, mcp::PrimitiveSchemaDefinition)>,
 ) -> mcp::ElicitRequest {
@@ -75,13 +75,13 @@ fn list_roots() -> mcp::ListRootsRequest {
 }
 
 /// One round of input requests, checked against the client's declared capabilities.
-struct Round<'c> {
+pub struct Round<'c> {
     ctx: &'c Ctx,
     builder: mcp::InputRequestsBuilder,
 }
 
 impl<'c> Round<'c> {
-    fn new(ctx: &'c Ctx) -> Self {
+    pub fn new(ctx: &'c Ctx) -> Self {
         Round {
             ctx,
             builder: mcp::InputRequestsBuilder::new(&ctx.meta.client_capabilities),
@@ -89,7 +89,7 @@ impl<'c> Round<'c> {
     }
 
     /// Asks `request` at `key`; a capability the client lacks is the `-32021` error.
-    fn ask(&mut self, key: &str, request: impl Into<mcp::InputRequest>) -> Result<(), Failure> {
+    pub fn ask(&mut self, key: &str, request: impl Into<mcp::InputRequest>) -> Result<(), Failure> {
         self.builder
             .insert(key, request)
             .map(|_| ())
@@ -105,7 +105,12 @@ impl<'c> Round<'c> {
         self.builder.insert(key, request).map(|_| ())
     }
 
-    fn finish(self, state: Option<String>) -> Result<mcp::InputRequiredResult, Failure> {
+    /// The input requests asked, for a task to raise (`tasks/get` shows them).
+    pub fn requests(self) -> mcp::InputRequests {
+        self.builder.build()
+    }
+
+    pub fn finish(self, state: Option<String>) -> Result<mcp::InputRequiredResult, Failure> {
         let requests = self.builder.build();
         let requests = (!requests.is_empty()).then_some(requests);
         mcp::InputRequiredResult::new(requests, state)
@@ -123,7 +128,7 @@ fn response<'r>(
     responses.and_then(|r| r.get(key))
 }
 
-fn elicited<'r>(
+pub fn elicited<'r>(
     responses: Option<&'r mcp::InputResponses>,
     key: &str,
 ) -> Option<&'r mcp::ElicitResult> {
@@ -155,7 +160,7 @@ fn roots(responses: Option<&mcp::InputResponses>, key: &str) -> Option<Vec<Strin
 }
 
 /// The accepted value of `field`, as text; `None` when the user declined or cancelled.
-fn field(result: &mcp::ElicitResult, field: &str) -> Option<String> {
+pub fn field(result: &mcp::ElicitResult, field: &str) -> Option<String> {
     if result.action != mcp::ElicitResultAction::Accept {
         return None;
     }

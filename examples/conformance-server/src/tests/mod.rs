@@ -1,17 +1,30 @@
 //! The HTTP pipeline end to end on a loopback port: each check of `http.rs` with its error
-//! code and status, and the MRTR state handling.
+//! code and status, and the MRTR state handling; the tasks extension in `tasks.rs`.
+
+mod tasks;
 
 use serde_json::{Value, json};
 
+use crate::tasks::store::Settings;
+
 async fn start() -> String {
-    let (app, _stop) = crate::new_app(Vec::new()).unwrap();
+    start_with(Settings::default()).await
+}
+
+/// A server whose tasks live and poll as `settings` say.
+async fn start_with(settings: Settings) -> String {
+    let (app, stop) = crate::new_app(Vec::new(), settings).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, crate::http::router(app)).await });
+    tokio::spawn(async move {
+        // Held while the server runs: dropping it would end the listen streams.
+        let _stop = stop;
+        axum::serve(listener, crate::http::router(app)).await
+    });
     format!("http://{addr}/mcp")
 }
 
-fn meta(caps: Value) -> Value {
+pub(super) fn meta(caps: Value) -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": caps,
@@ -19,7 +32,12 @@ fn meta(caps: Value) -> Value {
 }
 
 /// POSTs `body` with the standard headers (`name` for Mcp-Name), plus `extra` headers.
-async fn post(url: &str, body: &Value, name: Option<&str>, extra: &[(&str, &str)]) -> (u16, Value) {
+pub(super) async fn post(
+    url: &str,
+    body: &Value,
+    name: Option<&str>,
+    extra: &[(&str, &str)],
+) -> (u16, Value) {
     let method = body["method"].as_str().unwrap_or_default().to_owned();
     let mut headers = reqwest::header::HeaderMap::new();
     let mut set = |k: &str, v: &str| {
@@ -46,7 +64,7 @@ async fn post(url: &str, body: &Value, name: Option<&str>, extra: &[(&str, &str)
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-fn call(id: i64, tool: &str, caps: Value, more: Value) -> Value {
+pub(super) fn call(id: i64, tool: &str, caps: Value, more: Value) -> Value {
     let mut params = json!({"name": tool, "arguments": {}, "_meta": meta(caps)});
     for (k, v) in more.as_object().unwrap() {
         params[k] = v.clone();
