@@ -258,6 +258,19 @@ fn task(seen: &Seen, status: &str, poll_ms: u64, more: Value) -> Answer {
     Answer::Json(200, result(seen, task))
 }
 
+/// The answer to `tools/call` that creates task `task-1`.
+fn created(seen: &Seen, ttl_ms: Value, poll_ms: u64) -> Answer {
+    Answer::Json(
+        200,
+        result(
+            seen,
+            json!({"resultType": "task", "taskId": "task-1", "status": "working",
+                "createdAt": "2026-07-28T12:00:00Z", "lastUpdatedAt": "2026-07-28T12:00:00Z",
+                "ttlMs": ttl_ms, "pollIntervalMs": poll_ms}),
+        ),
+    )
+}
+
 fn count(earlier: &[Seen], method: &str) -> usize {
     earlier.iter().filter(|s| s.method() == method).count()
 }
@@ -267,15 +280,7 @@ fn count(earlier: &[Seen], method: &str) -> usize {
 /// answer (the server has not caught up), then completed.
 fn task_with_input(seen: &Seen, earlier: &[Seen]) -> Answer {
     match seen.method() {
-        "tools/call" => Answer::Json(
-            200,
-            result(
-                seen,
-                json!({"resultType": "task", "taskId": "task-1", "status": "working",
-                    "createdAt": "2026-07-28T12:00:00Z", "lastUpdatedAt": "2026-07-28T12:00:00Z",
-                    "ttlMs": 60000, "pollIntervalMs": 300}),
-            ),
-        ),
+        "tools/call" => created(seen, json!(60000), 300),
         "tasks/update" => Answer::Json(200, result(seen, json!({"resultType": "complete"}))),
         _ => {
             let waiting = json!({"inputRequests": {"ask-name": {"method": "elicitation/create",
@@ -343,14 +348,7 @@ async fn a_task_is_polled_at_its_interval_and_its_input_answered_once() {
 /// A task that fails with a JSON-RPC error at the first poll.
 fn failing_task(seen: &Seen, _: &[Seen]) -> Answer {
     match seen.method() {
-        "tools/call" => Answer::Json(
-            200,
-            result(
-                seen,
-                json!({"resultType": "task", "taskId": "task-1", "status": "working",
-                    "createdAt": "x", "lastUpdatedAt": "x", "ttlMs": null, "pollIntervalMs": 10}),
-            ),
-        ),
+        "tools/call" => created(seen, json!(null), 10),
         _ => task(
             seen,
             "failed",
@@ -399,14 +397,7 @@ async fn a_task_answers_only_a_request_that_may_have_one() {
 /// A task that never ends within its 300 ms TTL; the cancel is acknowledged.
 fn endless_task(seen: &Seen, _: &[Seen]) -> Answer {
     match seen.method() {
-        "tools/call" => Answer::Json(
-            200,
-            result(
-                seen,
-                json!({"resultType": "task", "taskId": "task-1", "status": "working",
-                    "createdAt": "x", "lastUpdatedAt": "x", "ttlMs": 300, "pollIntervalMs": 100}),
-            ),
-        ),
+        "tools/call" => created(seen, json!(300), 100),
         "tasks/cancel" => Answer::Json(200, result(seen, json!({"resultType": "complete"}))),
         _ => task(seen, "working", 100, json!({})),
     }

@@ -105,6 +105,17 @@ impl<'c> Round<'c> {
         self.builder.insert(key, request).map(|_| ())
     }
 
+    /// Asks the user's name (field `name`) at `user_name`.
+    pub fn ask_name(&mut self) -> Result<(), Failure> {
+        self.ask(
+            "user_name",
+            elicit(
+                "What is your name?",
+                vec![("name", string_field("Your name"))],
+            ),
+        )
+    }
+
     /// The input requests asked, for a task to raise (`tasks/get` shows them).
     pub fn requests(self) -> mcp::InputRequests {
         self.builder.build()
@@ -117,6 +128,13 @@ impl<'c> Round<'c> {
             .map(|r| r.with_meta(crate::result_meta()))
             .map_err(|e| Failure::new(Some(&self.ctx.id), INTERNAL_ERROR, e.to_string()))
     }
+}
+
+/// One round asking the user's name (see [`Round::ask_name`]).
+pub fn ask_name(ctx: &Ctx) -> Result<mcp::InputRequiredResult, Failure> {
+    let mut round = Round::new(ctx);
+    round.ask_name()?;
+    round.finish(None)
 }
 
 // ----- reading responses -----
@@ -243,9 +261,7 @@ pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOut
                     None => format!("No name given (action={}).", answer.action),
                 })]));
             }
-            let mut round = Round::new(ctx);
-            round.ask("user_name", elicit("What is your name?", name_field()))?;
-            Ok(input_required(round.finish(None)?))
+            Ok(input_required(ask_name(ctx)?))
         }
         "test_input_required_result_sampling" => {
             if let Some(answer) = sampled(responses, "capital_question") {
@@ -359,13 +375,7 @@ fn multiple_inputs(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
     }
     let mut round = Round::new(ctx);
     if state.is_none() || name.is_none() {
-        round.ask(
-            "user_name",
-            elicit(
-                "What is your name?",
-                vec![("name", string_field("Your name"))],
-            ),
-        )?;
+        round.ask_name()?;
     }
     if state.is_none() || greeting.is_none() {
         round.ask("greeting", sample("Generate a greeting", 50))?;

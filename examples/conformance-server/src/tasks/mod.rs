@@ -116,37 +116,42 @@ pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<Value, Failure> {
     }
 }
 
+/// One of the generated shapes of a task (`CreateTaskResult`, `GetTaskResult`,
+/// `TaskStatusNotificationParams`) from a `DetailedTask`: the required members through `new`,
+/// then `statusMessage` and `pollIntervalMs`; with `details`, also what the status carries
+/// (`inputRequests`, `result`, `error`).
+macro_rules! task_shape {
+    ($shape:ty, $task:expr) => {{
+        let task: &mcp::DetailedTask = $task;
+        let mut shape = <$shape>::new(
+            task.created_at.clone(),
+            task.last_updated_at.clone(),
+            task.status,
+            task.task_id.clone(),
+            task.ttl_ms.clone(),
+        );
+        shape.status_message = task.status_message.clone();
+        shape.poll_interval_ms = task.poll_interval_ms;
+        shape
+    }};
+    ($shape:ty, $task:expr, details) => {{
+        let task: &mcp::DetailedTask = $task;
+        let mut shape = task_shape!($shape, task);
+        shape.input_requests = task.input_requests.clone();
+        shape.result = task.result.clone();
+        shape.error = task.error.clone();
+        shape
+    }};
+}
+
 /// A task's first state, as the answer to the request that created it.
 pub fn created(task: &mcp::DetailedTask) -> mcp::CreateTaskResult {
-    let mut r = mcp::CreateTaskResult::new(
-        task.created_at.clone(),
-        task.last_updated_at.clone(),
-        task.status,
-        task.task_id.clone(),
-        task.ttl_ms.clone(),
-    )
-    .with_meta(crate::result_meta());
-    r.status_message = task.status_message.clone();
-    r.poll_interval_ms = task.poll_interval_ms;
-    r
+    task_shape!(mcp::CreateTaskResult, task).with_meta(crate::result_meta())
 }
 
 /// A task's state with what its status carries, as `tasks/get` answers it.
 pub fn get_result(task: &mcp::DetailedTask) -> mcp::GetTaskResult {
-    let mut r = mcp::GetTaskResult::new(
-        task.created_at.clone(),
-        task.last_updated_at.clone(),
-        task.status,
-        task.task_id.clone(),
-        task.ttl_ms.clone(),
-    )
-    .with_meta(crate::result_meta());
-    r.status_message = task.status_message.clone();
-    r.poll_interval_ms = task.poll_interval_ms;
-    r.input_requests = task.input_requests.clone();
-    r.result = task.result.clone();
-    r.error = task.error.clone();
-    r
+    task_shape!(mcp::GetTaskResult, task, details).with_meta(crate::result_meta())
 }
 
 /// A task's state as a `notifications/tasks`, tagged with the subscription it goes to.
@@ -154,18 +159,7 @@ pub fn notification(
     task: &mcp::DetailedTask,
     meta: mcp::NotificationMetaObject,
 ) -> mcp::TaskStatusNotification {
-    let mut p = mcp::TaskStatusNotificationParams::new(
-        task.created_at.clone(),
-        task.last_updated_at.clone(),
-        task.status,
-        task.task_id.clone(),
-        task.ttl_ms.clone(),
+    mcp::TaskStatusNotification::new(
+        task_shape!(mcp::TaskStatusNotificationParams, task, details).with_meta(meta),
     )
-    .with_meta(meta);
-    p.status_message = task.status_message.clone();
-    p.poll_interval_ms = task.poll_interval_ms;
-    p.input_requests = task.input_requests.clone();
-    p.result = task.result.clone();
-    p.error = task.error.clone();
-    mcp::TaskStatusNotification::new(p)
 }

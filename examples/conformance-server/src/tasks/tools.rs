@@ -11,7 +11,7 @@ use super::store::{Outcome, Worker};
 use super::{Proof, advertised, created};
 use crate::features::{schema, text, tool};
 use crate::mcp;
-use crate::mrtr::{Round, boolean_field, elicit, elicited, field, string_field};
+use crate::mrtr::{Round, ask_name, boolean_field, elicit, elicited, field, string_field};
 use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS};
 
 const SLOW_COMPUTE: &str = "slow_compute";
@@ -234,13 +234,5 @@ fn tool_with_task(
             ))]))
         });
     }
-    let mut round = Round::new(ctx);
-    round.ask(
-        "user_name",
-        elicit(
-            "What is your name?",
-            vec![("name", string_field("Your name"))],
-        ),
-    )?;
-    Ok(mcp::CallToolOutcome::InputRequired(round.finish(None)?))
+    Ok(mcp::CallToolOutcome::InputRequired(ask_name(ctx)?))
 }

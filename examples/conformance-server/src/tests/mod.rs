@@ -31,13 +31,14 @@ pub(super) fn meta(caps: Value) -> Value {
     })
 }
 
-/// POSTs `body` with the standard headers (`name` for Mcp-Name), plus `extra` headers.
-pub(super) async fn post(
+/// POSTs `body` with the standard headers (`name` for Mcp-Name), plus `extra` headers; the
+/// response as it comes.
+pub(super) async fn send(
     url: &str,
     body: &Value,
     name: Option<&str>,
     extra: &[(&str, &str)],
-) -> (u16, Value) {
+) -> reqwest::Response {
     let method = body["method"].as_str().unwrap_or_default().to_owned();
     let mut headers = reqwest::header::HeaderMap::new();
     let mut set = |k: &str, v: &str| {
@@ -58,10 +59,31 @@ pub(super) async fn post(
         set(k, v);
     }
     let req = reqwest::Client::new().post(url).headers(headers);
-    let resp = req.body(body.to_string()).send().await.unwrap();
+    req.body(body.to_string()).send().await.unwrap()
+}
+
+/// [`send`], and the JSON answer with its HTTP status.
+pub(super) async fn post(
+    url: &str,
+    body: &Value,
+    name: Option<&str>,
+    extra: &[(&str, &str)],
+) -> (u16, Value) {
+    let resp = send(url, body, name, extra).await;
     let status = resp.status().as_u16();
     let text = resp.text().await.unwrap();
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+}
+
+/// Asserts that `answer` is the JSON-RPC error `code` with HTTP status `status`.
+#[track_caller]
+pub(super) fn assert_error(answer: &(u16, Value), status: u16, code: i64) {
+    let (got, body) = answer;
+    assert_eq!(
+        (*got, body["error"]["code"].as_i64()),
+        (status, Some(code)),
+        "{body}"
+    );
 }
 
 pub(super) fn call(id: i64, tool: &str, caps: Value, more: Value) -> Value {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::{call, meta, post, start, start_with};
+use super::{assert_error, call, meta, post, send, start, start_with};
 use crate::tasks::store::Settings;
 
 const TASKS: &str = "io.modelcontextprotocol/tasks";
@@ -17,7 +17,16 @@ fn with_tasks() -> Value {
     json!({"elicitation": {}, "extensions": {TASKS: {}}})
 }
 
-/// A `tasks/*` request (`more` adds params), sent with the task id in `Mcp-Name`.
+/// A `tasks/*` request's body (`more` adds params).
+fn task_body(method: &str, task_id: &str, caps: Value, more: Value) -> Value {
+    let mut params = json!({"taskId": task_id, "_meta": meta(caps)});
+    for (k, v) in more.as_object().unwrap() {
+        params[k] = v.clone();
+    }
+    json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
+}
+
+/// A `tasks/*` request, sent with the task id in `Mcp-Name`.
 async fn task_request(
     url: &str,
     method: &str,
@@ -25,11 +34,7 @@ async fn task_request(
     caps: Value,
     more: Value,
 ) -> (u16, Value) {
-    let mut params = json!({"taskId": task_id, "_meta": meta(caps)});
-    for (k, v) in more.as_object().unwrap() {
-        params[k] = v.clone();
-    }
-    let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+    let body = task_body(method, task_id, caps, more);
     post(url, &body, Some(task_id), &[]).await
 }
 
@@ -38,6 +43,24 @@ async fn get(url: &str, task_id: &str) -> Value {
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["result"]["resultType"], "complete", "{r}");
     r["result"].clone()
+}
+
+/// `tasks/update` with `responses`; asserts the empty acknowledgement.
+async fn update(url: &str, task_id: &str, responses: Value) {
+    let more = json!({"inputResponses": responses});
+    let (status, r) = task_request(url, "tasks/update", task_id, with_tasks(), more).await;
+    assert_eq!(status, 200, "{r}");
+    let ack = r["result"].as_object().unwrap();
+    assert_eq!(ack["resultType"], "complete", "{r}");
+    assert!(ack.keys().all(|k| k == "resultType" || k == "_meta"), "{r}");
+}
+
+/// The keys of the input requests a task waits on.
+fn waiting_on(task: &Value) -> Vec<String> {
+    task["inputRequests"]
+        .as_object()
+        .map(|r| r.keys().cloned().collect())
+        .unwrap_or_default()
 }
 
 /// Calls `tool` with `args` advertising the extension; the `CreateTaskResult`.
@@ -66,6 +89,14 @@ async fn poll_until(url: &str, task_id: &str, done: impl Fn(&Value) -> bool) -> 
         assert!(Instant::now() < until, "still {task}");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Creates a task with `tool` and polls it until its status is `status`; its id and state.
+async fn run_until(url: &str, tool: &str, args: Value, status: &'static str) -> (String, Value) {
+    let created = create(url, tool, args).await;
+    let id = created["taskId"].as_str().unwrap().to_owned();
+    let task = poll_until(url, &id, status_is(status)).await;
+    (id, task)
 }
 
 fn status_is(status: &'static str) -> impl Fn(&Value) -> bool {
@@ -112,21 +143,9 @@ async fn a_task_is_created_polled_and_completed() {
     assert!(done.get("error").is_none());
     assert_ne!(done["lastUpdatedAt"], done["createdAt"]);
     // A tool error completes the task; a JSON-RPC error fails it.
-    let failing = create(&url, "failing_job", json!({})).await;
-    let done = poll_until(
-        &url,
-        failing["taskId"].as_str().unwrap(),
-        status_is("completed"),
-    )
-    .await;
+    let (_, done) = run_until(&url, "failing_job", json!({}), "completed").await;
     assert_eq!(done["result"]["isError"], true, "{done}");
-    let broken = create(&url, "protocol_error_job", json!({})).await;
-    let failed = poll_until(
-        &url,
-        broken["taskId"].as_str().unwrap(),
-        status_is("failed"),
-    )
-    .await;
+    let (_, failed) = run_until(&url, "protocol_error_job", json!({}), "failed").await;
     assert_eq!(failed["error"]["code"], -32603, "{failed}");
     assert!(failed["error"]["message"].is_string());
     assert!(failed.get("result").is_none());
@@ -150,11 +169,10 @@ async fn a_task_is_gone_once_its_ttl_has_elapsed() {
     assert_eq!(get(&url, &running).await["status"], "working");
     tokio::time::sleep(Duration::from_millis(1100)).await;
     for id in [&quick, &running] {
-        let (status, r) = task_request(&url, "tasks/get", id, with_tasks(), json!({})).await;
-        assert_eq!(
-            (status, r["error"]["code"].as_i64()),
-            (400, Some(-32602)),
-            "{r}"
+        assert_error(
+            &task_request(&url, "tasks/get", id, with_tasks(), json!({})).await,
+            400,
+            -32602,
         );
     }
 }
@@ -181,11 +199,10 @@ async fn cancel_is_an_empty_ack_and_the_task_ends_cancelled() {
         ("tasks/cancel", json!({})),
         ("tasks/update", json!({"inputResponses": {}})),
     ] {
-        let (status, r) = task_request(&url, method, "no-such-task", with_tasks(), more).await;
-        assert_eq!(
-            (status, r["error"]["code"].as_i64()),
-            (400, Some(-32602)),
-            "{method}: {r}"
+        assert_error(
+            &task_request(&url, method, "no-such-task", with_tasks(), more).await,
+            400,
+            -32602,
         );
     }
 }
@@ -193,41 +210,23 @@ async fn cancel_is_an_empty_ack_and_the_task_ends_cancelled() {
 #[tokio::test]
 async fn input_requests_of_a_task_are_answered_with_tasks_update() {
     let url = start().await;
-    let created = create(&url, "confirm_delete", json!({"filename": "a.txt"})).await;
-    let id = created["taskId"].as_str().unwrap().to_owned();
-    let waiting = poll_until(&url, &id, status_is("input_required")).await;
-    let requests = waiting["inputRequests"].as_object().unwrap();
-    assert_eq!(
-        requests.keys().collect::<Vec<_>>(),
-        ["confirm"],
-        "{waiting}"
-    );
-    assert_eq!(requests["confirm"]["method"], "elicitation/create");
-    // Answers to keys the task does not wait on are ignored, whatever they hold.
-    let (status, r) = task_request(
+    let (id, waiting) = run_until(
         &url,
-        "tasks/update",
-        &id,
-        with_tasks(),
-        json!({"inputResponses": {"unknown-key": {"ignored": true}}}),
+        "confirm_delete",
+        json!({"filename": "a.txt"}),
+        "input_required",
     )
     .await;
+    assert_eq!(waiting_on(&waiting), ["confirm"], "{waiting}");
     assert_eq!(
-        (status, &r["result"]["resultType"]),
-        (200, &json!("complete")),
-        "{r}"
+        waiting["inputRequests"]["confirm"]["method"],
+        "elicitation/create"
     );
+    // Answers to keys the task does not wait on are ignored, whatever they hold.
+    update(&url, &id, json!({"unknown-key": {"ignored": true}})).await;
     assert_eq!(get(&url, &id).await["status"], "input_required");
     let answer = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
-    let (_, r) = task_request(
-        &url,
-        "tasks/update",
-        &id,
-        with_tasks(),
-        json!({"inputResponses": answer}),
-    )
-    .await;
-    assert_eq!(r["result"]["resultType"], "complete", "{r}");
+    update(&url, &id, answer).await;
     let done = poll_until(&url, &id, status_is("completed")).await;
     assert_eq!(text(&done["result"]), "Deleted a.txt");
     assert!(done.get("inputRequests").is_none());
@@ -236,42 +235,15 @@ async fn input_requests_of_a_task_are_answered_with_tasks_update() {
 #[tokio::test]
 async fn two_input_requests_may_be_answered_one_at_a_time() {
     let url = start().await;
-    let created = create(&url, "multi_input", json!({})).await;
-    let id = created["taskId"].as_str().unwrap().to_owned();
-    let waiting = poll_until(&url, &id, status_is("input_required")).await;
-    let keys: Vec<String> = waiting["inputRequests"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .cloned()
-        .collect();
-    assert_eq!(keys, ["confirm", "name"]);
+    let (id, waiting) = run_until(&url, "multi_input", json!({}), "input_required").await;
+    assert_eq!(waiting_on(&waiting), ["confirm", "name"]);
     let name = json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
-    task_request(
-        &url,
-        "tasks/update",
-        &id,
-        with_tasks(),
-        json!({"inputResponses": name}),
-    )
-    .await;
+    update(&url, &id, name).await;
     let partial = get(&url, &id).await;
     assert_eq!(partial["status"], "input_required");
-    let left: Vec<&String> = partial["inputRequests"]
-        .as_object()
-        .unwrap()
-        .keys()
-        .collect();
-    assert_eq!(left, ["confirm"], "{partial}");
+    assert_eq!(waiting_on(&partial), ["confirm"], "{partial}");
     let confirm = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
-    task_request(
-        &url,
-        "tasks/update",
-        &id,
-        with_tasks(),
-        json!({"inputResponses": confirm}),
-    )
-    .await;
+    update(&url, &id, confirm).await;
     let done = poll_until(&url, &id, status_is("completed")).await;
     assert_eq!(text(&done["result"]), "name=Ada; confirm=true");
 }
@@ -310,18 +282,15 @@ async fn without_the_extension_a_task_is_refused_with_32021() {
     let required = json!({"requiredCapabilities": {"extensions": {TASKS: {}}}});
     // A tool that only runs as a task.
     for tool in ["failing_job", "confirm_delete", "test_tool_with_task"] {
-        let (status, r) = post(
+        let answer = post(
             &url,
             &call(1, tool, json!({"elicitation": {}}), json!({})),
             Some(tool),
             &[],
         )
         .await;
-        assert_eq!(
-            (status, r["error"]["code"].as_i64()),
-            (400, Some(-32021)),
-            "{tool}: {r}"
-        );
+        assert_error(&answer, 400, -32021);
+        let r = &answer.1;
         assert_eq!(r["error"]["data"], required, "{r}");
     }
     // The tasks methods.
@@ -330,12 +299,9 @@ async fn without_the_extension_a_task_is_refused_with_32021() {
         ("tasks/update", json!({"inputResponses": {}})),
         ("tasks/cancel", json!({})),
     ] {
-        let (status, r) = task_request(&url, method, "any", json!({}), more).await;
-        assert_eq!(
-            (status, r["error"]["code"].as_i64()),
-            (400, Some(-32021)),
-            "{method}: {r}"
-        );
+        let answer = task_request(&url, method, "any", json!({}), more).await;
+        assert_error(&answer, 400, -32021);
+        let r = &answer.1;
         assert_eq!(r["error"]["data"], required, "{r}");
     }
     // A tool that may run either way runs within the request.
@@ -351,25 +317,16 @@ async fn without_the_extension_a_task_is_refused_with_32021() {
     assert_eq!(r["result"]["resultType"], "complete");
     assert_eq!(text(&r["result"]), "sync: computed after 0 s");
     // The input requests of a task are gated by the capabilities too.
-    let (status, r) = post(
-        &url,
-        &call(
-            3,
-            "confirm_delete",
-            json!({"extensions": {TASKS: {}}}),
-            json!({"arguments": {"filename": "f"}}),
-        ),
-        Some("confirm_delete"),
-        &[],
-    )
-    .await;
-    assert_eq!(
-        (status, r["error"]["code"].as_i64()),
-        (400, Some(-32021)),
-        "{r}"
+    let no_elicitation = call(
+        3,
+        "confirm_delete",
+        json!({"extensions": {TASKS: {}}}),
+        json!({"arguments": {"filename": "f"}}),
     );
+    let answer = post(&url, &no_elicitation, Some("confirm_delete"), &[]).await;
+    assert_error(&answer, 400, -32021);
     assert_eq!(
-        r["error"]["data"]["requiredCapabilities"],
+        answer.1["error"]["data"]["requiredCapabilities"],
         json!({"elicitation": {}})
     );
 }
@@ -379,20 +336,13 @@ async fn the_task_id_travels_in_mcp_name() {
     let url = start().await;
     let created = create(&url, "slow_compute", json!({"seconds": 60})).await;
     let id = created["taskId"].as_str().unwrap();
-    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/get",
-        "params": {"taskId": id, "_meta": meta(with_tasks())}});
-    let (status, r) = post(&url, &body, Some("another-task"), &[]).await;
-    assert_eq!(
-        (status, r["error"]["code"].as_i64()),
-        (400, Some(-32020)),
-        "{r}"
+    let body = task_body("tasks/get", id, with_tasks(), json!({}));
+    assert_error(
+        &post(&url, &body, Some("another-task"), &[]).await,
+        400,
+        -32020,
     );
-    let (status, r) = post(&url, &body, None, &[]).await;
-    assert_eq!(
-        (status, r["error"]["code"].as_i64()),
-        (400, Some(-32020)),
-        "{r}"
-    );
+    assert_error(&post(&url, &body, None, &[]).await, 400, -32020);
     let (status, _) = post(&url, &body, Some(id), &[]).await;
     assert_eq!(status, 200);
 }
@@ -402,19 +352,12 @@ async fn a_task_is_its_principals_only() {
     let url = start().await;
     let created = create(&url, "slow_compute", json!({"seconds": 60})).await;
     let id = created["taskId"].as_str().unwrap();
-    let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tasks/cancel",
-        "params": {"taskId": id, "_meta": meta(with_tasks())}});
-    let (status, r) = post(
-        &url,
-        &body,
-        Some(id),
-        &[("authorization", "Bearer someone-else")],
-    )
-    .await;
-    assert_eq!(
-        (status, r["error"]["code"].as_i64()),
-        (400, Some(-32602)),
-        "{r}"
+    let body = task_body("tasks/cancel", id, with_tasks(), json!({}));
+    let someone_else = [("authorization", "Bearer someone-else")];
+    assert_error(
+        &post(&url, &body, Some(id), &someone_else).await,
+        400,
+        -32602,
     );
     assert_eq!(get(&url, id).await["status"], "working");
 }
@@ -446,16 +389,7 @@ async fn events_until(
 async fn listen(url: &str, caps: Value, task_ids: &[&str]) -> reqwest::Response {
     let body = json!({"jsonrpc": "2.0", "id": "sub-1", "method": "subscriptions/listen",
         "params": {"notifications": {"taskIds": task_ids}, "_meta": meta(caps)}});
-    reqwest::Client::new()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "subscriptions/listen")
-        .body(body.to_string())
-        .send()
-        .await
-        .unwrap()
+    send(url, &body, None, &[]).await
 }
 
 #[tokio::test]
@@ -468,18 +402,11 @@ async fn status_notifications_follow_the_tasks_listed_on_listen() {
     let reading = tokio::spawn(events_until(stream, |n| {
         n["params"]["status"] == "completed"
     }));
-    // Wait for the acknowledgement to be sent before the task changes.
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The stream follows the task from the moment its response began (the updates are
+    // subscribed to before the acknowledgement is sent).
     poll_until(&url, &id, status_is("input_required")).await;
     let answer = json!({"confirm": {"action": "accept", "content": {"confirm": false}}});
-    task_request(
-        &url,
-        "tasks/update",
-        &id,
-        with_tasks(),
-        json!({"inputResponses": answer}),
-    )
-    .await;
+    update(&url, &id, answer).await;
     poll_until(&url, &id, status_is("completed")).await;
     let seen = reading.await.unwrap();
     assert_eq!(
