@@ -60,16 +60,9 @@ pub fn tools() -> Vec<mcp::Tool> {
     ]
 }
 
+/// Whether `name` is one of [`tools`].
 pub fn is_task_tool(name: &str) -> bool {
-    [
-        SLOW_COMPUTE,
-        FAILING_JOB,
-        PROTOCOL_ERROR_JOB,
-        CONFIRM_DELETE,
-        MULTI_INPUT,
-        TOOL_WITH_TASK,
-    ]
-    .contains(&name)
+    tools().iter().any(|t| t.name == name)
 }
 
 /// Calls one of [`tools`]: a `CreateTaskResult` for a client that advertised the extension;
