@@ -34,7 +34,35 @@ pub fn text(module: &Module, defs: &Map<String, Value>, overlay: Option<&Overlay
     }
     parts.push(reading(module, defs));
     parts.push(rules(module, overlay));
+    if !module.extensions.is_empty() {
+        parts.push(extensions(module));
+    }
     parts.join("\n\n")
+}
+
+/// The enabled extensions: each one's marker, values and the requests it extends.
+fn extensions(module: &Module) -> String {
+    let mut lines = vec!["# Extensions".to_owned(), String::new()];
+    for e in &module.extensions {
+        let results: Vec<String> = e
+            .results
+            .iter()
+            .map(|(ty, value)| format!("`\"{value}\"` ([`{}`])", ty.unraw()))
+            .collect();
+        let requests: Vec<String> = e
+            .supported
+            .iter()
+            .map(|r| format!("[`{}`]", r.unraw()))
+            .collect();
+        lines.push(format!(
+            "- [`{}`]: `{}`. Its `resultType` {} may answer {}, only where the client advertised the extension on the request: a client reads with `mcp_runtime::extension::Reader`, a server answers through `mcp_runtime::extension::Advertised::grant`.",
+            e.ty.unraw(),
+            e.id,
+            results.join(", "),
+            if requests.is_empty() { "no request".to_owned() } else { requests.join(", ") },
+        ));
+    }
+    lines.join("\n")
 }
 
 /// How to read a message.

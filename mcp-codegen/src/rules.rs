@@ -359,6 +359,44 @@ mod tests {
     }
 
     #[test]
+    fn an_enabled_extension_result_joins_the_outcome() {
+        let defs = json!({
+            "InputRequiredResult": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+            "FooResult": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+            "LaterResult": {"type": "object", "properties": {"resultType": {"type": "string"}}},
+            "FooRequest": {"type": "object", "properties": {"method": {"const": "foo"}}},
+            "FooResultResponse": {"type": "object", "properties": {"result": {"anyOf": [
+                {"$ref": "#/$defs/InputRequiredResult"}, {"$ref": "#/$defs/FooResult"},
+                {"$ref": "#/$defs/LaterResult"}]}}}
+        });
+        let defs = defs.as_object().unwrap();
+        // Not enabled: two complete results, which the rules refuse.
+        let err = Protocol::read(defs, "$defs", Some(&overlay())).unwrap_err();
+        assert!(
+            err.message.contains("exactly one complete result"),
+            "{}",
+            err.message
+        );
+        let mut o = overlay();
+        o.results
+            .as_mut()
+            .unwrap()
+            .fixed
+            .insert("LaterResult".into(), "later".into());
+        o.extensions.push(Enabled {
+            id: "com.example/later".into(),
+            result_types: [("LaterResult".to_owned(), "later".to_owned())].into(),
+            extends: vec!["FooResultResponse".into()],
+            why: String::new(),
+        });
+        let p = Protocol::read(defs, "$defs", Some(&o)).unwrap();
+        let outcome = &p.outcomes["FooResultResponse"];
+        assert_eq!(outcome.complete.as_str(), "FooResult");
+        assert_eq!(outcome.extensions, [SchemaName::new("LaterResult")]);
+        assert_eq!(p.results["LaterResult"], ResultKind::Fixed("later".into()));
+    }
+
+    #[test]
     fn result_union_without_input_required_is_an_error() {
         let defs = json!({
             "InputRequiredResult": {"type": "object"},

@@ -42,6 +42,7 @@ fn without_an_extension_nothing_of_it_is_generated() {
         "TasksExtension",
         "::mcp_runtime::extension",
         "extensions io.",
+        "# Extensions",
     ] {
         assert!(!plain.contains(word), "{word} without the extension");
     }
@@ -84,6 +85,8 @@ fn the_extension_generates_its_types_and_the_task_variant() {
         "Task(::mcp_runtime::extension::Granted<CreateTaskResult>)",
         "impl ::mcp_runtime::extension::Supports<TasksExtension> for CallToolRequest {}",
         "impl ::mcp_runtime::extension::ExtensionCapabilities for ClientCapabilities {",
+        "/// # Extensions",
+        "/// - [`TasksExtension`]: `io.modelcontextprotocol/tasks`.",
     ] {
         assert!(tasks.contains(item), "{item} is not generated");
     }

@@ -188,7 +188,7 @@ impl<E> fmt::Debug for Advertised<E> {
 ///
 /// Reading one is the only other way to a value, and `T` refuses an extension's `resultType`
 /// unless it is accepted on the thread: outside a [`Reader`], only an explicit
-/// [`accepting`](crate::result_type::accepting) gets one from JSON.
+/// [`accepting`] gets one from JSON.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Granted<T>(T);
 

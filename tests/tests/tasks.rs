@@ -308,3 +308,31 @@ fn user_types_take_the_task_result_type() {
     let complete: MyOutcome = reader.from_str(r#"{"content": []}"#).unwrap();
     assert!(matches!(complete, MyOutcome::Complete(_)));
 }
+
+#[test]
+fn input_required_first_then_a_task() {
+    // SEP-2663 with multi round-trip requests: the server gathers input synchronously
+    // (input_required), and answers the retry with a task; the retry carries the capabilities
+    // of the original request, so the proof holds for it too.
+    use mcp_runtime::mrtr::Retry;
+    let original = call(caps_with_tasks());
+    let caps = original.params.meta.client_capabilities.clone();
+    let reader = Reader::new(&caps).extension::<mcp::TasksExtension>();
+    let asked = r#"{"jsonrpc": "2.0", "id": 2, "result": {"resultType": "input_required",
+        "requestState": "s1"}}"#;
+    let response: mcp::CallToolResultResponse = reader.from_str(asked).unwrap();
+    let mcp::CallToolOutcome::InputRequired(answer) = response.result else {
+        panic!("input_required")
+    };
+    let retry = original
+        .retry(mcp::RequestId::Integer(3), &answer, Default::default())
+        .unwrap();
+    assert_eq!(retry.params.request_state.as_deref(), Some("s1"));
+    let tasks = Advertised::<mcp::TasksExtension>::check(&retry.params.meta.client_capabilities)
+        .expect("the retry advertises what the original did");
+    let created = mcp::CreateTaskResult::new("x", "x", mcp::TaskStatus::Working, "t", 1000);
+    let text = serde_json::to_string(&retry.respond(tasks.grant(created))).unwrap();
+    let response: mcp::CallToolResultResponse = reader.from_str(&text).unwrap();
+    assert_eq!(response.id, mcp::RequestId::Integer(3));
+    assert!(matches!(response.result, mcp::CallToolOutcome::Task(_)));
+}
