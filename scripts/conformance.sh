@@ -3,12 +3,14 @@
 # Node.js 22 in examples/conformance-server/package-lock.json) against the example server and
 # client, which are built only on the types mcp-codegen generates from the 2026-07-28 schema:
 #
-#   - every server scenario the 2026-07-28 requirement set scores (--requirements 2026-07-28;
-#     the suite also runs the not-scored extension and pending ones, reported apart);
+#   - every server scenario of the suite for 2026-07-28 (--requirements 2026-07-28): the ones
+#     that requirement set scores, and the ones it does not (the tasks extension's, the
+#     pending ones), listed after them;
 #   - the seven non-auth client scenarios of that set, and json-schema-2020-12-preservation
 #     (not in the set; it checks that a tool's inputSchema reaches the model unchanged).
 #
-# Prints one line per scenario and exits non-zero if any scored scenario fails. There is no
+# Prints one line per scenario and exits non-zero if any scenario fails, scored or not (a
+# check the suite skips is reported as skipped, not as a failure). There is no
 # expected-failures baseline. Talks to 127.0.0.1 only; every wait is bounded; the server it
 # starts is stopped on exit.
 #
@@ -53,11 +55,10 @@ timeout 900 "$NODE" "$SUITE" server --url "$URL" --requirements 2026-07-28 -o "$
   >"$OUT/server-suite.log" 2>&1
 SERVER_RC=$?
 set -e
-# The suite's own total counts the unscored scenarios too (the tasks extension, which the
-# examples do not implement); reworded so it is not read as this run's verdict, which is the
-# per-scenario table below.
+# The suite's own total of checks, over scored and unscored scenarios together; this run's
+# verdict is the per-scenario table below.
 grep -E '^Total:' "$OUT/server-suite.log" |
-  sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed/suite checks, scored and unscored scenarios together: \1 pass, \2 fail/' ||
+  sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed/suite checks, all scenarios: \1 pass, \2 fail/' ||
   tail -n 5 "$OUT/server-suite.log"
 
 echo "== conformance: client scenarios"
@@ -76,7 +77,8 @@ stop_servers
 
 echo "== conformance: results"
 # One row per scenario, from the checks.json files the suite wrote; scored = listed in the
-# requirement set's server/client lists (the suite's own requirements/2026-07-28.yaml).
+# requirement set's server/client lists (the suite's own requirements/2026-07-28.yaml). Every
+# row counts towards the verdict.
 set +e
 "$NODE" - "$OUT" "$REFEREE_DIR" "${CLIENT_SCENARIOS[@]}" <<'EOF'
 const fs = require('fs');
@@ -100,7 +102,7 @@ const row = (leg, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
   const ok = checks !== undefined && n('FAILURE') === 0 && (leg === 'server' || n('WARNING') === 0);
   return { leg, name, scored, ok, passed: n('SUCCESS'), failed: n('FAILURE'), warnings: n('WARNING'),
-    missing: checks === undefined };
+    skipped: n('SKIPPED'), missing: checks === undefined };
 };
 const server = read('server');
 const client = read('client');
@@ -113,15 +115,16 @@ console.log(`${pad('leg', 7)}${pad('scenario', 48)}${pad('result', 10)}checks`);
 for (const r of rows) {
   const result = r.missing ? 'NOT RUN' : r.ok ? 'pass' : 'FAIL';
   const tag = r.scored ? '' : '  (not scored)';
+  const skipped = r.skipped > 0 ? `, ${r.skipped} skipped by the suite` : '';
   console.log(`${pad(r.leg, 7)}${pad(r.name, 48)}${pad(result, 10)}` +
-    `${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings${tag}`);
+    `${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings${skipped}${tag}`);
 }
-const scored = rows.filter((r) => r.scored);
-const bad = scored.filter((r) => !r.ok || r.missing);
-const byLeg = (l) => scored.filter((r) => r.leg === l);
-console.log(`\nserver: ${byLeg('server').filter((r) => r.ok).length}/${byLeg('server').length} scored scenarios pass; ` +
-  `client: ${byLeg('client').filter((r) => r.ok).length}/${byLeg('client').length}`);
-console.log(`${scored.length - bad.length} passed, ${bad.length} failed`);
+const bad = rows.filter((r) => !r.ok || r.missing);
+const passing = (l, scored) => rows.filter((r) => r.leg === l && r.scored === scored);
+const count = (list) => `${list.filter((r) => r.ok).length}/${list.length}`;
+console.log(`\nserver: ${count(passing('server', true))} scored and ` +
+  `${count(passing('server', false))} unscored scenarios pass; client: ${count(passing('client', true))}`);
+console.log(`${rows.length - bad.length} passed, ${bad.length} failed`);
 process.exit(bad.length === 0 ? 0 : 1);
 EOF
 TABLE_RC=$?
@@ -130,4 +133,4 @@ if [[ $SERVER_RC -ne 0 || $CLIENT_RC -ne 0 || $TABLE_RC -ne 0 ]]; then
   echo "conformance: FAILED (suite exit codes: server $SERVER_RC, client $CLIENT_RC; logs in $OUT)" >&2
   exit 1
 fi
-echo "conformance: all scored 2026-07-28 scenarios pass"
+echo "conformance: all 2026-07-28 scenarios pass, scored and unscored"

@@ -1,5 +1,6 @@
 //! Generates the MCP 2026-07-28 types from the official schema (`$MCP_SCHEMA_DIR`, set by the
-//! workspace's `.cargo/config.toml`) into `$OUT_DIR/mcp.rs`.
+//! workspace's `.cargo/config.toml`) into `$OUT_DIR/mcp.rs`, with the tasks extension
+//! (`io.modelcontextprotocol/tasks`, SEP-2663).
 
 use std::path::PathBuf;
 
@@ -12,6 +13,7 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     if let Err(e) = mcp_codegen::Builder::new()
         .schema(&schema)
+        .extension("io.modelcontextprotocol/tasks")
         .generate(out.join("mcp.rs"))
     {
         panic!("generating from {}: {e}", schema.display());

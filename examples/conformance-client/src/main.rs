@@ -6,7 +6,9 @@
 //! It behaves like a headless host: `server/discover`, then it lists and calls every tool
 //! (skipping tools whose `x-mcp-header` annotations are invalid), reads every resource and
 //! gets every prompt the server offers, answering input requests along the way through the
-//! generated retry. A scenario's context may name the tool calls to make instead.
+//! generated retry. Its tool calls advertise the tasks extension: a call answered with a task
+//! is followed with `tasks/get` until the task ends, its input requests answered with
+//! `tasks/update`. A scenario's context may name the tool calls to make instead.
 
 mod answers;
 mod headers;

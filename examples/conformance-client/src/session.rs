@@ -8,10 +8,18 @@
 //! JSON text, and a response read straight from the text into its type: no
 //! `serde_json::Value` in between, which would reorder the members (the body keeps the order
 //! the generated type writes: `jsonrpc`, `method`, `id`, `params`).
+//!
+//! `tools/call` advertises the tasks extension (`io.modelcontextprotocol/tasks`): a server may
+//! answer it with a task, which the client follows with `tasks/get` (waiting `pollIntervalMs`
+//! between polls), answering the task's input requests with `tasks/update`, until the task
+//! ends. A response is read with the `resultType` values of the extensions its request
+//! advertised, and no others (`mcp_runtime::extension::Reader`).
 
+use std::collections::BTreeSet;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use mcp_runtime::extension::Reader;
 use mcp_runtime::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -35,6 +43,11 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The `HeaderMismatch` error: the `Mcp-*` headers do not match the body.
 const HEADER_MISMATCH: i64 = -32020;
 
+/// The longest the client follows a task (shorter when its `ttlMs` is).
+const MAX_TASK_WAIT: Duration = Duration::from_secs(600);
+/// How long the client waits between polls when the server suggests no `pollIntervalMs`.
+const DEFAULT_POLL_INTERVAL: Duration = Duration::from_millis(500);
+
 #[derive(Debug)]
 pub enum ClientError {
     Http(String),
@@ -56,10 +69,14 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
-/// A request this client sends: it gets a fresh id and the current `_meta` before each send.
+/// A request this client sends: it gets a fresh id and the current `_meta` before each send,
+/// and its answer is read with the extensions its capabilities advertise.
 pub trait Outgoing: Serialize + mcp_runtime::Request {
     fn reset(&mut self, id: mcp::RequestId, meta: mcp::RequestMetaObject);
     fn id(&self) -> &mcp::RequestId;
+
+    /// The capabilities sent with the request.
+    fn capabilities(&self) -> Option<&mcp::ClientCapabilities>;
 }
 
 macro_rules! outgoing {
@@ -72,6 +89,10 @@ macro_rules! outgoing {
 
             fn id(&self) -> &mcp::RequestId {
                 &self.id
+            }
+
+            fn capabilities(&self) -> Option<&mcp::ClientCapabilities> {
+                Some(&self.params.meta.client_capabilities)
             }
         }
     )*};
@@ -103,6 +124,32 @@ outgoing!(
     mcp::ReadResourceRequest,
     mcp::ListPromptsRequest,
     mcp::GetPromptRequest,
+);
+
+/// The tasks extension's requests, whose `_meta` is optional.
+macro_rules! outgoing_task {
+    ($($t:ty),* $(,)?) => {$(
+        impl Outgoing for $t {
+            fn reset(&mut self, id: mcp::RequestId, meta: mcp::RequestMetaObject) {
+                self.id = id;
+                self.params.meta = Some(meta);
+            }
+
+            fn id(&self) -> &mcp::RequestId {
+                &self.id
+            }
+
+            fn capabilities(&self) -> Option<&mcp::ClientCapabilities> {
+                self.params.meta.as_ref().map(|m| &m.client_capabilities)
+            }
+        }
+    )*};
+}
+
+outgoing_task!(
+    mcp::GetTaskRequest,
+    mcp::UpdateTaskRequest,
+    mcp::CancelTaskRequest
 );
 
 pub struct Session {
@@ -152,17 +199,28 @@ impl Session {
 
     /// The `_meta` every request carries.
     pub fn meta(&self) -> mcp::RequestMetaObject {
-        mcp::RequestMetaObject::new(self.capabilities.clone(), self.version.clone())
-            .with_client_info(
-                mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
-                    .with_title("mcp-codegen conformance client"),
-            )
+        self.meta_with(self.capabilities.clone())
     }
 
-    /// The `_meta` of tool call `id`: [`Session::meta`], with a progress token when the
+    /// The `_meta` of a request that wants tasks (`tools/call`) or follows one (`tasks/*`):
+    /// the capabilities advertise the tasks extension.
+    pub fn task_meta(&self) -> mcp::RequestMetaObject {
+        let mut capabilities = self.capabilities.clone();
+        capabilities.declare::<mcp::TasksExtension>();
+        self.meta_with(capabilities)
+    }
+
+    fn meta_with(&self, capabilities: mcp::ClientCapabilities) -> mcp::RequestMetaObject {
+        mcp::RequestMetaObject::new(capabilities, self.version.clone()).with_client_info(
+            mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
+                .with_title("mcp-codegen conformance client"),
+        )
+    }
+
+    /// The `_meta` of tool call `id`: [`Session::task_meta`], with a progress token when the
     /// session asks for progress.
     fn call_meta(&self, id: &mcp::RequestId) -> mcp::RequestMetaObject {
-        let mut meta = self.meta();
+        let mut meta = self.task_meta();
         if self.progress {
             let token = match id {
                 mcp::RequestId::String(s) => format!("progress-{s}"),
@@ -281,13 +339,17 @@ impl Session {
                         );
                         self.version = (*v).to_owned();
                         let id = self.next_id();
-                        request.reset(id, self.meta());
+                        let meta = match request.capabilities() {
+                            Some(c) => self.meta_with(c.clone()),
+                            None => self.meta(),
+                        };
+                        request.reset(id, meta);
                         continue;
                     }
                 }
                 return Err(ClientError::Rpc(e.error));
             }
-            let resp = serde_json::from_str(&answer.text).map_err(|e| {
+            let resp = read_answer(&request, &answer.text).map_err(|e| {
                 ClientError::Protocol(format!("reading the {} response: {e}", Req::METHOD))
             })?;
             return Ok((request, resp));
@@ -339,7 +401,8 @@ impl Session {
     /// Calls a tool, answering input requests until it completes. `tool` is its definition
     /// from `tools/list`, for the `Mcp-Param-*` headers its `x-mcp-header` annotations ask
     /// for. A `HeaderMismatch` answer makes the client list the tools again (the definition
-    /// may have changed) and send the call once more with the new definition's headers.
+    /// may have changed) and send the call once more with the new definition's headers. An
+    /// answer that is a task is followed until it ends (see [`Session::follow_task`]).
     pub async fn call_tool(
         &mut self,
         tool: &mcp::Tool,
@@ -373,6 +436,10 @@ impl Session {
             };
             match r.result {
                 mcp::CallToolOutcome::Complete(done) => return Ok(done),
+                mcp::CallToolOutcome::Task(created) => {
+                    let task = self.follow_task(&created).await?;
+                    return read_task_result(&task);
+                }
                 mcp::CallToolOutcome::InputRequired(ask) => {
                     let responses = self.answer(&ask)?;
                     let id = self.next_id();
@@ -387,6 +454,98 @@ impl Session {
             "tools/call {:?} still needs input after {MAX_ROUNDS} rounds",
             tool.name
         )))
+    }
+
+    /// Follows a task until it ends, and returns its last state: polls `tasks/get`, waiting
+    /// the `pollIntervalMs` the server last suggested before each poll, and answers each input
+    /// request the task raises once (keys already answered are not answered again) with
+    /// `tasks/update`. Gives up, cancelling the task, when its `ttlMs` has elapsed (at most
+    /// [`MAX_TASK_WAIT`]).
+    pub async fn follow_task(
+        &mut self,
+        created: &mcp::CreateTaskResult,
+    ) -> Result<mcp::GetTaskResult, ClientError> {
+        let id = created.task_id.clone();
+        let mut interval = poll_interval(created.poll_interval_ms);
+        let limit = match created.ttl_ms {
+            mcp::TaskTtlMs::Integer(ms) => {
+                Duration::from_millis(u64::try_from(ms).unwrap_or(0)).min(MAX_TASK_WAIT)
+            }
+            mcp::TaskTtlMs::Null(()) => MAX_TASK_WAIT,
+        };
+        let deadline = Instant::now() + limit;
+        let mut answered = BTreeSet::new();
+        loop {
+            if Instant::now() + interval > deadline {
+                // Best effort: the server may stop the work; the answer changes nothing here.
+                let _ = self.cancel_task(&id).await;
+                return Err(ClientError::Protocol(format!(
+                    "task {id:?} did not end within {} ms",
+                    limit.as_millis()
+                )));
+            }
+            tokio::time::sleep(interval).await;
+            let task = self.get_task(&id).await?;
+            interval = poll_interval(task.poll_interval_ms.or(created.poll_interval_ms));
+            match task.status {
+                mcp::TaskStatus::Completed
+                | mcp::TaskStatus::Failed
+                | mcp::TaskStatus::Cancelled => {
+                    return Ok(task);
+                }
+                mcp::TaskStatus::InputRequired => {
+                    let fresh: mcp::InputRequests = task
+                        .input_requests
+                        .into_iter()
+                        .flatten()
+                        .filter(|(key, _)| !answered.contains(key))
+                        .collect();
+                    if fresh.is_empty() {
+                        continue;
+                    }
+                    answered.extend(fresh.keys().cloned());
+                    // The same requests as an input-required answer would carry, checked
+                    // against this client's capabilities in the same way.
+                    let ask = mcp::InputRequiredResult::new(Some(fresh), None)
+                        .map_err(|e| ClientError::Protocol(e.to_string()))?;
+                    let responses = self.answer(&ask)?;
+                    self.update_task(&id, responses).await?;
+                }
+                mcp::TaskStatus::Working => {}
+            }
+        }
+    }
+
+    /// `tasks/get`: the task's current state.
+    async fn get_task(&mut self, task_id: &str) -> Result<mcp::GetTaskResult, ClientError> {
+        let params = mcp::GetTaskRequestParams::new(task_id).with_meta(self.task_meta());
+        let request = mcp::GetTaskRequest::new(self.next_id(), params);
+        let (_, r): (_, mcp::GetTaskResultResponse) =
+            self.send(request, Some(task_id), &[]).await?;
+        Ok(r.result)
+    }
+
+    /// `tasks/cancel`: asks the server to stop the task.
+    async fn cancel_task(&mut self, task_id: &str) -> Result<(), ClientError> {
+        let params = mcp::CancelTaskRequestParams::new(task_id).with_meta(self.task_meta());
+        let request = mcp::CancelTaskRequest::new(self.next_id(), params);
+        let (_, _): (_, mcp::CancelTaskResultResponse) =
+            self.send(request, Some(task_id), &[]).await?;
+        Ok(())
+    }
+
+    /// `tasks/update`: answers to the task's input requests.
+    async fn update_task(
+        &mut self,
+        task_id: &str,
+        responses: mcp::InputResponses,
+    ) -> Result<(), ClientError> {
+        let params =
+            mcp::UpdateTaskRequestParams::new(responses, task_id).with_meta(self.task_meta());
+        let request = mcp::UpdateTaskRequest::new(self.next_id(), params);
+        let (_, _): (_, mcp::UpdateTaskResultResponse) =
+            self.send(request, Some(task_id), &[]).await?;
+        Ok(())
     }
 
     /// The tool `name` as `tools/list` gives it now.
@@ -488,6 +647,57 @@ fn log_progress(body: &str) {
             p.message.unwrap_or_default()
         );
     }
+}
+
+/// The answer to `request`, read with the `resultType` values of the extensions it advertised
+/// (a task only where the request advertised the tasks extension).
+fn read_answer<Req: Outgoing, Resp: DeserializeOwned>(
+    request: &Req,
+    text: &str,
+) -> serde_json::Result<Resp> {
+    match request.capabilities() {
+        Some(caps) => Reader::new(caps)
+            .extension::<mcp::TasksExtension>()
+            .from_str(text),
+        None => serde_json::from_str(text),
+    }
+}
+
+/// What an ended task of a `tools/call` gives: its `CallToolResult` once `completed`, the
+/// JSON-RPC error it `failed` with, or an error saying it was `cancelled`.
+fn read_task_result(task: &mcp::GetTaskResult) -> Result<mcp::CallToolResult, ClientError> {
+    let as_json = |object: &mcp::JSONObject| serde_json::to_value(object).unwrap_or_default();
+    match task.status {
+        mcp::TaskStatus::Completed => {
+            let result = task.result.as_ref().ok_or_else(|| {
+                ClientError::Protocol(format!(
+                    "task {:?} completed without a result",
+                    task.task_id
+                ))
+            })?;
+            serde_json::from_value(as_json(result)).map_err(|e| {
+                ClientError::Protocol(format!("task {:?}: reading its result: {e}", task.task_id))
+            })
+        }
+        mcp::TaskStatus::Failed => {
+            let error = task.error.as_ref().ok_or_else(|| {
+                ClientError::Protocol(format!("task {:?} failed without an error", task.task_id))
+            })?;
+            let error: mcp::Error = serde_json::from_value(as_json(error)).map_err(|e| {
+                ClientError::Protocol(format!("task {:?}: reading its error: {e}", task.task_id))
+            })?;
+            Err(ClientError::Rpc(error))
+        }
+        status => Err(ClientError::Protocol(format!(
+            "task {:?} ended {status:?}",
+            task.task_id
+        ))),
+    }
+}
+
+/// The wait before the next poll: the server's `pollIntervalMs`, or the default.
+fn poll_interval(suggested: Option<u64>) -> Duration {
+    suggested.map_or(DEFAULT_POLL_INTERVAL, Duration::from_millis)
 }
 
 /// The `Mcp-Param-*` headers of a call of `tool`; an error for a tool with invalid

@@ -1,9 +1,10 @@
 //! The client against a scripted HTTP server on a loopback port: re-listing after
-//! `HeaderMismatch`, a long call that lives as long as its SSE stream does, and request bodies
-//! in the order the generated types write their members.
+//! `HeaderMismatch`, a long call that lives as long as its SSE stream does, request bodies in
+//! the order the generated types write their members, and a call answered with a task (polled
+//! at the suggested interval, its input requests answered once).
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -12,13 +13,14 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::mcp;
 use crate::session::Session;
 
-/// One request the server saw: its headers (names lowercased) and JSON body, parsed and as
-/// the bytes that came.
+/// One request the server saw: its headers (names lowercased), JSON body (parsed and as the
+/// bytes that came), and when its head arrived.
 #[derive(Debug, Clone)]
 struct Seen {
     headers: Vec<(String, String)>,
     body: Value,
     raw: Vec<u8>,
+    at: Instant,
 }
 
 impl Seen {
@@ -89,11 +91,13 @@ async fn answer(mut stream: TcpStream, script: Script, log: Arc<Mutex<Vec<Seen>>
 async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
     let mut data = Vec::new();
     let mut buf = [0u8; 4096];
+    let mut at = None;
     let end = loop {
         let n = stream.read(&mut buf).await.ok()?;
         if n == 0 {
             return None;
         }
+        at.get_or_insert_with(Instant::now);
         data.extend_from_slice(&buf[..n]);
         if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
             break i + 4;
@@ -120,7 +124,12 @@ async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
     }
     let raw = data[end..end + length].to_vec();
     let body = serde_json::from_slice(&raw).ok()?;
-    Some(Seen { headers, body, raw })
+    Some(Seen {
+        headers,
+        body,
+        raw,
+        at: at?,
+    })
 }
 
 fn result(seen: &Seen, result: Value) -> Value {
@@ -320,4 +329,176 @@ async fn a_session_that_asks_for_progress_sends_a_token_per_call() {
     let meta = |i: usize| &log[i].body["params"]["_meta"];
     assert_eq!(meta(0).get("progressToken"), None, "not asked for");
     assert_eq!(meta(1)["progressToken"], "progress-2");
+}
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+/// A task's state as `tasks/get` answers it (`more` adds members).
+fn task(seen: &Seen, status: &str, poll_ms: u64, more: Value) -> Answer {
+    let mut task = json!({"resultType": "complete", "taskId": "task-1", "status": status,
+        "createdAt": "2026-07-28T12:00:00Z", "lastUpdatedAt": "2026-07-28T12:00:01Z",
+        "ttlMs": 60000, "pollIntervalMs": poll_ms});
+    for (k, v) in more.as_object().unwrap() {
+        task[k] = v.clone();
+    }
+    Answer::Json(200, result(seen, task))
+}
+
+/// The answer to `tools/call` that creates task `task-1`.
+fn created(seen: &Seen, ttl_ms: Value, poll_ms: u64) -> Answer {
+    Answer::Json(
+        200,
+        result(
+            seen,
+            json!({"resultType": "task", "taskId": "task-1", "status": "working",
+                "createdAt": "2026-07-28T12:00:00Z", "lastUpdatedAt": "2026-07-28T12:00:00Z",
+                "ttlMs": ttl_ms, "pollIntervalMs": poll_ms}),
+        ),
+    )
+}
+
+fn count(earlier: &[Seen], method: &str) -> usize {
+    earlier.iter().filter(|s| s.method() == method).count()
+}
+
+/// `tools/call` answers with a task (poll every 300 ms); `tasks/get` shows it working, then
+/// waiting on an elicitation (poll every 200 ms from then on), still waiting once after the
+/// answer (the server has not caught up), then completed.
+fn task_with_input(seen: &Seen, earlier: &[Seen]) -> Answer {
+    match seen.method() {
+        "tools/call" => created(seen, json!(60000), 300),
+        "tasks/update" => Answer::Json(200, result(seen, json!({"resultType": "complete"}))),
+        _ => {
+            let waiting = json!({"inputRequests": {"ask-name": {"method": "elicitation/create",
+                "params": {"mode": "form", "message": "Your name?", "requestedSchema": {
+                    "type": "object", "properties": {"name": {"type": "string"}},
+                    "required": ["name"]}}}}});
+            match count(earlier, "tasks/get") {
+                0 => task(seen, "working", 300, json!({})),
+                1 | 2 => task(seen, "input_required", 200, waiting),
+                _ => task(
+                    seen,
+                    "completed",
+                    200,
+                    json!({"result": {"content": [{"type": "text", "text": "Hello, conformance!"}]}}),
+                ),
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_task_is_polled_at_its_interval_and_its_input_answered_once() {
+    let (url, log) = serve(task_with_input).await;
+    let mut session = Session::new(&url).unwrap();
+    let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    let done = session.call_tool(&tool, args(json!({}))).await.unwrap();
+    let mcp::ContentBlock::TextContent(t) = &done.content[0] else {
+        panic!("{done:?}")
+    };
+    assert_eq!(t.text, "Hello, conformance!");
+    let log = log.lock().unwrap();
+    let methods: Vec<&str> = log.iter().map(Seen::method).collect();
+    assert_eq!(
+        methods,
+        [
+            "tools/call",
+            "tasks/get",
+            "tasks/get",
+            "tasks/update",
+            "tasks/get",
+            "tasks/get"
+        ]
+    );
+    // Each request wants tasks; each tasks/* names the task in Mcp-Name.
+    for s in log.iter() {
+        let caps = &s.body["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"];
+        assert_eq!(caps["extensions"], json!({TASKS: {}}), "{}", s.body);
+        if s.method() != "tools/call" {
+            assert_eq!(s.header("mcp-name"), Some("task-1"), "{}", s.body);
+            assert_eq!(s.body["params"]["taskId"], "task-1");
+        }
+    }
+    // The answer, once, to the key asked.
+    let update = &log[3].body["params"]["inputResponses"];
+    assert_eq!(update["ask-name"]["action"], "accept", "{update}");
+    assert_eq!(update["ask-name"]["content"]["name"], "conformance");
+    // Each poll waits the interval the server last suggested: 300 ms, then 200 ms.
+    let gets: Vec<&Seen> = log.iter().filter(|s| s.method() == "tasks/get").collect();
+    assert!(gets[0].at - log[0].at >= Duration::from_millis(300));
+    assert!(gets[1].at - gets[0].at >= Duration::from_millis(300));
+    assert!(gets[2].at - log[3].at >= Duration::from_millis(200));
+    assert!(gets[3].at - gets[2].at >= Duration::from_millis(200));
+}
+
+/// A task that fails with a JSON-RPC error at the first poll.
+fn failing_task(seen: &Seen, _: &[Seen]) -> Answer {
+    match seen.method() {
+        "tools/call" => created(seen, json!(null), 10),
+        _ => task(
+            seen,
+            "failed",
+            10,
+            json!({"error": {"code": -32603, "message": "backend gone"}}),
+        ),
+    }
+}
+
+#[tokio::test]
+async fn a_failed_task_is_its_json_rpc_error() {
+    let (url, _) = serve(failing_task).await;
+    let mut session = Session::new(&url).unwrap();
+    let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    match session.call_tool(&tool, args(json!({}))).await {
+        Err(crate::session::ClientError::Rpc(e)) => {
+            assert_eq!((e.code, e.message.as_str()), (-32603, "backend gone"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A task answer to `prompts/get`, which the extension does not extend.
+fn task_for_a_prompt(seen: &Seen, _: &[Seen]) -> Answer {
+    Answer::Json(
+        200,
+        result(
+            seen,
+            json!({"resultType": "task", "taskId": "task-1", "status": "working",
+                "createdAt": "x", "lastUpdatedAt": "x", "ttlMs": null}),
+        ),
+    )
+}
+
+#[tokio::test]
+async fn a_task_answers_only_a_request_that_may_have_one() {
+    let (url, _) = serve(task_for_a_prompt).await;
+    let mut session = Session::new(&url).unwrap();
+    let e = session
+        .get_prompt("p", Default::default())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("\"task\""), "{e}");
+}
+
+/// A task that never ends within its 300 ms TTL; the cancel is acknowledged.
+fn endless_task(seen: &Seen, _: &[Seen]) -> Answer {
+    match seen.method() {
+        "tools/call" => created(seen, json!(300), 100),
+        "tasks/cancel" => Answer::Json(200, result(seen, json!({"resultType": "complete"}))),
+        _ => task(seen, "working", 100, json!({})),
+    }
+}
+
+#[tokio::test]
+async fn a_task_that_outlives_its_ttl_is_given_up_and_cancelled() {
+    let (url, log) = serve(endless_task).await;
+    let mut session = Session::new(&url).unwrap();
+    let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    let e = session.call_tool(&tool, args(json!({}))).await.unwrap_err();
+    assert!(e.to_string().contains("did not end within 300 ms"), "{e}");
+    let log = log.lock().unwrap();
+    let last = log.last().unwrap();
+    assert_eq!(last.method(), "tasks/cancel");
+    assert_eq!(last.header("mcp-name"), Some("task-1"));
+    assert!(log.iter().filter(|s| s.method() == "tasks/get").count() >= 1);
 }

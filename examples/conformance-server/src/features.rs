@@ -1,16 +1,18 @@
 //! What the server offers: discovery, tools, prompts, resources, completion and the
-//! `subscriptions/listen` stream. Everything is built from the generated types.
+//! `subscriptions/listen` stream (list changes, and the status of tasks). Everything is built
+//! from the generated types.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::response::Response;
+use mcp_runtime::extension::Extension as _;
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::rpc::{Ctx, Failure, INVALID_PARAMS, to_json};
-use crate::{App, Change, SUPPORTED_VERSIONS, mcp, mrtr, result_meta};
+use crate::{App, Change, SUPPORTED_VERSIONS, mcp, mrtr, result_meta, tasks};
 
 /// 1x1 red PNG.
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -87,7 +89,12 @@ fn discover() -> mcp::DiscoverResult {
         .with_logging(mcp::JSONObject::new())
         .with_prompts(mcp::ServerCapabilitiesPrompts::new().with_list_changed(true))
         .with_resources(mcp::ServerCapabilitiesResources::new())
-        .with_tools(mcp::ServerCapabilitiesTools::new().with_list_changed(true));
+        .with_tools(mcp::ServerCapabilitiesTools::new().with_list_changed(true))
+        .with_extensions(
+            [(mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new())]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        );
     let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
     mcp::DiscoverResult::new(mcp::CacheScope::Public, capabilities, versions, DISCOVER_TTL_MS)
         .with_meta(result_meta())
@@ -124,7 +131,7 @@ pub fn tool_result(content: Vec<mcp::ContentBlock>) -> mcp::CallToolOutcome {
 
 // ----- tools -----
 
-fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
+pub fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
     // `properties` and `required` are not declared members of ToolInputSchema: they are kept
     // in its bag of undeclared members.
     let mut schema = mcp::ToolInputSchema::new();
@@ -135,12 +142,12 @@ fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
     schema
 }
 
-fn tool(name: &str, description: &str, input_schema: mcp::ToolInputSchema) -> mcp::Tool {
+pub fn tool(name: &str, description: &str, input_schema: mcp::ToolInputSchema) -> mcp::Tool {
     mcp::Tool::new(input_schema, name).with_description(description)
 }
 
 /// The tools, always in this order.
-fn tools() -> Vec<mcp::Tool> {
+pub(crate) fn tools() -> Vec<mcp::Tool> {
     let none = || schema(json!({}), &[]);
     // A contact form in JSON Schema 2020-12: `$schema`, `$defs` with an `$anchor`, a `$ref`,
     // composition and conditional keywords, closed with `additionalProperties: false`. All of
@@ -179,7 +186,7 @@ fn tools() -> Vec<mcp::Tool> {
     ] {
         json_schema_2020_12.extra.insert(k.to_owned(), v);
     }
-    vec![
+    let mut tools = vec![
         tool("test_simple_text", "Returns simple text content", none()),
         tool("test_image_content", "Returns image content", none()),
         tool("test_audio_content", "Returns audio content", none()),
@@ -294,7 +301,14 @@ fn tools() -> Vec<mcp::Tool> {
                 &["a", "b"],
             ),
         ),
-    ]
+        tool(
+            "greet",
+            "Greets by name, always within the request (never a task)",
+            schema(json!({"name": {"type": "string"}}), &["name"]),
+        ),
+    ];
+    tools.extend(tasks::tools::tools());
+    tools
 }
 
 /// The arguments of `tool` that a client mirrors into `Mcp-Param-{Name}` headers
@@ -401,7 +415,14 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
                 }
             }
         }
+        "greet" => tool_result(vec![text(format!(
+            "Hello, {}!",
+            args.get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("stranger")
+        ))]),
         name if mrtr::is_mrtr_tool(name) => mrtr::call_tool(ctx, r)?,
+        name if tasks::tools::is_task_tool(name) => tasks::tools::call_tool(ctx, r).await?,
         other => {
             return Err(Failure::new(
                 Some(&ctx.id),
@@ -612,16 +633,31 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
 // ----- subscriptions/listen -----
 
 /// Opens a `subscriptions/listen` stream: `notifications/subscriptions/acknowledged` first
-/// (with the part of the filter this server honours), then the list-changed notifications the
-/// filter asked for, each tagged with the subscription id (the listen request's id). The
-/// stream ends when the client goes away, or with the `SubscriptionsListenResult` when the
-/// server shuts down.
-pub fn listen(app: Arc<App>, request: mcp::SubscriptionsListenRequest) -> Response {
+/// (with the part of the filter this server honours), then the list-changed notifications and
+/// the status notifications of the tasks (`notifications/tasks`) the filter asked for, each
+/// tagged with the subscription id (the listen request's id). Task ids are honoured for the
+/// principal's own live tasks, and only when the request advertised the tasks extension
+/// (`-32021` otherwise). The stream ends when the client goes away, or with the
+/// `SubscriptionsListenResult` when the server shuts down.
+pub fn listen(
+    app: Arc<App>,
+    principal: String,
+    meta: &mcp::RequestMetaObject,
+    request: mcp::SubscriptionsListenRequest,
+) -> Result<Response, Failure> {
     let asked = &request.params.notifications;
+    let task_ids = asked.task_ids.clone().unwrap_or_default();
+    if !task_ids.is_empty() && tasks::Proof::check(&meta.client_capabilities).is_none() {
+        return Err(Failure::missing_extension::<mcp::TasksExtension>(
+            &request.id,
+        ));
+    }
     // No resource list changes or per-resource updates here (not declared in discover).
     let mut honoured = mcp::SubscriptionFilter::new();
     honoured.prompts_list_changed = asked.prompts_list_changed.filter(|b| *b);
     honoured.tools_list_changed = asked.tools_list_changed.filter(|b| *b);
+    let followed = app.tasks.known(&principal, &task_ids);
+    honoured.task_ids = asked.task_ids.as_ref().map(|_| followed.clone());
     let subscription = request.id.clone();
     let tag =
         |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
@@ -634,13 +670,14 @@ pub fn listen(app: Arc<App>, request: mcp::SubscriptionsListenRequest) -> Respon
         let _ = tx.send(text);
     }
     let mut changes = app.changes.subscribe();
+    let mut task_updates = app.tasks.subscribe();
     let mut shutdown = app.shutdown.clone();
     let tools = honoured.tools_list_changed == Some(true);
     let prompts = honoured.prompts_list_changed == Some(true);
     let params = move |id: &mcp::RequestId| mcp::NotificationParams::new().with_meta(tag(id));
     tokio::spawn(async move {
         loop {
-            tokio::select! {
+            let note = tokio::select! {
                 () = tx.closed() => break,
                 _ = shutdown.changed() => {
                     let done = request.respond(mcp::SubscriptionsListenResult::new(
@@ -652,23 +689,30 @@ pub fn listen(app: Arc<App>, request: mcp::SubscriptionsListenRequest) -> Respon
                     }
                     break;
                 }
-                change = changes.recv() => {
-                    let note = match change {
-                        Ok(Change::Tools) if tools => to_json(
-                            &mcp::ToolListChangedNotification::new().with_params(params(&subscription)),
-                        ),
-                        Ok(Change::Prompts) if prompts => to_json(
-                            &mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
-                        ),
-                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                        Err(broadcast::error::RecvError::Closed) => break,
-                    };
-                    if let Ok(v) = note && tx.send(v).is_err() {
-                        break;
+                change = changes.recv() => match change {
+                    Ok(Change::Tools) if tools => to_json(
+                        &mcp::ToolListChangedNotification::new().with_params(params(&subscription)),
+                    ),
+                    Ok(Change::Prompts) if prompts => to_json(
+                        &mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
+                    ),
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+                update = task_updates.recv() => match update {
+                    Ok(u) if u.principal == principal && followed.contains(&u.task.task_id) => {
+                        to_json(&tasks::notification(&u.task, tag(&subscription)))
                     }
-                }
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+            };
+            if let Ok(v) = note
+                && tx.send(v).is_err()
+            {
+                break;
             }
         }
     });
-    crate::http::sse_stream(rx)
+    Ok(crate::http::sse_stream(rx))
 }

@@ -13,9 +13,12 @@
 //!    `io.modelcontextprotocol/clientCapabilities`: else -32602, 400.
 //! 5. The `MCP-Protocol-Version` header is there and equals `_meta`'s: else -32020, 400.
 //! 6. The version is one this server implements: else -32022 with `supported`/`requested`, 400.
-//! 7. `Mcp-Method` (and `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read`) match
-//!    the body: else -32020, 400.
-//! 8. The whole message reads as the generated `ClientRequest`: else -32602, 400.
+//! 7. `Mcp-Method` (and `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read`, and
+//!    the task id of `tasks/get`, `tasks/update`, `tasks/cancel`) match the body: else
+//!    -32020, 400.
+//! 8. The whole message reads as the generated `ClientRequest`, or as the tasks extension's
+//!    request of its method: else -32602, 400. (Answers in a `tasks/update` to keys the task
+//!    does not wait on are dropped unread first: the extension says to ignore them.)
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -37,6 +40,7 @@ use crate::mcp;
 use crate::rpc::{
     Ctx, Failure, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Msg, Notifier, PARSE_ERROR,
 };
+use crate::tasks::{self, TaskRequest};
 use crate::{App, SUPPORTED_VERSIONS};
 
 pub fn router(app: Arc<App>) -> Router {
@@ -49,19 +53,20 @@ pub fn router(app: Arc<App>) -> Router {
 /// The methods a client may call, each named by its generated request type.
 fn is_known_method(method: &str) -> bool {
     use mcp_runtime::Request as R;
-    [
-        <mcp::DiscoverRequest as R>::METHOD,
-        <mcp::ListToolsRequest as R>::METHOD,
-        <mcp::CallToolRequest as R>::METHOD,
-        <mcp::ListPromptsRequest as R>::METHOD,
-        <mcp::GetPromptRequest as R>::METHOD,
-        <mcp::ListResourcesRequest as R>::METHOD,
-        <mcp::ListResourceTemplatesRequest as R>::METHOD,
-        <mcp::ReadResourceRequest as R>::METHOD,
-        <mcp::SubscriptionsListenRequest as R>::METHOD,
-        <mcp::CompleteRequest as R>::METHOD,
-    ]
-    .contains(&method)
+    tasks::methods().contains(&method)
+        || [
+            <mcp::DiscoverRequest as R>::METHOD,
+            <mcp::ListToolsRequest as R>::METHOD,
+            <mcp::CallToolRequest as R>::METHOD,
+            <mcp::ListPromptsRequest as R>::METHOD,
+            <mcp::GetPromptRequest as R>::METHOD,
+            <mcp::ListResourcesRequest as R>::METHOD,
+            <mcp::ListResourceTemplatesRequest as R>::METHOD,
+            <mcp::ReadResourceRequest as R>::METHOD,
+            <mcp::SubscriptionsListenRequest as R>::METHOD,
+            <mcp::CompleteRequest as R>::METHOD,
+        ]
+        .contains(&method)
 }
 
 /// `body` is the JSON text of one message, written from its generated type.
@@ -269,22 +274,19 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
     if let Err(f) = check_standard_headers(&headers, &id, method, envelope.params.as_ref()) {
         return failure(f);
     }
-    // Read from the bytes as sent (not from `message`): the generated type sees the JSON text.
-    let request: mcp::ClientRequest = match serde_json::from_slice(&body) {
-        Ok(r) => r,
-        Err(e) => {
-            return failure(Failure::new(
-                Some(&id),
-                INVALID_PARAMS,
-                format!("Invalid params: {e}"),
-            ));
-        }
-    };
     let principal = header_str(&headers, "authorization")
         .map(str::to_owned)
         .unwrap_or_else(|| "anonymous".to_owned());
+    if tasks::methods().contains(&method) {
+        return answer_task(app, id, meta, principal, method, &body);
+    }
+    // Read from the bytes as sent (not from `message`): the generated type sees the JSON text.
+    let request: mcp::ClientRequest = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => return failure(invalid_params(&id, e)),
+    };
     if let mcp::ClientRequest::SubscriptionsListenRequest(listen) = request {
-        return crate::features::listen(app, listen);
+        return crate::features::listen(app, principal, &meta, listen).unwrap_or_else(failure);
     }
     let streaming =
         accepts_sse(&headers) && (meta.progress_token.is_some() || meta.log_level.is_some());
@@ -301,6 +303,43 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) 
         let _ = tx.send(Msg::Done(done));
     });
     respond(rx).await
+}
+
+fn invalid_params(id: &mcp::RequestId, e: serde_json::Error) -> Failure {
+    Failure::new(Some(id), INVALID_PARAMS, format!("Invalid params: {e}"))
+}
+
+/// Answers a request of the tasks extension (`method`, one of `tasks::methods()`) at once.
+fn answer_task(
+    app: Arc<App>,
+    id: mcp::RequestId,
+    meta: mcp::RequestMetaObject,
+    principal: String,
+    method: &str,
+    body: &[u8],
+) -> Response {
+    let mut message: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => return failure(invalid_params(&id, e)),
+    };
+    if method == <mcp::UpdateTaskRequest as mcp_runtime::Request>::METHOD {
+        tasks::ignore_unasked(&principal, &app.tasks, &mut message);
+    }
+    let request = match TaskRequest::read(method, message) {
+        Ok(r) => r,
+        Err(e) => return failure(invalid_params(&id, e)),
+    };
+    let ctx = Ctx {
+        id,
+        notifier: Notifier::new(None, &meta),
+        meta,
+        principal,
+        app,
+    };
+    match tasks::dispatch(&ctx, request) {
+        Ok(text) => json_response(StatusCode::OK, text),
+        Err(f) => failure(f),
+    }
 }
 
 /// `Mcp-Method` always, `Mcp-Name` for the methods that name a tool, prompt or resource:
@@ -330,6 +369,7 @@ fn check_standard_headers(
     let name_member = match method {
         "tools/call" | "prompts/get" => "name",
         "resources/read" => "uri",
+        m if tasks::methods().contains(&m) => "taskId",
         _ => return Ok(()),
     };
     let Some(body_name) = params

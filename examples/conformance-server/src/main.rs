@@ -4,14 +4,16 @@
 //!
 //! `mcp-conformance-server --listen 127.0.0.1:<port>` serves `http://127.0.0.1:<port>/mcp`:
 //! stateless (every request carries its `_meta`), `server/discover`, JSON or SSE responses,
-//! `subscriptions/listen`, caching hints, DNS-rebinding protection, and the multi round-trip
+//! `subscriptions/listen`, caching hints, DNS-rebinding protection, the multi round-trip
 //! (`InputRequiredResult`) flows with capability-gated input requests and sealed
-//! `requestState`.
+//! `requestState`, and the tasks extension (`io.modelcontextprotocol/tasks`: tools that answer
+//! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications).
 
 mod features;
 mod http;
 mod mrtr;
 mod rpc;
+mod tasks;
 #[cfg(test)]
 mod tests;
 
@@ -42,9 +44,12 @@ pub enum Change {
 }
 
 /// State shared by all requests. There is no per-client state: the protocol is stateless,
-/// and what a multi round-trip request needs travels in its sealed `requestState`.
+/// and what a multi round-trip request needs travels in its sealed `requestState`. Tasks are
+/// the exception the tasks extension makes: the server keeps them, by unguessable id, for
+/// their TTL.
 pub struct App {
     pub sealer: Sealer,
+    pub tasks: Arc<tasks::store::Store>,
     pub changes: broadcast::Sender<Change>,
     pub shutdown: watch::Receiver<bool>,
     /// Host names accepted in `Host` and `Origin` (DNS-rebinding protection).
@@ -64,19 +69,23 @@ pub fn result_meta() -> mcp::ResultMetaObject {
 }
 
 const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...
+       [--task-ttl-ms <ms>]
 
 Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp.
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
-refused (DNS-rebinding protection).";
+refused (DNS-rebinding protection). Tasks (the io.modelcontextprotocol/tasks extension) are
+kept for --task-ttl-ms after their creation (default 300000).";
 
 struct Args {
     listen: SocketAddr,
     allow_hosts: Vec<String>,
+    tasks: tasks::store::Settings,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut listen = None;
     let mut allow_hosts = Vec::new();
+    let mut task_settings = tasks::store::Settings::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -92,6 +101,15 @@ fn parse_args() -> Result<Args, String> {
                     .ok_or("--allow-host needs a name")?
                     .to_ascii_lowercase(),
             ),
+            "--task-ttl-ms" => {
+                let v = args.next().ok_or("--task-ttl-ms needs a number")?;
+                let ms = v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|ms| *ms > 0)
+                    .ok_or_else(|| format!("--task-ttl-ms {v}: not a positive integer"))?;
+                task_settings.ttl = Duration::from_millis(ms);
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -99,6 +117,7 @@ fn parse_args() -> Result<Args, String> {
     Ok(Args {
         listen: listen.ok_or("--listen is required")?,
         allow_hosts,
+        tasks: task_settings,
     })
 }
 
@@ -136,8 +155,12 @@ fn main() -> ExitCode {
     }
 }
 
-/// The shared state, with a fresh sealing key, and the sender that ends listen streams.
-pub fn new_app(extra_hosts: Vec<String>) -> Result<(Arc<App>, watch::Sender<bool>), String> {
+/// The shared state, with a fresh sealing key and an empty task store, and the sender that
+/// ends listen streams.
+pub fn new_app(
+    extra_hosts: Vec<String>,
+    task_settings: tasks::store::Settings,
+) -> Result<(Arc<App>, watch::Sender<bool>), String> {
     // A fresh key per process: states sealed by an earlier run are rejected, as they should be.
     let mut key = [0u8; 32];
     getrandom::fill(&mut key).map_err(|e| format!("no randomness for the sealing key: {e}"))?;
@@ -150,6 +173,7 @@ pub fn new_app(extra_hosts: Vec<String>) -> Result<(Arc<App>, watch::Sender<bool
     allowed_hosts.extend(extra_hosts);
     let app = Arc::new(App {
         sealer: Sealer::new(key),
+        tasks: Arc::new(tasks::store::Store::new(task_settings)),
         changes,
         shutdown,
         allowed_hosts,
@@ -158,7 +182,7 @@ pub fn new_app(extra_hosts: Vec<String>) -> Result<(Arc<App>, watch::Sender<bool
 }
 
 async fn serve(args: Args) -> Result<(), String> {
-    let (app, stop) = new_app(args.allow_hosts)?;
+    let (app, stop) = new_app(args.allow_hosts, args.tasks)?;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("binding {}: {e}", args.listen))?;

@@ -38,20 +38,20 @@ pub fn is_mrtr_tool(name: &str) -> bool {
 
 // ----- building input requests -----
 
-fn string_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
+pub fn string_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
     mcp::StringSchema::new()
         .with_description(description)
         .into()
 }
 
-fn boolean_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
+pub fn boolean_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
     mcp::BooleanSchema::new()
         .with_description(description)
         .into()
 }
 
 /// A form-mode elicitation asking for the required `fields`.
-fn elicit(
+pub fn elicit(
     message: &str,
     fields: Vec<(&str, mcp::PrimitiveSchemaDefinition)>,
 ) -> mcp::ElicitRequest {
@@ -75,13 +75,13 @@ fn list_roots() -> mcp::ListRootsRequest {
 }
 
 /// One round of input requests, checked against the client's declared capabilities.
-struct Round<'c> {
+pub struct Round<'c> {
     ctx: &'c Ctx,
     builder: mcp::InputRequestsBuilder,
 }
 
 impl<'c> Round<'c> {
-    fn new(ctx: &'c Ctx) -> Self {
+    pub fn new(ctx: &'c Ctx) -> Self {
         Round {
             ctx,
             builder: mcp::InputRequestsBuilder::new(&ctx.meta.client_capabilities),
@@ -89,7 +89,7 @@ impl<'c> Round<'c> {
     }
 
     /// Asks `request` at `key`; a capability the client lacks is the `-32021` error.
-    fn ask(&mut self, key: &str, request: impl Into<mcp::InputRequest>) -> Result<(), Failure> {
+    pub fn ask(&mut self, key: &str, request: impl Into<mcp::InputRequest>) -> Result<(), Failure> {
         self.builder
             .insert(key, request)
             .map(|_| ())
@@ -105,13 +105,36 @@ impl<'c> Round<'c> {
         self.builder.insert(key, request).map(|_| ())
     }
 
-    fn finish(self, state: Option<String>) -> Result<mcp::InputRequiredResult, Failure> {
+    /// Asks the user's name (field `name`) at `user_name`.
+    pub fn ask_name(&mut self) -> Result<(), Failure> {
+        self.ask(
+            "user_name",
+            elicit(
+                "What is your name?",
+                vec![("name", string_field("Your name"))],
+            ),
+        )
+    }
+
+    /// The input requests asked, for a task to raise (`tasks/get` shows them).
+    pub fn requests(self) -> mcp::InputRequests {
+        self.builder.build()
+    }
+
+    pub fn finish(self, state: Option<String>) -> Result<mcp::InputRequiredResult, Failure> {
         let requests = self.builder.build();
         let requests = (!requests.is_empty()).then_some(requests);
         mcp::InputRequiredResult::new(requests, state)
             .map(|r| r.with_meta(crate::result_meta()))
             .map_err(|e| Failure::new(Some(&self.ctx.id), INTERNAL_ERROR, e.to_string()))
     }
+}
+
+/// One round asking the user's name (see [`Round::ask_name`]).
+pub fn ask_name(ctx: &Ctx) -> Result<mcp::InputRequiredResult, Failure> {
+    let mut round = Round::new(ctx);
+    round.ask_name()?;
+    round.finish(None)
 }
 
 // ----- reading responses -----
@@ -123,7 +146,7 @@ fn response<'r>(
     responses.and_then(|r| r.get(key))
 }
 
-fn elicited<'r>(
+pub fn elicited<'r>(
     responses: Option<&'r mcp::InputResponses>,
     key: &str,
 ) -> Option<&'r mcp::ElicitResult> {
@@ -155,7 +178,7 @@ fn roots(responses: Option<&mcp::InputResponses>, key: &str) -> Option<Vec<Strin
 }
 
 /// The accepted value of `field`, as text; `None` when the user declined or cancelled.
-fn field(result: &mcp::ElicitResult, field: &str) -> Option<String> {
+pub fn field(result: &mcp::ElicitResult, field: &str) -> Option<String> {
     if result.action != mcp::ElicitResultAction::Accept {
         return None;
     }
@@ -238,9 +261,7 @@ pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOut
                     None => format!("No name given (action={}).", answer.action),
                 })]));
             }
-            let mut round = Round::new(ctx);
-            round.ask("user_name", elicit("What is your name?", name_field()))?;
-            Ok(input_required(round.finish(None)?))
+            Ok(input_required(ask_name(ctx)?))
         }
         "test_input_required_result_sampling" => {
             if let Some(answer) = sampled(responses, "capital_question") {
@@ -354,13 +375,7 @@ fn multiple_inputs(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
     }
     let mut round = Round::new(ctx);
     if state.is_none() || name.is_none() {
-        round.ask(
-            "user_name",
-            elicit(
-                "What is your name?",
-                vec![("name", string_field("Your name"))],
-            ),
-        )?;
+        round.ask_name()?;
     }
     if state.is_none() || greeting.is_none() {
         round.ask("greeting", sample("Generate a greeting", 50))?;

@@ -100,6 +100,16 @@ impl Failure {
         );
         Self::typed(StatusCode::BAD_REQUEST, &response)
     }
+
+    /// `-32021` MissingRequiredClientCapability (HTTP 400) for a request that only extension
+    /// `E` can serve, sent without `E` in its capabilities.
+    pub fn missing_extension<E: mcp_runtime::extension::Extension>(id: &mcp::RequestId) -> Self {
+        use mcp_runtime::prelude::*;
+        let response = mcp::MissingRequiredClientCapabilityError::from_missing_extension::<E>(
+            Some(id.clone()),
+        );
+        Self::typed(StatusCode::BAD_REQUEST, &response)
+    }
 }
 
 /// The answer when an error response itself cannot be written (a generated type never fails

@@ -1,35 +1,55 @@
 //! The HTTP pipeline end to end on a loopback port: each check of `http.rs` with its error
 //! code and status, and the MRTR state handling; `shapes` has the result and message-shape
-//! rules.
+//! rules, `tasks` the tasks extension.
 
 mod shapes;
+mod tasks;
 
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
+use crate::tasks::store::Settings;
+
+async fn start() -> String {
+    start_with(Settings::default()).await
+}
+
+/// A server whose tasks live and poll as `settings` say.
+async fn start_with(settings: Settings) -> String {
+    let (url, stop) = start_with_stop(settings).await;
+    tokio::spawn(async move {
+        // Held while the server runs: dropping it would end the listen streams.
+        let _stop = stop;
+        std::future::pending::<()>().await
+    });
+    url
+}
+
 /// A server on a loopback port: its URL, and the sender that ends its `subscriptions/listen`
 /// streams as a shutdown does.
-async fn start_with_stop() -> (String, watch::Sender<bool>) {
-    let (app, stop) = crate::new_app(Vec::new()).unwrap();
+async fn start_with_stop(settings: Settings) -> (String, watch::Sender<bool>) {
+    let (app, stop) = crate::new_app(Vec::new(), settings).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, crate::http::router(app)).await });
     (format!("http://{addr}/mcp"), stop)
 }
 
-async fn start() -> String {
-    start_with_stop().await.0
-}
-
-fn meta(caps: Value) -> Value {
+pub(super) fn meta(caps: Value) -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": caps,
     })
 }
 
-/// POSTs `body` with the standard headers (`name` for Mcp-Name), plus `extra` headers.
-async fn post(url: &str, body: &Value, name: Option<&str>, extra: &[(&str, &str)]) -> (u16, Value) {
+/// POSTs `body` with the standard headers (`name` for Mcp-Name), plus `extra` headers; the
+/// response as it comes.
+pub(super) async fn send(
+    url: &str,
+    body: &Value,
+    name: Option<&str>,
+    extra: &[(&str, &str)],
+) -> reqwest::Response {
     let method = body["method"].as_str().unwrap_or_default().to_owned();
     let mut headers = reqwest::header::HeaderMap::new();
     let mut set = |k: &str, v: &str| {
@@ -50,13 +70,34 @@ async fn post(url: &str, body: &Value, name: Option<&str>, extra: &[(&str, &str)
         set(k, v);
     }
     let req = reqwest::Client::new().post(url).headers(headers);
-    let resp = req.body(body.to_string()).send().await.unwrap();
+    req.body(body.to_string()).send().await.unwrap()
+}
+
+/// [`send`], and the JSON answer with its HTTP status.
+pub(super) async fn post(
+    url: &str,
+    body: &Value,
+    name: Option<&str>,
+    extra: &[(&str, &str)],
+) -> (u16, Value) {
+    let resp = send(url, body, name, extra).await;
     let status = resp.status().as_u16();
     let text = resp.text().await.unwrap();
     (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
-fn call(id: i64, tool: &str, caps: Value, more: Value) -> Value {
+/// Asserts that `answer` is the JSON-RPC error `code` with HTTP status `status`.
+#[track_caller]
+pub(super) fn assert_error(answer: &(u16, Value), status: u16, code: i64) {
+    let (got, body) = answer;
+    assert_eq!(
+        (*got, body["error"]["code"].as_i64()),
+        (status, Some(code)),
+        "{body}"
+    );
+}
+
+pub(super) fn call(id: i64, tool: &str, caps: Value, more: Value) -> Value {
     let mut params = json!({"name": tool, "arguments": {}, "_meta": meta(caps)});
     for (k, v) in more.as_object().unwrap() {
         params[k] = v.clone();

@@ -1,0 +1,165 @@
+//! The tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663): a `tools/call` the server
+//! chooses to run in the background is answered with a `CreateTaskResult`, and the client
+//! follows the task with `tasks/get`, answers its input requests with `tasks/update`, stops it
+//! with `tasks/cancel`, or subscribes to its status notifications on `subscriptions/listen`.
+//!
+//! - A `CreateTaskResult` is built only through the proof that the request advertised the
+//!   extension (`mcp_runtime::extension::Advertised`); a tool that can only run as a task
+//!   refuses a request without it with `-32021`, naming the extension.
+//! - The `tasks/*` methods themselves need the extension on the request (`-32021` otherwise),
+//!   and answer `-32602` for a task that is unknown, expired, or another principal's.
+//! - Tasks live in [`store::Store`] for their `ttlMs`.
+
+pub mod store;
+pub mod tools;
+
+use mcp_runtime::extension::Advertised;
+use mcp_runtime::prelude::*;
+use serde_json::Value;
+
+use crate::mcp;
+use crate::rpc::{Ctx, Failure, INVALID_PARAMS, to_json};
+
+/// Proof that the request being answered advertised the tasks extension.
+pub type Proof = Advertised<mcp::TasksExtension>;
+
+/// The proof, if the request advertised the extension.
+pub fn advertised(ctx: &Ctx) -> Option<Proof> {
+    Proof::check(&ctx.meta.client_capabilities)
+}
+
+/// A request of the extension's own methods, read as its generated type.
+#[derive(Debug)]
+pub enum TaskRequest {
+    Get(mcp::GetTaskRequest),
+    Update(mcp::UpdateTaskRequest),
+    Cancel(mcp::CancelTaskRequest),
+}
+
+/// The extension's methods (`tasks/get`, `tasks/update`, `tasks/cancel`).
+pub fn methods() -> [&'static str; 3] {
+    use mcp_runtime::Request as R;
+    [
+        <mcp::GetTaskRequest as R>::METHOD,
+        <mcp::UpdateTaskRequest as R>::METHOD,
+        <mcp::CancelTaskRequest as R>::METHOD,
+    ]
+}
+
+impl TaskRequest {
+    /// `message` as the request of `method`, one of [`methods`].
+    pub fn read(method: &str, message: Value) -> serde_json::Result<Self> {
+        let [get, update, cancel] = methods();
+        match method {
+            m if m == get => serde_json::from_value(message).map(TaskRequest::Get),
+            m if m == update => serde_json::from_value(message).map(TaskRequest::Update),
+            m if m == cancel => serde_json::from_value(message).map(TaskRequest::Cancel),
+            other => Err(serde::de::Error::custom(format!(
+                "{other} is not a method of the tasks extension"
+            ))),
+        }
+    }
+}
+
+/// Drops, from a `tasks/update` message, the answers to keys the task does not wait on, before
+/// the message is read: the extension says to ignore them, whatever they hold.
+pub fn ignore_unasked(principal: &str, store: &store::Store, message: &mut Value) {
+    let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let Some(id) = params.get("taskId").and_then(Value::as_str) else {
+        return;
+    };
+    let Ok(outstanding) = store.outstanding(principal, id) else {
+        return; // unknown: answered -32602 after the read
+    };
+    if let Some(responses) = params
+        .get_mut("inputResponses")
+        .and_then(Value::as_object_mut)
+    {
+        responses.retain(|key, _| outstanding.contains(key));
+    }
+}
+
+/// Answers `tasks/get`, `tasks/update` or `tasks/cancel`.
+pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Failure> {
+    if advertised(ctx).is_none() {
+        return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
+    }
+    let store = &ctx.app.tasks;
+    let principal = ctx.principal.as_str();
+    let not_found = |_| {
+        Failure::new(
+            Some(&ctx.id),
+            INVALID_PARAMS,
+            "Task not found: the id is unknown, its ttlMs has elapsed, or it is not yours",
+        )
+    };
+    match request {
+        TaskRequest::Get(r) => {
+            let task = store.get(principal, &r.params.task_id).map_err(not_found)?;
+            to_json(&r.respond(get_result(&task)))
+        }
+        TaskRequest::Update(r) => {
+            let responses = r.params.input_responses.clone();
+            store
+                .update(principal, &r.params.task_id, responses)
+                .map_err(not_found)?;
+            to_json(&r.respond(mcp::UpdateTaskResult::new().with_meta(crate::result_meta())))
+        }
+        TaskRequest::Cancel(r) => {
+            store
+                .cancel(principal, &r.params.task_id)
+                .map_err(not_found)?;
+            to_json(&r.respond(mcp::CancelTaskResult::new().with_meta(crate::result_meta())))
+        }
+    }
+}
+
+/// One of the generated shapes of a task (`CreateTaskResult`, `GetTaskResult`,
+/// `TaskStatusNotificationParams`) from a `DetailedTask`: the required members through `new`,
+/// then `statusMessage` and `pollIntervalMs`; with `details`, also what the status carries
+/// (`inputRequests`, `result`, `error`).
+macro_rules! task_shape {
+    ($shape:ty, $task:expr) => {{
+        let task: &mcp::DetailedTask = $task;
+        let mut shape = <$shape>::new(
+            task.created_at.clone(),
+            task.last_updated_at.clone(),
+            task.status,
+            task.task_id.clone(),
+            task.ttl_ms.clone(),
+        );
+        shape.status_message = task.status_message.clone();
+        shape.poll_interval_ms = task.poll_interval_ms;
+        shape
+    }};
+    ($shape:ty, $task:expr, details) => {{
+        let task: &mcp::DetailedTask = $task;
+        let mut shape = task_shape!($shape, task);
+        shape.input_requests = task.input_requests.clone();
+        shape.result = task.result.clone();
+        shape.error = task.error.clone();
+        shape
+    }};
+}
+
+/// A task's first state, as the answer to the request that created it.
+pub fn created(task: &mcp::DetailedTask) -> mcp::CreateTaskResult {
+    task_shape!(mcp::CreateTaskResult, task).with_meta(crate::result_meta())
+}
+
+/// A task's state with what its status carries, as `tasks/get` answers it.
+pub fn get_result(task: &mcp::DetailedTask) -> mcp::GetTaskResult {
+    task_shape!(mcp::GetTaskResult, task, details).with_meta(crate::result_meta())
+}
+
+/// A task's state as a `notifications/tasks`, tagged with the subscription it goes to.
+pub fn notification(
+    task: &mcp::DetailedTask,
+    meta: mcp::NotificationMetaObject,
+) -> mcp::TaskStatusNotification {
+    mcp::TaskStatusNotification::new(
+        task_shape!(mcp::TaskStatusNotificationParams, task, details).with_meta(meta),
+    )
+}

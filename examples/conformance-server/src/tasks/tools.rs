@@ -1,0 +1,231 @@
+//! The tools that run as tasks, the fixtures of the suite's `tasks-*` scenarios. Each says
+//! whether it needs a task: `slow_compute` runs as one only for a client that advertised the
+//! extension (and in the request otherwise); the others can only run as one, so a request
+//! without the extension is refused with `-32021`.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+
+use super::store::{Outcome, Worker};
+use super::{Proof, advertised, created};
+use crate::features::{schema, text, tool};
+use crate::mcp;
+use crate::mrtr::{Round, ask_name, boolean_field, elicit, elicited, field, string_field};
+use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS};
+
+const SLOW_COMPUTE: &str = "slow_compute";
+const FAILING_JOB: &str = "failing_job";
+const PROTOCOL_ERROR_JOB: &str = "protocol_error_job";
+const CONFIRM_DELETE: &str = "confirm_delete";
+const MULTI_INPUT: &str = "multi_input";
+const TOOL_WITH_TASK: &str = "test_tool_with_task";
+
+/// The tools that run as tasks, in the order `tools/list` gives them.
+pub fn tools() -> Vec<mcp::Tool> {
+    vec![
+        tool(
+            SLOW_COMPUTE,
+            "Waits `seconds` seconds, then answers; a task for a client that advertised the tasks extension",
+            schema(
+                json!({"seconds": {"type": "number", "minimum": 0}, "label": {"type": "string"}}),
+                &["seconds"],
+            ),
+        ),
+        tool(
+            FAILING_JOB,
+            "Always a task: ends after about a second with a tool error (isError)",
+            schema(json!({}), &[]),
+        ),
+        tool(
+            PROTOCOL_ERROR_JOB,
+            "Always a task: ends failed, with a JSON-RPC internal error",
+            schema(json!({}), &[]),
+        ),
+        tool(
+            CONFIRM_DELETE,
+            "Always a task: asks for a confirmation (input_required) before it deletes the file",
+            schema(json!({"filename": {"type": "string"}}), &["filename"]),
+        ),
+        tool(
+            MULTI_INPUT,
+            "Always a task: asks for two inputs at once, answered together or one by one",
+            schema(json!({}), &[]),
+        ),
+        tool(
+            TOOL_WITH_TASK,
+            "Asks the user's name in an InputRequiredResult, then always continues as a task",
+            schema(json!({}), &[]),
+        ),
+    ]
+}
+
+/// Whether `name` is one of [`tools`].
+pub fn is_task_tool(name: &str) -> bool {
+    tools().iter().any(|t| t.name == name)
+}
+
+/// Calls one of [`tools`]: a `CreateTaskResult` for a client that advertised the extension;
+/// otherwise `slow_compute` runs within the request and the others are refused.
+pub async fn call_tool(
+    ctx: &Ctx,
+    r: &mcp::CallToolRequest,
+) -> Result<mcp::CallToolOutcome, Failure> {
+    let name = r.params.name.as_str();
+    let args = r.params.arguments.clone().unwrap_or_default();
+    let Some(proof) = advertised(ctx) else {
+        if name == SLOW_COMPUTE {
+            let (seconds, label) = compute_args(ctx, &args)?;
+            return Ok(complete(slow_compute(seconds, label).await));
+        }
+        return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
+    };
+    match name {
+        SLOW_COMPUTE => {
+            let (seconds, label) = compute_args(ctx, &args)?;
+            start(ctx, &proof, move |_| async move {
+                Ok(slow_compute(seconds, label).await)
+            })
+        }
+        FAILING_JOB => start(ctx, &proof, |_| async {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            Ok(
+                mcp::CallToolResult::new(vec![text("The job failed: nothing to process")])
+                    .with_is_error(true),
+            )
+        }),
+        PROTOCOL_ERROR_JOB => start(ctx, &proof, |_| async {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            Err(mcp::Error::new(
+                INTERNAL_ERROR,
+                "Internal error: the job's backend went away",
+            ))
+        }),
+        CONFIRM_DELETE => {
+            let filename = string_arg(&args, "filename")
+                .unwrap_or("(unnamed)")
+                .to_owned();
+            let mut round = Round::new(ctx);
+            round.ask(
+                "confirm",
+                elicit(
+                    &format!("Delete {filename}?"),
+                    vec![("confirm", boolean_field("Delete the file"))],
+                ),
+            )?;
+            let requests = round.requests();
+            start(ctx, &proof, move |w| confirm_delete(w, requests, filename))
+        }
+        MULTI_INPUT => {
+            let mut round = Round::new(ctx);
+            round.ask(
+                "name",
+                elicit("Your name?", vec![("name", string_field("Your name"))]),
+            )?;
+            round.ask(
+                "confirm",
+                elicit("Go ahead?", vec![("confirm", boolean_field("Go ahead"))]),
+            )?;
+            let requests = round.requests();
+            start(ctx, &proof, move |w| multi_input(w, requests))
+        }
+        TOOL_WITH_TASK => tool_with_task(ctx, r, &proof),
+        other => Err(Failure::new(
+            Some(&ctx.id),
+            INVALID_PARAMS,
+            format!("Unknown tool: {other}"),
+        )),
+    }
+}
+
+/// Creates the task running `work` and answers with it, through the proof.
+fn start<F, Fut>(ctx: &Ctx, proof: &Proof, work: F) -> Result<mcp::CallToolOutcome, Failure>
+where
+    F: FnOnce(Worker) -> Fut,
+    Fut: std::future::Future<Output = Outcome> + Send + 'static,
+{
+    let task = ctx
+        .app
+        .tasks
+        .create(&ctx.principal, work)
+        .map_err(|e| Failure::new(Some(&ctx.id), INTERNAL_ERROR, format!("no task id: {e}")))?;
+    Ok(mcp::CallToolOutcome::Task(proof.grant(created(&task))))
+}
+
+fn complete(result: mcp::CallToolResult) -> mcp::CallToolOutcome {
+    result.with_meta(crate::result_meta()).into()
+}
+
+fn string_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    args.get(key).and_then(Value::as_str)
+}
+
+/// `seconds` (a number from 0 to an hour) and `label` of `slow_compute`.
+fn compute_args(ctx: &Ctx, args: &Map<String, Value>) -> Result<(f64, String), Failure> {
+    let seconds = args.get("seconds").and_then(Value::as_f64).unwrap_or(0.0);
+    if !(0.0..=3600.0).contains(&seconds) {
+        return Err(Failure::new(
+            Some(&ctx.id),
+            INVALID_PARAMS,
+            "slow_compute needs seconds between 0 and 3600",
+        ));
+    }
+    let label = string_arg(args, "label").unwrap_or("compute").to_owned();
+    Ok((seconds, label))
+}
+
+async fn slow_compute(seconds: f64, label: String) -> mcp::CallToolResult {
+    tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
+    mcp::CallToolResult::new(vec![text(format!("{label}: computed after {seconds} s"))])
+}
+
+/// The task ended while the work waited for input; nobody reads this outcome.
+fn ended() -> Outcome {
+    Err(mcp::Error::new(INTERNAL_ERROR, "the task ended"))
+}
+
+async fn confirm_delete(w: Worker, requests: mcp::InputRequests, filename: String) -> Outcome {
+    let Some(answers) = w.ask(requests, "Waiting for the confirmation").await else {
+        return ended();
+    };
+    let confirmed = elicited(Some(&answers), "confirm")
+        .and_then(|a| field(a, "confirm"))
+        .is_some_and(|v| v == "true");
+    let verdict = if confirmed { "Deleted" } else { "Kept" };
+    Ok(mcp::CallToolResult::new(vec![text(format!(
+        "{verdict} {filename}"
+    ))]))
+}
+
+async fn multi_input(w: Worker, requests: mcp::InputRequests) -> Outcome {
+    let Some(answers) = w.ask(requests, "Waiting for two inputs").await else {
+        return ended();
+    };
+    let name = elicited(Some(&answers), "name").and_then(|a| field(a, "name"));
+    let confirm = elicited(Some(&answers), "confirm").and_then(|a| field(a, "confirm"));
+    Ok(mcp::CallToolResult::new(vec![text(format!(
+        "name={}; confirm={}",
+        name.unwrap_or_default(),
+        confirm.unwrap_or_default()
+    ))]))
+}
+
+/// Multi round-trip first, then a task: the name is asked in an `InputRequiredResult` (all
+/// input gathered before the task exists), and the retry that brings it creates the task.
+fn tool_with_task(
+    ctx: &Ctx,
+    r: &mcp::CallToolRequest,
+    proof: &Proof,
+) -> Result<mcp::CallToolOutcome, Failure> {
+    let responses = r.params.input_responses.as_ref();
+    if let Some(answer) = elicited(responses, "user_name") {
+        let name = field(answer, "name").unwrap_or_else(|| "stranger".to_owned());
+        return start(ctx, proof, move |_| async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            Ok(mcp::CallToolResult::new(vec![text(format!(
+                "Hello, {name}!"
+            ))]))
+        });
+    }
+    Ok(mcp::CallToolOutcome::InputRequired(ask_name(ctx)?))
+}
