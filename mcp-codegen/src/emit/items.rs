@@ -2,7 +2,7 @@
 //! of sealed structs.
 
 use proc_macro2::{Literal, TokenStream};
-use quote::quote;
+use quote::{ToTokens, quote};
 
 use super::EmitOptions;
 use super::prose;
@@ -162,13 +162,7 @@ impl Emitter<'_> {
         let mut attrs = Vec::new();
         for c in &s.constants {
             let key = &c.json;
-            let value = match &c.value {
-                ConstValue::Str(v) => quote!(#v),
-                ConstValue::Int(i) => {
-                    let lit = Literal::i64_unsuffixed(*i);
-                    quote!(#lit)
-                }
-            };
+            let value = const_literal(&c.value);
             let optional = if c.optional {
                 quote!(, optional)
             } else {
@@ -262,13 +256,7 @@ impl Emitter<'_> {
         );
         let constants = s.constants.iter().map(|c| {
             let key = &c.json;
-            let value = match &c.value {
-                ConstValue::Str(v) => quote!(#v),
-                ConstValue::Int(i) => {
-                    let lit = Literal::i64_unsuffixed(*i);
-                    quote!(#lit)
-                }
-            };
+            let value = const_literal(&c.value);
             let call = if c.optional {
                 quote!(optional)
             } else {
@@ -465,5 +453,13 @@ impl Emitter<'_> {
             #schema_docs
             pub enum #name { #(#variants,)* }
         }
+    }
+}
+
+/// A constant's value as a Rust literal (`"text"`, or an unsuffixed integer).
+fn const_literal(value: &ConstValue) -> TokenStream {
+    match value {
+        ConstValue::Str(v) => quote!(#v),
+        ConstValue::Int(i) => Literal::i64_unsuffixed(*i).into_token_stream(),
     }
 }
