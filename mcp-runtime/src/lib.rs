@@ -47,6 +47,7 @@ extern crate self as mcp_runtime;
 
 pub mod capability;
 mod de;
+pub mod era;
 pub mod extension;
 #[cfg(feature = "schemars")]
 pub mod json_schema;

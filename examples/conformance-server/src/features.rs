@@ -129,6 +129,17 @@ pub fn tool_result(content: Vec<mcp::ContentBlock>) -> mcp::CallToolOutcome {
         .into()
 }
 
+/// The answer to arguments that fail a tool's own validation: a tool result with
+/// `isError: true` that says what is wrong, so that the model can correct the call. A
+/// protocol error (-32602) is for an unknown tool or a malformed request, not for this
+/// (2026-07-28 tools.mdx, "Error Handling").
+pub fn tool_input_error(message: impl Into<String>) -> mcp::CallToolOutcome {
+    mcp::CallToolResult::new(vec![text(message)])
+        .with_meta(result_meta())
+        .with_is_error(true)
+        .into()
+}
+
 // ----- tools -----
 
 pub fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
@@ -406,13 +417,7 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
                 (Some(a), Some(b)) => {
                     tool_result(vec![text(format!("The sum of {a} and {b} is {}", a + b))])
                 }
-                _ => {
-                    return Err(Failure::new(
-                        Some(&ctx.id),
-                        INVALID_PARAMS,
-                        "add_numbers needs numbers a and b",
-                    ));
-                }
+                _ => tool_input_error("add_numbers needs numbers a and b"),
             }
         }
         "greet" => tool_result(vec![text(format!(

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::store::{Outcome, Worker};
 use super::{Proof, advertised, created};
-use crate::features::{schema, text, tool};
+use crate::features::{schema, text, tool, tool_input_error};
 use crate::mcp;
 use crate::mrtr::{Round, ask_name, boolean_field, elicit, elicited, field, string_field};
 use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS};
@@ -75,18 +75,21 @@ pub async fn call_tool(
     let args = r.params.arguments.clone().unwrap_or_default();
     let Some(proof) = advertised(ctx) else {
         if name == SLOW_COMPUTE {
-            let (seconds, label) = compute_args(ctx, &args)?;
-            return Ok(complete(slow_compute(seconds, label).await));
+            return Ok(match compute_args(&args) {
+                Ok((seconds, label)) => complete(slow_compute(seconds, label).await),
+                Err(message) => tool_input_error(message),
+            });
         }
         return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
     };
     match name {
-        SLOW_COMPUTE => {
-            let (seconds, label) = compute_args(ctx, &args)?;
-            start(ctx, &proof, move |_| async move {
+        SLOW_COMPUTE => match compute_args(&args) {
+            Ok((seconds, label)) => start(ctx, &proof, move |_| async move {
                 Ok(slow_compute(seconds, label).await)
-            })
-        }
+            }),
+            // Checked before a task is made: the answer is the tool error, within the request.
+            Err(message) => Ok(tool_input_error(message)),
+        },
         FAILING_JOB => start(ctx, &proof, |_| async {
             tokio::time::sleep(Duration::from_secs(1)).await;
             Ok(
@@ -160,15 +163,12 @@ fn string_arg<'a>(args: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
     args.get(key).and_then(Value::as_str)
 }
 
-/// `seconds` (a number from 0 to an hour) and `label` of `slow_compute`.
-fn compute_args(ctx: &Ctx, args: &Map<String, Value>) -> Result<(f64, String), Failure> {
+/// `seconds` (a number from 0 to an hour) and `label` of `slow_compute`, or what is wrong
+/// with them (answered as a tool error, not a protocol error).
+fn compute_args(args: &Map<String, Value>) -> Result<(f64, String), &'static str> {
     let seconds = args.get("seconds").and_then(Value::as_f64).unwrap_or(0.0);
     if !(0.0..=3600.0).contains(&seconds) {
-        return Err(Failure::new(
-            Some(&ctx.id),
-            INVALID_PARAMS,
-            "slow_compute needs seconds between 0 and 3600",
-        ));
+        return Err("slow_compute needs seconds between 0 and 3600");
     }
     let label = string_arg(args, "label").unwrap_or("compute").to_owned();
     Ok((seconds, label))

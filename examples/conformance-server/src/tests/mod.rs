@@ -267,3 +267,34 @@ async fn capability_gating_and_sealed_state() {
         "{r}"
     );
 }
+
+/// Arguments that fail a tool's own validation are a tool result with `isError: true`
+/// (2026-07-28 tools.mdx, "Error Handling"), so the model sees what to correct; an unknown
+/// tool stays a protocol error (-32602).
+#[tokio::test]
+async fn invalid_tool_arguments_are_a_tool_error_not_a_protocol_error() {
+    let url = start().await;
+    for (id, args) in [
+        (1, json!({"a": "two", "b": 3})),
+        (2, json!({"a": 1})),
+        (3, json!({})),
+    ] {
+        let body = call(id, "add_numbers", json!({}), json!({"arguments": args}));
+        let (status, r) = post(&url, &body, Some("add_numbers"), &[]).await;
+        assert_eq!(status, 200, "{r}");
+        assert!(r.get("error").is_none(), "{r}");
+        let result = &r["result"];
+        assert_eq!(result["resultType"], "complete", "{r}");
+        assert_eq!(result["isError"], true, "{r}");
+        assert_eq!(
+            result["content"][0]["text"], "add_numbers needs numbers a and b",
+            "{r}"
+        );
+    }
+    let body = call(4, "no_such_tool", json!({}), json!({}));
+    assert_error(
+        &post(&url, &body, Some("no_such_tool"), &[]).await,
+        400,
+        -32602,
+    );
+}

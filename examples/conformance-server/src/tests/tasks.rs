@@ -447,3 +447,27 @@ async fn listening_to_tasks_needs_the_extension() {
     let r: Value = serde_json::from_str(&response.text().await.unwrap()).unwrap();
     assert_eq!(r["error"]["code"], -32021, "{r}");
 }
+
+/// `slow_compute` with `seconds` out of range is a tool error (`isError: true`) answered
+/// within the request, with or without the extension: no task is made for it.
+#[tokio::test]
+async fn invalid_arguments_of_a_task_tool_are_a_tool_error() {
+    let url = start().await;
+    for (id, caps) in [(1, with_tasks()), (2, json!({}))] {
+        for seconds in [json!(-1), json!(3601)] {
+            let args = json!({"arguments": {"seconds": seconds}});
+            let body = call(id, "slow_compute", caps.clone(), args);
+            let (status, r) = post(&url, &body, Some("slow_compute"), &[]).await;
+            assert_eq!(status, 200, "{r}");
+            let result = &r["result"];
+            assert_eq!(result["resultType"], "complete", "{r}");
+            assert_eq!(result["isError"], true, "{r}");
+            assert!(result.get("taskId").is_none(), "{r}");
+            assert_eq!(
+                text(result),
+                "slow_compute needs seconds between 0 and 3600",
+                "{r}"
+            );
+        }
+    }
+}

@@ -1,0 +1,233 @@
+// The official MCP TypeScript SDK's client (@modelcontextprotocol/client, the version in
+// package-lock.json) against the example server, at protocol revision 2026-07-28, for
+// scripts/interop-ts.sh. One line per check ("ok   <check>" or "FAIL <check>: <why>"), then
+// "N passed, N failed"; exits 1 if any check failed.
+//
+// Usage: node ts_client.mjs <server-url>
+
+import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+const MODERN = '2026-07-28';
+const STEP_TIMEOUT_MS = 20_000;
+const url = new URL(process.argv[2] ?? '');
+
+let passed = 0;
+let failed = 0;
+
+function record(name, ok, why = '') {
+    if (ok) {
+        passed += 1;
+        console.log(`ok   ${name}`);
+    } else {
+        failed += 1;
+        console.log(`FAIL ${name}: ${why}`);
+    }
+}
+
+/** Runs one step with a bounded wait; `expect` returns why the answer is wrong, or null. */
+async function check(name, run, expect) {
+    let timer;
+    try {
+        const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer in ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+        });
+        const value = await Promise.race([run(), timeout]);
+        const why = expect(value);
+        record(name, why === null, why ?? '');
+        return value;
+    } catch (e) {
+        record(name, false, `${e?.constructor?.name}: ${e?.message}`);
+        return undefined;
+    } finally {
+        clearTimeout(timer);
+    }
+}
+
+function firstText(result) {
+    const blocks = result.messages ? result.messages.map(m => m.content) : result.content;
+    return (blocks ?? []).find(b => b.type === 'text')?.text ?? '';
+}
+
+const textIs = expected => result => {
+    const text = firstText(result);
+    return text.includes(expected) ? null : `expected ${JSON.stringify(expected)} in ${JSON.stringify(text)}`;
+};
+
+/** null if `call` fails with a JSON-RPC error (of `code` if given), else why not. */
+async function expectError(call, code) {
+    try {
+        const result = await call;
+        return `no error: ${JSON.stringify(result)}`;
+    } catch (e) {
+        if (code === undefined || e?.code === code) return null;
+        return `error code ${e?.code}, expected ${code}: ${e?.message}`;
+    }
+}
+
+/** A client that answers every kind of input request, pinned to the modern revision. */
+function newClient(capabilities, mode = { pin: MODERN }) {
+    const client = new Client(
+        { name: 'ts-interop-client', version: '1' },
+        { capabilities, versionNegotiation: { mode } }
+    );
+    if (capabilities.elicitation) {
+        client.setRequestHandler('elicitation/create', async request => {
+            const properties = request.params.requestedSchema?.properties ?? {};
+            const content = Object.fromEntries(
+                Object.entries(properties).map(([key, p]) => [key, p.type === 'boolean' ? true : 'Ada'])
+            );
+            return { action: 'accept', content };
+        });
+    }
+    if (capabilities.sampling) {
+        client.setRequestHandler('sampling/createMessage', async () => ({
+            role: 'assistant',
+            content: { type: 'text', text: 'Paris' },
+            model: 'ts-interop-model',
+            stopReason: 'endTurn'
+        }));
+    }
+    if (capabilities.roots) {
+        client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///interop', name: 'interop' }] }));
+    }
+    return client;
+}
+
+async function connect(client) {
+    await client.connect(new StreamableHTTPClientTransport(url), { timeout: STEP_TIMEOUT_MS });
+    return client;
+}
+
+async function main() {
+    // Era detection: 'auto' probes with server/discover and must stay modern.
+    const auto = await check(
+        "connect with versionNegotiation 'auto' finds the modern era",
+        () => connect(newClient({}, 'auto')),
+        c => (c.getNegotiatedProtocolVersion() === MODERN ? null : `negotiated ${c.getNegotiatedProtocolVersion()}`)
+    );
+    await auto?.close();
+
+    const client = newClient({ elicitation: {}, sampling: {}, roots: {} });
+    const connected = await check(
+        'server/discover negotiates 2026-07-28 (pinned)',
+        () => connect(client),
+        c => (c.getNegotiatedProtocolVersion() === MODERN ? null : `negotiated ${c.getNegotiatedProtocolVersion()}`)
+    );
+    if (!connected) return;
+    try {
+        await check(
+            'server/discover names the server',
+            async () => client.getServerVersion(),
+            v => (v?.name ? null : `serverInfo ${JSON.stringify(v)}`)
+        );
+        await check('tools/list', () => client.listTools(), r => (r.tools.length >= 20 ? null : `${r.tools.length} tools`));
+        const call = (name, args, options) => client.callTool({ name, arguments: args }, options);
+        await check('tools/call test_simple_text', () => call('test_simple_text', {}), textIs('simple text response'));
+        await check(
+            'tools/call test_multiple_content_types',
+            () => call('test_multiple_content_types', {}),
+            r => {
+                const types = r.content.map(b => b.type).join(',');
+                return types === 'text,image,resource' ? null : `content types ${types}`;
+            }
+        );
+        await check('tools/call test_error_handling (isError)', () => call('test_error_handling', {}), r =>
+            r.isError === true ? null : 'isError not set'
+        );
+        await check('tools/call add_numbers', () => call('add_numbers', { a: 2, b: 3 }), textIs('is 5'));
+        await check(
+            'tools/call add_numbers with invalid arguments is a tool error (isError), not a protocol error',
+            () => call('add_numbers', { a: 'two', b: 3 }),
+            r => (r.isError === true ? null : `isError ${r.isError}: ${JSON.stringify(r)}`)
+        );
+        await check(
+            'tools/call test_custom_header (Mcp-Param-Region)',
+            () => call('test_custom_header', { region: 'eu-west' }),
+            textIs('region=eu-west')
+        );
+        await check(
+            'tools/call test_custom_header, a value sent Base64-encoded',
+            () => call('test_custom_header', { region: ' Zürich ' }),
+            textIs('region= Zürich ')
+        );
+        const progress = [];
+        await check(
+            'tools/call test_tool_with_progress (SSE, progress)',
+            () => call('test_tool_with_progress', {}, { onprogress: p => progress.push(p.progress) }),
+            () => (JSON.stringify(progress) === '[0,50,100]' ? null : `progress seen: ${JSON.stringify(progress)}`)
+        );
+        const logs = [];
+        client.setNotificationHandler('notifications/message', n => logs.push(n.params.data));
+        await check(
+            'tools/call test_tool_with_logging (SSE, logLevel in _meta)',
+            () =>
+                client.callTool({
+                    name: 'test_tool_with_logging',
+                    arguments: {},
+                    _meta: { [LOG_LEVEL_META_KEY]: 'info' }
+                }),
+            () => (logs.length === 3 ? null : `log messages seen: ${JSON.stringify(logs)}`)
+        );
+        const mrtr = [
+            ['test_input_required_result_elicitation', 'Hello, Ada!'],
+            ['test_input_required_result_sampling', 'The LLM says: Paris'],
+            ['test_input_required_result_list_roots', 'file:///interop'],
+            ['test_input_required_result_request_state', 'state-ok'],
+            ['test_input_required_result_multiple_inputs', 'name=Ada; greeting=Paris; roots=file:///interop'],
+            ['test_input_required_result_multi_round', "Ada's favorite color is Ada."]
+        ];
+        for (const [tool, expected] of mrtr) {
+            await check(`tools/call ${tool} (MRTR)`, () => call(tool, {}), textIs(expected));
+        }
+        await check(
+            'tools/call of an unknown tool is a protocol error (-32602)',
+            () => expectError(call('no_such_tool', {}), -32602),
+            why => why
+        );
+        await check('prompts/list', () => client.listPrompts(), r => (r.prompts.length === 5 ? null : `${r.prompts.length}`));
+        await check(
+            'prompts/get test_prompt_with_arguments',
+            () => client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'x', arg2: 'y' } }),
+            textIs("arg1='x', arg2='y'")
+        );
+        await check(
+            'prompts/get test_input_required_result_prompt (MRTR)',
+            () => client.getPrompt({ name: 'test_input_required_result_prompt' }),
+            textIs('Use this context: Ada')
+        );
+        await check('resources/read test://static-text', () => client.readResource({ uri: 'test://static-text' }), r =>
+            r.contents[0]?.text?.includes('static text resource') ? null : JSON.stringify(r)
+        );
+        await check(
+            'completion/complete',
+            () =>
+                client.complete({
+                    ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+                    argument: { name: 'arg1', value: 'pa' }
+                }),
+            r => (JSON.stringify(r.completion.values) === '["paris","park","party"]' ? null : JSON.stringify(r.completion))
+        );
+    } finally {
+        await client.close();
+    }
+
+    // A client without sampling: the server refuses with -32021.
+    const bare = await connect(newClient({}));
+    try {
+        await check(
+            'tools/call test_missing_capability without sampling is -32021',
+            () => expectError(bare.callTool({ name: 'test_missing_capability', arguments: {} }), -32021),
+            why => why
+        );
+    } finally {
+        await bare.close();
+    }
+}
+
+try {
+    await main();
+} catch (e) {
+    record('the client ran to the end', false, `${e?.constructor?.name}: ${e?.message}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
