@@ -9,6 +9,8 @@
 //!   retry, the `-32021` error response, generic over traits the generator implements.
 //! - [`extension`]: extensions that add `resultType` values (the tasks extension): reading
 //!   with the advertised extensions accepted, and the proof a server needs to answer with one.
+//! - [`era`]: which era a peer speaks (legacy `initialize` sessions or modern per-request
+//!   versions): the server's classification, the client's probe by code and shape, the cache.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
