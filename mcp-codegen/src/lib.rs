@@ -47,6 +47,8 @@ mod objects;
 mod opaque;
 mod overlay;
 mod overview;
+mod patch;
+mod pointer;
 mod results;
 mod roles;
 mod rules;

@@ -349,7 +349,7 @@ impl<'a> Lowerer<'a> {
                 ),
             ));
         };
-        let name = name.replace("~1", "/").replace("~0", "~");
+        let name = crate::pointer::unescape_token(name);
         self.defs
             .get_key_value(&name)
             .map(|(k, _)| k.as_str())
@@ -821,9 +821,7 @@ impl<'a> Lowerer<'a> {
             && !member.chars().all(|c| c.is_ascii_digit())
             && member != "items"
         {
-            self.fresh(RustName::pascal(
-                &member.replace("~1", "/").replace("~0", "~"),
-            ))
+            self.fresh(RustName::pascal(&crate::pointer::unescape_token(member)))
         } else {
             self.fresh(hint.clone())
         };

@@ -88,7 +88,7 @@ fn ref_name(schema: &Value, defs_key: &str) -> Option<String> {
         .strip_prefix("#/")?
         .strip_prefix(defs_key)?
         .strip_prefix('/')?;
-    Some(token.replace("~1", "/").replace("~0", "~"))
+    Some(crate::pointer::unescape_token(token))
 }
 
 impl Protocol {
