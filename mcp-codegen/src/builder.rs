@@ -10,7 +10,7 @@ use crate::ir::Module;
 use crate::load;
 use crate::lower::{Lowerer, Options};
 use crate::overlay::Overlay;
-use crate::rules::Protocol;
+use crate::protocol::Protocol;
 
 /// Configures and runs the generator.
 ///

@@ -50,7 +50,7 @@ pub struct ExtensionDef {
     pub defs: Map<String, Value>,
 }
 
-/// What the rules stage needs of an enabled extension.
+/// What the protocol model needs of an enabled extension.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Enabled {
     /// The identifier.
@@ -94,7 +94,7 @@ impl ExtensionDef {
         Ok(def)
     }
 
-    /// What the rules stage needs.
+    /// What the protocol model needs.
     pub fn enabled(&self) -> Enabled {
         Enabled {
             id: self.id.clone(),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use crate::ir::{ExtensionCapabilitiesRole, ExtensionRole, Module, Ty};
 use crate::names::{RustName, SchemaName};
 use crate::overlay::Overlay;
-use crate::rules::Protocol;
+use crate::protocol::Protocol;
 
 /// The member of the client capabilities that lists advertised extensions by identifier
 /// (SEP-2133).

@@ -115,7 +115,7 @@ pub struct Struct {
     pub at_least_one_of: Vec<String>,
     /// Fields are private with accessors, and construction goes through `new`.
     pub sealed: bool,
-    /// Paragraphs for the docs only (not the JSON Schema description): what the rules stage
+    /// Paragraphs for the docs only (not the JSON Schema description): what the protocol model
     /// says of the type that its fields do not show.
     pub notes: Vec<String>,
 }

@@ -49,9 +49,9 @@ mod overlay;
 mod overview;
 mod patch;
 mod pointer;
+mod protocol;
 mod results;
 mod roles;
-mod rules;
 mod union_dispatch;
 
 pub use builder::{Builder, Generated};
@@ -64,7 +64,7 @@ pub mod __internals {
     pub use crate::load::MAX_NESTING;
     pub use crate::names::SchemaName;
     pub use crate::overlay::Overlay;
-    pub use crate::rules::{Protocol, ResultKind};
+    pub use crate::protocol::{Protocol, ResultKind};
 }
 
 /// The README's examples, compiled as doctests.

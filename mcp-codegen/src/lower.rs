@@ -14,8 +14,8 @@ use crate::keywords;
 use crate::names::{RustName, SchemaName};
 use crate::opaque;
 use crate::overlay::Overlay;
+use crate::protocol::{Protocol, ResultKind};
 use crate::results;
-use crate::rules::{Protocol, ResultKind};
 use crate::union_dispatch::{
     JsonType, Member, json_type_of, merge_array_members, shaped, string_enum, tagged,
 };
@@ -586,7 +586,7 @@ impl<'a> Lowerer<'a> {
                 schema: props.get(key),
                 required: required.contains(key),
             };
-            if key == results::RESULT_TYPE && result.is_some() {
+            if key == crate::protocol::RESULT_TYPE && result.is_some() {
                 if let Some(ResultKind::Generic) = result {
                     let rust = names.unique(RustName::field(key));
                     st.result = Some(ResultMode::Field(results::result_type_field(rust)));

@@ -11,7 +11,7 @@ use crate::ir::{
 };
 use crate::names::{RustName, SchemaName};
 use crate::overlay::{self, CapabilityWhen, InputRequestNames, Level, Overlay};
-use crate::rules::{Protocol, ResultOf};
+use crate::protocol::{Protocol, ResultOf};
 
 /// A request's or notification's parameters member.
 const PARAMS: &str = "params";

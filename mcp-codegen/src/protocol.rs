@@ -38,6 +38,9 @@ pub enum ResultKind {
     Generic,
 }
 
+/// The member that carries a result's discriminator.
+pub const RESULT_TYPE: &str = "resultType";
+
 /// The value `resultType` has in a result that answers a method and is not named otherwise.
 pub const COMPLETE: &str = "complete";
 
@@ -296,7 +299,7 @@ impl Reader<'_> {
     fn result(&mut self, name: &str, def: &Value, fixed: Option<&BTreeMap<String, String>>) {
         let has = def
             .get("properties")
-            .and_then(|p| p.get(crate::results::RESULT_TYPE))
+            .and_then(|p| p.get(RESULT_TYPE))
             .is_some();
         if !has {
             return;
