@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-pub use crate::names::RustName;
+pub use crate::names::{RustName, RustPath};
 
 /// Every type to generate, keyed (and so ordered) by Rust name, and the roles they play.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -530,26 +530,6 @@ pub enum Ty {
     Map(Box<Ty>),
     /// `Box<T>`: breaks a recursive containment.
     Boxed(Box<Ty>),
-}
-
-/// A Rust path, checked when it was read (its text parses as a path).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RustPath(String);
-
-impl RustPath {
-    /// The path, if `text` parses as one.
-    pub fn parse(text: &str) -> Option<RustPath> {
-        syn::parse_str::<syn::Path>(text)
-            .ok()
-            .map(|_| RustPath(text.to_owned()))
-    }
-
-    /// The path's tokens.
-    pub fn tokens(&self) -> proc_macro2::TokenStream {
-        syn::parse_str::<syn::Path>(&self.0)
-            .map(|p| quote::ToTokens::into_token_stream(&p))
-            .unwrap_or_default()
-    }
 }
 
 impl Module {

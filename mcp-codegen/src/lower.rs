@@ -7,8 +7,8 @@ use serde_json::{Map, Value};
 
 use crate::error::{SchemaError, SchemaResult, escape_token};
 use crate::ir::{
-    ConstValue, Constant, EnumValue, Field, Kind, Module, ResultMode, RustPath, Select, Struct, Ty,
-    TypeDef, Union, UnionMode, Variant,
+    ConstValue, Constant, EnumValue, Field, Kind, Module, ResultMode, Select, Struct, Ty, TypeDef,
+    Union, UnionMode, Variant,
 };
 use crate::keywords;
 use crate::names::{RustName, SchemaName};
@@ -162,16 +162,6 @@ fn unsupported_const(pointer: &str) -> SchemaError {
     )
 }
 
-/// A Rust path the overlay gives for a `$def`, checked.
-fn rust_path(text: &str, def: &str) -> SchemaResult<RustPath> {
-    RustPath::parse(text).ok_or_else(|| {
-        SchemaError::new(
-            format!("/rust_types/{}", escape_token(def)),
-            format!("the overlay's Rust path {text:?} for this $def is not a Rust path"),
-        )
-    })
-}
-
 fn join(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", escape_token(token))
 }
@@ -284,7 +274,7 @@ impl<'a> Lowerer<'a> {
             let s = obj(def, &pointer)?;
             let docs = description(s);
             let kind = match self.overlay.and_then(|o| o.rust_types.get(name)) {
-                Some(rt) => Kind::Alias(Ty::Path(rust_path(rt.path.as_str(), name)?)),
+                Some(rt) => Kind::Alias(Ty::Path(rt.path.clone())),
                 None => self.def_kind(s, &pointer, &rust, Some(name), 0)?,
             };
             self.insert(TypeDef {

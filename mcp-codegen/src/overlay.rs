@@ -8,15 +8,13 @@
 //! a JSON pointer into the overlay document. [`Overlay::check_names`] then checks the `$def`
 //! names the overlay mentions against the schema.
 
-use std::collections::BTreeMap;
-use std::fmt;
-
-use proc_macro2::TokenStream;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 use crate::error::{OverlayError, SchemaResult, escape_token};
 use crate::extension::{Enabled, ExtensionDef};
+use crate::names::RustPath;
 use crate::patch::Patch;
 
 /// The overlays that ship with the generator, by revision. `mcp-codegen/schema` is a symlink to
@@ -231,73 +229,6 @@ pub struct RustType {
     pub why: String,
     /// Where the spec says so.
     pub source: String,
-}
-
-/// A Rust path (`::mcp_runtime::ResultType`), parsed with syn when the overlay is read: text
-/// that is not a path is an error then, not a panic when the code is emitted.
-#[derive(Clone)]
-pub struct RustPath {
-    text: String,
-    path: syn::Path,
-}
-
-impl RustPath {
-    /// Parses `text` (surrounding whitespace aside) as a Rust path.
-    pub fn parse(text: &str) -> Result<RustPath, String> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err("an empty string is not a Rust path".into());
-        }
-        let path = syn::parse_str::<syn::Path>(text)
-            .map_err(|e| format!("{text:?} is not a Rust path: {e}"))?;
-        Ok(RustPath {
-            text: text.to_owned(),
-            path,
-        })
-    }
-
-    /// The parsed path.
-    pub fn path(&self) -> &syn::Path {
-        &self.path
-    }
-
-    /// The path as written in the overlay (trimmed).
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-}
-
-impl fmt::Display for RustPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl fmt::Debug for RustPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RustPath({:?})", self.text)
-    }
-}
-
-impl quote::ToTokens for RustPath {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        self.path.to_tokens(tokens);
-    }
-}
-
-impl std::str::FromStr for RustPath {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        RustPath::parse(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for RustPath {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        RustPath::parse(&text).map_err(serde::de::Error::custom)
-    }
 }
 
 /// The result rules of a revision with `resultType`.

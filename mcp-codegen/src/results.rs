@@ -155,7 +155,7 @@ fn extension_variants(
         out.push(ResultVariant {
             name: RustName::pascal(&value),
             ty,
-            wrapper: RustPath::parse(GRANTED),
+            wrapper: RustPath::parse(GRANTED).ok(),
             select: ResultSelect::ResultType {
                 value,
                 methods: Vec::new(),
