@@ -6,20 +6,14 @@ use std::collections::BTreeMap;
 
 use crate::ir::{ExtensionCapabilitiesRole, ExtensionRole, Module, Ty};
 use crate::names::{RustName, SchemaName};
-use crate::overlay::Overlay;
 use crate::protocol::Protocol;
 
 /// The member of the client capabilities that lists advertised extensions by identifier
 /// (SEP-2133).
 const EXTENSIONS: &str = "extensions";
 
-/// The roles of every extension the overlay enables.
-pub fn assign(
-    module: &mut Module,
-    protocol: &Protocol,
-    overlay: Option<&Overlay>,
-    rust_of: &BTreeMap<SchemaName, RustName>,
-) {
+/// The roles of every extension enabled.
+pub fn assign(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<SchemaName, RustName>) {
     if protocol.extensions.is_empty() {
         return;
     }
@@ -63,7 +57,7 @@ pub fn assign(
         });
     }
     module.extensions = roles;
-    module.extension_capabilities = capabilities(module, overlay, rust_of);
+    module.extension_capabilities = capabilities(module, protocol, rust_of);
 }
 
 /// `TasksExtension` for `io.modelcontextprotocol/tasks`: the identifier's last segment, in
@@ -81,15 +75,15 @@ fn marker_name(module: &Module, taken: &[ExtensionRole], id: &str) -> RustName {
     name
 }
 
-/// The client capabilities' optional map of extensions, when the overlay names the
+/// The client capabilities' optional map of extensions, when the protocol model names the
 /// capabilities type and it has one.
 fn capabilities(
     module: &Module,
-    overlay: Option<&Overlay>,
+    protocol: &Protocol,
     rust_of: &BTreeMap<SchemaName, RustName>,
 ) -> Option<ExtensionCapabilitiesRole> {
-    let def = &overlay?.input_requests.as_ref()?.capabilities;
-    let ty = rust_of.get(&SchemaName::new(def.clone()))?;
+    let def = &protocol.input_requests.as_ref()?.capabilities;
+    let ty = rust_of.get(def)?;
     let field = module
         .structure(ty)?
         .field(EXTENSIONS)

@@ -13,7 +13,6 @@ use crate::ir::{
 use crate::keywords;
 use crate::names::{RustName, SchemaName};
 use crate::opaque;
-use crate::overlay::Overlay;
 use crate::protocol::{Protocol, ResultKind};
 use crate::results;
 use crate::union_dispatch::{
@@ -39,7 +38,6 @@ pub struct Lowerer<'a> {
     defs: &'a Map<String, Value>,
     defs_key: &'a str,
     protocol: &'a Protocol,
-    overlay: Option<&'a Overlay>,
     options: &'a Options,
     module: Module,
     /// `$def` name -> Rust name.
@@ -178,7 +176,6 @@ impl<'a> Lowerer<'a> {
         defs: &'a Map<String, Value>,
         defs_key: &'a str,
         protocol: &'a Protocol,
-        overlay: Option<&'a Overlay>,
         options: &'a Options,
     ) -> SchemaResult<Self> {
         let mut rust_of = BTreeMap::new();
@@ -213,7 +210,6 @@ impl<'a> Lowerer<'a> {
             defs,
             defs_key,
             protocol,
-            overlay,
             options,
             module: Module::default(),
             def_rust: owner.into_keys().collect(),
@@ -273,8 +269,8 @@ impl<'a> Lowerer<'a> {
             let rust = self.rust_of[name.as_str()].clone();
             let s = obj(def, &pointer)?;
             let docs = description(s);
-            let kind = match self.overlay.and_then(|o| o.rust_types.get(name)) {
-                Some(rt) => Kind::Alias(Ty::Path(rt.path.clone())),
+            let kind = match self.protocol.rust_types.get(name.as_str()) {
+                Some(path) => Kind::Alias(Ty::Path(path.clone())),
                 None => self.def_kind(s, &pointer, &rust, Some(name), 0)?,
             };
             self.insert(TypeDef {
@@ -299,17 +295,11 @@ impl<'a> Lowerer<'a> {
         crate::roles::assign(
             &mut self.module,
             self.protocol,
-            self.overlay,
             &self.rust_of,
             &self.outcome_of,
         );
-        crate::extension_roles::assign(
-            &mut self.module,
-            self.protocol,
-            self.overlay,
-            &self.rust_of,
-        );
-        self.module.overview = crate::overview::text(&self.module, self.defs, self.overlay);
+        crate::extension_roles::assign(&mut self.module, self.protocol, &self.rust_of);
+        self.module.overview = crate::overview::text(&self.module, self.defs, self.protocol);
         Ok(self.module)
     }
 
@@ -658,11 +648,10 @@ impl<'a> Lowerer<'a> {
     /// Applies the overlay's at-least-one-of rule of `def`: the fields become private, set
     /// through a checked constructor.
     fn seal(&self, st: &mut Struct, pointer: &str, def: Option<&str>) -> SchemaResult<()> {
-        let Some(rule) = def.and_then(|d| self.overlay.and_then(|o| o.at_least_one_of.get(d)))
-        else {
+        let Some(keys) = def.and_then(|d| self.protocol.at_least_one_of.get(d)) else {
             return Ok(());
         };
-        for k in &rule.keys {
+        for k in keys {
             if !st.fields.iter().any(|f| &f.json == k && !f.required) {
                 return Err(SchemaError::new(
                     pointer.to_owned(),
@@ -672,7 +661,7 @@ impl<'a> Lowerer<'a> {
                 ));
             }
         }
-        st.at_least_one_of = rule.keys.clone();
+        st.at_least_one_of = keys.clone();
         st.sealed = true;
         Ok(())
     }
@@ -1114,7 +1103,7 @@ mod tests {
             lossless: true,
             raw_json: false,
         };
-        Lowerer::new(&defs, "$defs", &protocol, None, &options)?.lower()
+        Lowerer::new(&defs, "$defs", &protocol, &options)?.lower()
     }
 
     #[test]

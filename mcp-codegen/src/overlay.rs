@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 use crate::error::{OverlayError, SchemaResult, escape_token};
-use crate::extension::{Enabled, ExtensionDef};
+use crate::extension::ExtensionDef;
 use crate::names::RustPath;
 use crate::patch::Patch;
 
@@ -60,10 +60,6 @@ pub struct Overlay {
     /// `input_requests`, which the generated checks belong to).
     #[serde(default)]
     pub input_capabilities: Option<InputCapabilities>,
-    /// The extensions enabled on top of the revision (never read from the file: added by
-    /// [`Overlay::enable`]).
-    #[serde(skip)]
-    pub extensions: Vec<Enabled>,
 }
 
 /// The `$def`s of multi round-trip requests.
@@ -366,10 +362,10 @@ impl Overlay {
         }
     }
 
-    /// Enables `extension` on this revision: its result `$def`s get their fixed `resultType`,
-    /// and the rules stage learns which responses it extends. The extension must be defined
-    /// for this revision, which must have `resultType` rules.
-    pub fn enable(&mut self, extension: &ExtensionDef) -> Result<(), OverlayError> {
+    /// Checks that `extension` can be enabled on this revision: it must be defined for it,
+    /// and the revision must have `resultType` rules (its results join them in the protocol
+    /// model).
+    pub fn check_extension(&self, extension: &ExtensionDef) -> Result<(), OverlayError> {
         if !extension.revisions.contains(&self.revision) {
             return Err(OverlayError::new(
                 "/revision",
@@ -381,7 +377,7 @@ impl Overlay {
                 ),
             ));
         }
-        let Some(results) = self.results.as_mut() else {
+        if self.results.is_none() {
             return Err(OverlayError::new(
                 "/results",
                 format!(
@@ -389,11 +385,7 @@ impl Overlay {
                     extension.id, self.revision
                 ),
             ));
-        };
-        for (name, value) in &extension.result_types {
-            results.fixed.insert(name.clone(), value.clone());
         }
-        self.extensions.push(extension.enabled());
         Ok(())
     }
 
