@@ -43,6 +43,7 @@ mod keywords;
 mod load;
 mod lower;
 mod names;
+mod naming;
 mod objects;
 mod opaque;
 mod overlay;

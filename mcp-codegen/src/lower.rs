@@ -11,7 +11,8 @@ use crate::ir::{
     Union, UnionMode, Variant,
 };
 use crate::keywords;
-use crate::names::{RustName, SchemaName};
+use crate::names::RustName;
+use crate::naming::DefNames;
 use crate::opaque;
 use crate::protocol::{Protocol, ResultKind};
 use crate::results;
@@ -39,20 +40,15 @@ pub struct Lowerer<'a> {
     defs_key: &'a str,
     protocol: &'a Protocol,
     options: &'a Options,
+    /// The Rust names of the `$def`s and outcome enums.
+    names: &'a DefNames,
     module: Module,
-    /// `$def` name -> Rust name.
-    rust_of: BTreeMap<SchemaName, RustName>,
-    /// The Rust names of the `$def`s and outcome enums (so that `fresh` looks one up in log
-    /// time).
-    def_rust: BTreeSet<RustName>,
     /// Inline enums shared by value set -> name.
     enums: BTreeMap<Vec<String>, RustName>,
     /// How often each inline enum value set occurs.
     enum_counts: BTreeMap<Vec<String>, usize>,
     /// Named unions by their list of `$ref`s, so an inline copy reuses the name.
     unions: BTreeMap<Vec<String>, RustName>,
-    /// The outcome enum of each `*ResultResponse` that has one.
-    outcome_of: BTreeMap<SchemaName, RustName>,
 }
 
 fn obj<'v>(v: &'v Value, pointer: &str) -> SchemaResult<&'v Map<String, Value>> {
@@ -171,56 +167,28 @@ fn description(s: &Map<String, Value>) -> Option<String> {
 }
 
 impl<'a> Lowerer<'a> {
-    /// Prepares lowering of `defs` (the object under `defs_key`).
+    /// Prepares lowering of `defs` (the object under `defs_key`), whose `$def`s and outcome
+    /// enums `names` has named.
     pub fn new(
         defs: &'a Map<String, Value>,
         defs_key: &'a str,
         protocol: &'a Protocol,
+        names: &'a DefNames,
         options: &'a Options,
-    ) -> SchemaResult<Self> {
-        let mut rust_of = BTreeMap::new();
-        let mut owner: BTreeMap<RustName, SchemaName> = BTreeMap::new();
-        for name in defs.keys() {
-            let name = SchemaName::new(name.clone());
-            let rust = RustName::of_def(&name);
-            if let Some(first) = owner.get(&rust) {
-                return Err(SchemaError::new(
-                    format!("/{defs_key}/{}", escape_token(name.as_str())),
-                    format!("this $def and `{first}` would both be the Rust type `{rust}`"),
-                ));
-            }
-            owner.insert(rust.clone(), name.clone());
-            rust_of.insert(name, rust);
-        }
-        let mut outcome_of = BTreeMap::new();
-        for (response, o) in &protocol.outcomes {
-            let rust = results::outcome_name(&o.base);
-            if let Some(def) = owner.get(&rust) {
-                return Err(SchemaError::new(
-                    format!("/{defs_key}/{}", escape_token(def.as_str())),
-                    format!(
-                        "this $def and the outcome enum of `{response}` would both be the Rust type `{rust}`"
-                    ),
-                ));
-            }
-            owner.insert(rust.clone(), response.clone());
-            outcome_of.insert(response.clone(), rust);
-        }
+    ) -> Self {
         let mut l = Lowerer {
             defs,
             defs_key,
             protocol,
             options,
+            names,
             module: Module::default(),
-            def_rust: owner.into_keys().collect(),
-            rust_of,
             enums: BTreeMap::new(),
             enum_counts: BTreeMap::new(),
             unions: BTreeMap::new(),
-            outcome_of,
         };
         l.index();
-        Ok(l)
+        l
     }
 
     /// Pre-pass: counts inline enums and indexes named unions.
@@ -257,16 +225,17 @@ impl<'a> Lowerer<'a> {
             {
                 self.unions
                     .entry(refs)
-                    .or_insert_with(|| self.rust_of[name.as_str()].clone());
+                    .or_insert_with(|| self.names.rust_of[name.as_str()].clone());
             }
         }
     }
 
-    /// Lowers every `$def` and returns the module.
+    /// Lowers every `$def` and outcome enum and returns the module of their types (its roles
+    /// and overview are the passes after this one).
     pub fn lower(mut self) -> SchemaResult<Module> {
         for (name, def) in self.defs {
             let pointer = join(&format!("/{}", self.defs_key), name);
-            let rust = self.rust_of[name.as_str()].clone();
+            let rust = self.names.rust_of[name.as_str()].clone();
             let s = obj(def, &pointer)?;
             let docs = description(s);
             let kind = match self.protocol.rust_types.get(name.as_str()) {
@@ -284,22 +253,13 @@ impl<'a> Lowerer<'a> {
             let pointer = join(&format!("/{}", self.defs_key), response.as_str());
             let def = results::outcome(
                 self.protocol,
-                &self.rust_of,
-                &self.outcome_of[response],
+                &self.names.rust_of,
+                &self.names.outcome_of[response],
                 o,
                 format!("{pointer}/properties/result"),
             );
             self.insert(def);
         }
-        crate::cycles::break_cycles(&mut self.module)?;
-        crate::roles::assign(
-            &mut self.module,
-            self.protocol,
-            &self.rust_of,
-            &self.outcome_of,
-        );
-        crate::extension_roles::assign(&mut self.module, self.protocol, &self.rust_of);
-        self.module.overview = crate::overview::text(&self.module, self.defs, self.protocol);
         Ok(self.module)
     }
 
@@ -309,7 +269,8 @@ impl<'a> Lowerer<'a> {
 
     /// A fresh Rust name for an anonymous type, based on `hint`.
     fn fresh(&self, hint: RustName) -> RustName {
-        let taken = |n: &RustName| self.module.types.contains_key(n) || self.def_rust.contains(n);
+        let taken =
+            |n: &RustName| self.module.types.contains_key(n) || self.names.taken.contains(n);
         let mut name = hint.clone();
         let mut i = 2usize;
         while taken(&name) {
@@ -449,7 +410,7 @@ impl<'a> Lowerer<'a> {
         keywords::check(s, pointer)?;
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             let target = self.resolve_ref(r, pointer)?;
-            return Ok(Kind::Alias(Ty::Named(self.rust_of[target].clone())));
+            return Ok(Kind::Alias(Ty::Named(self.names.rust_of[target].clone())));
         }
         if let Some(any) = s.get("anyOf").or_else(|| s.get("oneOf")) {
             let key = if s.contains_key("anyOf") {
@@ -632,7 +593,7 @@ impl<'a> Lowerer<'a> {
             }));
         }
         let outcome = def
-            .and_then(|d| self.outcome_of.get(d))
+            .and_then(|d| self.names.outcome_of.get(d))
             .filter(|_| m.key == results::RESPONSE_RESULT);
         let ty = match outcome {
             Some(o) => Ty::Named(o.clone()),
@@ -682,7 +643,7 @@ impl<'a> Lowerer<'a> {
         keywords::check(s, pointer)?;
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             let target = self.resolve_ref(r, pointer)?;
-            return Ok(Ty::Named(self.rust_of[target].clone()));
+            return Ok(Ty::Named(self.names.rust_of[target].clone()));
         }
         if let Some(values) = string_enum(s) {
             return Ok(Ty::Named(self.inline_enum(values, pointer, hint, s)));
@@ -876,8 +837,8 @@ impl<'a> Lowerer<'a> {
                 let object = self.object_schema(tdef, &p, depth + 1)?;
                 let json = json_type_of(tdef, object.is_some());
                 members.push(Member {
-                    name: self.rust_of[target].clone(),
-                    ty: Ty::Named(self.rust_of[target].clone()),
+                    name: self.names.rust_of[target].clone(),
+                    ty: Ty::Named(self.names.rust_of[target].clone()),
                     object,
                     json,
                     def: Some(target),
@@ -931,7 +892,12 @@ impl<'a> Lowerer<'a> {
             .iter()
             .any(|m| m.def.is_some_and(|d| self.protocol.results.contains_key(d)))
         {
-            return results::union_of_results(self.protocol, &self.rust_of, &members, pointer);
+            return results::union_of_results(
+                self.protocol,
+                &self.names.rust_of,
+                &members,
+                pointer,
+            );
         }
         if members.iter().all(|m| m.object.is_some()) {
             if let Some(u) = tagged(&members) {
@@ -1088,6 +1054,7 @@ fn ref_list(any: &Value, defs_key: &str) -> Option<Vec<String>> {
 mod tests {
     use super::*;
     use crate::ir::Predicate;
+    use crate::names::SchemaName;
     use serde_json::json;
 
     fn ty(m: &Module, name: &str) -> Kind {
@@ -1103,7 +1070,8 @@ mod tests {
             lossless: true,
             raw_json: false,
         };
-        Lowerer::new(&defs, "$defs", &protocol, &options)?.lower()
+        let names = DefNames::assign(&defs, "$defs", &protocol)?;
+        Lowerer::new(&defs, "$defs", &protocol, &names, &options).lower()
     }
 
     #[test]
