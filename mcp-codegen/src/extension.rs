@@ -108,7 +108,7 @@ impl ExtensionDef {
     /// has is an error), its patches, and each of its results to the `result` union of the
     /// responses it extends.
     pub fn apply(&self, root: &mut Value, defs_key: &str) -> SchemaResult<()> {
-        let at = |name: &str| format!("/{defs_key}/{}", escape_token(name));
+        let at = |name: &str| crate::pointer::def(defs_key, name);
         let Some(defs) = root.get_mut(defs_key).and_then(Value::as_object_mut) else {
             return Err(SchemaError::new(
                 format!("/{defs_key}"),

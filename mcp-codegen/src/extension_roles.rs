@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::ir::{ExtensionCapabilitiesRole, ExtensionRole, Module, Ty};
-use crate::names::{RustName, SchemaName};
+use crate::names::{RustName, SchemaName, first_free};
 use crate::protocol::Protocol;
 
 /// The member of the client capabilities that lists advertised extensions by identifier
@@ -66,13 +66,7 @@ fn marker_name(module: &Module, taken: &[ExtensionRole], id: &str) -> RustName {
     let word = id.rsplit('/').next().unwrap_or(id);
     let hint = RustName::pascal(word).suffixed("Extension");
     let is_taken = |n: &RustName| module.types.contains_key(n) || taken.iter().any(|r| &r.ty == n);
-    let mut name = hint.clone();
-    let mut i = 2usize;
-    while is_taken(&name) {
-        name = hint.suffixed(i);
-        i += 1;
-    }
-    name
+    first_free(&hint, |h, i| h.suffixed(i), is_taken)
 }
 
 /// The client capabilities' optional map of extensions, when the protocol model names the

@@ -216,6 +216,22 @@ fn finish(candidate: String, empty: &str) -> String {
     s
 }
 
+/// The first name that `taken` does not hold: `base`, then `number(base, 2)`,
+/// `number(base, 3)`, ... (the one loop that makes a generated name unique).
+pub fn first_free(
+    base: &RustName,
+    number: impl Fn(&RustName, usize) -> RustName,
+    taken: impl Fn(&RustName) -> bool,
+) -> RustName {
+    let mut name = base.clone();
+    let mut i = 2usize;
+    while taken(&name) {
+        name = number(base, i);
+        i += 1;
+    }
+    name
+}
+
 /// A Rust path (`::mcp_runtime::ResultType`), parsed with syn when it is made (from the overlay,
 /// or a constant of the generator): text that is not a path is an error then, and the tokens
 /// emitted later are those of the parsed path, never a silent nothing.

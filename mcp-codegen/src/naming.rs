@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::error::{SchemaError, SchemaResult};
 use crate::names::{RustName, SchemaName};
+use crate::pointer;
 use crate::protocol::Protocol;
 use crate::results;
 
@@ -38,7 +39,7 @@ impl DefNames {
             let rust = RustName::of_def(&name);
             if let Some(first) = owner.get(&rust) {
                 return Err(SchemaError::new(
-                    format!("/{defs_key}/{}", escape_token(name.as_str())),
+                    pointer::def(defs_key, name.as_str()),
                     format!("this $def and `{first}` would both be the Rust type `{rust}`"),
                 ));
             }
@@ -50,7 +51,7 @@ impl DefNames {
             let rust = results::outcome_name(&o.base);
             if let Some(def) = owner.get(&rust) {
                 return Err(SchemaError::new(
-                    format!("/{defs_key}/{}", escape_token(def.as_str())),
+                    pointer::def(defs_key, def.as_str()),
                     format!(
                         "this $def and the outcome enum of `{response}` would both be the Rust type `{rust}`"
                     ),

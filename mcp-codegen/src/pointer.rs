@@ -6,6 +6,17 @@ pub(crate) fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
+/// `pointer` with one more reference token, escaped.
+pub(crate) fn join(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", escape_token(token))
+}
+
+/// The pointer of the definition `name` under the schema's definitions key `defs_key`
+/// (`/$defs/<name>`).
+pub(crate) fn def(defs_key: &str, name: &str) -> String {
+    join(&format!("/{defs_key}"), name)
+}
+
 /// Unescapes one reference token of a JSON pointer (the inverse of [`escape_token`]).
 pub(crate) fn unescape_token(token: &str) -> String {
     token.replace("~1", "/").replace("~0", "~")

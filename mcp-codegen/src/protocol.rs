@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::error::{SchemaError, SchemaResult};
 use crate::extension::Enabled;
 use crate::ir::{CapabilityRule, When};
 use crate::names::{RustPath, SchemaName};
@@ -242,7 +242,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn pointer(&self, name: &str) -> String {
-        format!("/{}/{}", self.defs_key, escape_token(name))
+        crate::pointer::def(self.defs_key, name)
     }
 
     /// A `<Base>ResultResponse`: its `result` is a `$ref`, or an anyOf of the input-required

@@ -10,15 +10,16 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::error::{SchemaError, SchemaResult};
 use crate::ir::{
     ConstValue, Constant, EnumValue, Field, Kind, Module, ResultMode, Select, Struct, Ty, TypeDef,
     Union, UnionMode, Variant,
 };
 use crate::keywords;
-use crate::names::RustName;
+use crate::names::{RustName, first_free};
 use crate::naming::DefNames;
 use crate::opaque;
+use crate::pointer::{self, join};
 use crate::protocol::{Protocol, ResultKind};
 use crate::results;
 use crate::union_dispatch::{
@@ -67,10 +68,6 @@ fn obj<'v>(v: &'v Value, pointer: &str) -> SchemaResult<&'v Map<String, Value>> 
 fn empty_map() -> &'static Map<String, Value> {
     static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
     EMPTY.get_or_init(Map::new)
-}
-
-fn join(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape_token(token))
 }
 
 fn description(s: &Map<String, Value>) -> Option<String> {
@@ -147,7 +144,7 @@ impl<'a> Lowerer<'a> {
     /// and overview are the passes after this one).
     pub fn lower(mut self) -> SchemaResult<Module> {
         for (name, def) in self.defs {
-            let pointer = join(&format!("/{}", self.defs_key), name);
+            let pointer = pointer::def(self.defs_key, name);
             let rust = self.names.rust_of[name.as_str()].clone();
             let s = obj(def, &pointer)?;
             let docs = description(s);
@@ -163,7 +160,7 @@ impl<'a> Lowerer<'a> {
             });
         }
         for (response, o) in &self.protocol.outcomes {
-            let pointer = join(&format!("/{}", self.defs_key), response.as_str());
+            let pointer = pointer::def(self.defs_key, response.as_str());
             let def = results::outcome(
                 self.protocol,
                 &self.names.rust_of,
@@ -184,13 +181,7 @@ impl<'a> Lowerer<'a> {
     fn fresh(&self, hint: RustName) -> RustName {
         let taken =
             |n: &RustName| self.module.types.contains_key(n) || self.names.taken.contains(n);
-        let mut name = hint.clone();
-        let mut i = 2usize;
-        while taken(&name) {
-            name = hint.suffixed(i);
-            i += 1;
-        }
-        name
+        first_free(&hint, |h, i| h.suffixed(i), taken)
     }
 
     fn resolve_ref(&self, target: &str, pointer: &str) -> SchemaResult<&'a str> {

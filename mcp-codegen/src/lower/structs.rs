@@ -30,12 +30,7 @@ struct FieldNames(BTreeSet<RustName>);
 impl FieldNames {
     /// `base`, or `base_2`, `base_3`, ... when taken.
     fn unique(&mut self, base: RustName) -> RustName {
-        let mut name = base.clone();
-        let mut i = 2usize;
-        while self.0.contains(&name) {
-            name = base.numbered(i);
-            i += 1;
-        }
+        let name = first_free(&base, RustName::numbered, |n| self.0.contains(n));
         self.0.insert(name.clone());
         name
     }
@@ -117,11 +112,7 @@ impl<'a> Lowerer<'a> {
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             let name = self.resolve_ref(r, pointer)?;
             let target = obj(&self.defs[name], pointer)?;
-            return self.object_schema(
-                target,
-                &join(&format!("/{}", self.defs_key), name),
-                depth + 1,
-            );
+            return self.object_schema(target, &pointer::def(self.defs_key, name), depth + 1);
         }
         if let Some(all) = s.get("allOf") {
             return self
