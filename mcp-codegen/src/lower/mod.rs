@@ -328,16 +328,11 @@ impl<'a> Lowerer<'a> {
                 "boolean" => Ok(Ty::Bool),
                 "number" => Ok(Ty::F64),
                 "null" => Ok(Ty::Unit),
-                "integer" => {
-                    let unsigned = s
-                        .get("minimum")
-                        .and_then(Value::as_f64)
-                        .is_some_and(|m| m >= 0.0)
-                        || s.get("exclusiveMinimum")
-                            .and_then(Value::as_f64)
-                            .is_some_and(|m| m >= -1.0);
-                    Ok(if unsigned { Ty::U64 } else { Ty::I64 })
-                }
+                "integer" => Ok(if keywords::unsigned_integer(s) {
+                    Ty::U64
+                } else {
+                    Ty::I64
+                }),
                 "array" => {
                     let items = match s.get("items") {
                         None => Ty::Value,

@@ -216,8 +216,7 @@ fn flatten_any_of(list: &[Value], pointer: &str) -> Option<(Vec<Value>, Vec<Stri
     let plain_any_of = |v: &Value| {
         v.as_object().is_some_and(|m| {
             m.get("anyOf").is_some_and(Value::is_array)
-                && m.keys()
-                    .all(|k| matches!(k.as_str(), "anyOf" | "description" | "title" | "$comment"))
+                && m.keys().all(|k| k == "anyOf" || keywords::is_describing(k))
         })
     };
     if !list.iter().any(plain_any_of) {
