@@ -47,7 +47,7 @@ impl Default for Builder {
 /// Where the schema comes from.
 #[derive(Debug, Clone)]
 enum Source {
-    /// A file.
+    /// A file on disk, read when generating (and named in `cargo:rerun-if-changed`).
     File(PathBuf),
     /// Bytes in memory, named for errors and the header.
     Memory { name: PathBuf, bytes: Vec<u8> },

@@ -79,7 +79,7 @@ pub enum Error {
     Extension {
         /// The extension's identifier.
         id: String,
-        /// Why.
+        /// Why it cannot be enabled.
         message: String,
     },
     /// The builder was used without a schema.

@@ -31,7 +31,7 @@ pub struct ExtensionDef {
     pub id: String,
     /// The protocol revisions it is defined for.
     pub revisions: Vec<String>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
     /// Where its specification is.
     pub source: String,
@@ -53,7 +53,7 @@ pub struct ExtensionDef {
 /// What the protocol model needs of an enabled extension.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Enabled {
-    /// The identifier.
+    /// The identifier, its key in `capabilities.extensions`.
     pub id: String,
     /// Its result `$def`s and their `resultType` values.
     pub result_types: BTreeMap<String, String>,

@@ -80,9 +80,9 @@ pub struct InputRequestNames {
     pub capabilities: String,
     /// The error response for a missing capability.
     pub missing_capability_error: String,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
@@ -90,11 +90,11 @@ pub struct InputRequestNames {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InputCapabilities {
-    /// The rules.
+    /// One rule per kind (and mode) of input request.
     pub rules: Vec<CapabilityRule>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
@@ -115,7 +115,7 @@ pub struct CapabilityRule {
     /// How strong the rule is: `"must"` (the default when the key is absent) or `"should"`.
     #[serde(default)]
     pub level: Level,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
 }
 
@@ -221,9 +221,9 @@ impl TryFrom<RawWhen> for CapabilityWhen {
 pub struct RustType {
     /// Full path of the Rust type, e.g. `::mcp_runtime::ResultType`.
     pub path: RustPath,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
@@ -236,9 +236,9 @@ pub struct Results {
     /// Result `$def`s whose fixed `resultType` is not `"complete"`.
     #[serde(default)]
     pub fixed: BTreeMap<String, String>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
@@ -246,11 +246,11 @@ pub struct Results {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AtLeastOneOf {
-    /// The JSON keys.
+    /// The JSON keys of the members, at least one of which must be present.
     pub keys: Vec<String>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 

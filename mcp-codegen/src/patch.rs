@@ -37,7 +37,7 @@ impl PatchOp {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(try_from = "RawPatch")]
 pub struct Patch {
-    /// What to do.
+    /// What the patch does to the node at `path`.
     pub op: PatchOp,
     /// JSON pointer of the node (at least one reference token).
     pub path: String,
@@ -45,7 +45,7 @@ pub struct Patch {
     pub value: Option<Value>,
     /// Why the schema is wrong.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
