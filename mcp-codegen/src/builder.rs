@@ -3,14 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{Map, Value};
+
 use crate::emit::{EmitOptions, emit};
-use crate::error::Error;
-use crate::extension::ExtensionDef;
+use crate::error::{Error, SchemaError};
+use crate::extension::{Enabled, ExtensionDef};
 use crate::ir::Module;
 use crate::load;
 use crate::lower::{Lowerer, Options};
+use crate::naming::DefNames;
 use crate::overlay::Overlay;
-use crate::rules::Protocol;
+use crate::protocol::Protocol;
+use crate::{cycles, extension_roles, overview, roles};
 
 /// Configures and runs the generator.
 ///
@@ -43,7 +47,7 @@ impl Default for Builder {
 /// Where the schema comes from.
 #[derive(Debug, Clone)]
 enum Source {
-    /// A file.
+    /// A file on disk, read when generating (and named in `cargo:rerun-if-changed`).
     File(PathBuf),
     /// Bytes in memory, named for errors and the header.
     Memory { name: PathBuf, bytes: Vec<u8> },
@@ -278,72 +282,132 @@ impl Builder {
         })
     }
 
+    /// Runs the passes, in order, each on what the one before made.
     fn generate_here(&self) -> Result<Generated, Error> {
         let source = self.schema.as_ref().ok_or(Error::NoSchema)?;
-        let path = source.path();
-        if self.cargo {
-            if let Source::File(path) = source {
-                println!("cargo:rerun-if-changed={}", path.display());
-            }
-            if let Some(o) = &self.overlay {
-                println!("cargo:rerun-if-changed={}", o.display());
-            }
-        }
+        self.print_rerun_lines(source);
+        // load: the schema's bytes, parsed; the revision's overlay, picked.
         let mut loaded = source.load()?;
-        let mut overlay = self.pick_overlay(&loaded)?;
+        let overlay = self.pick_overlay(&loaded)?;
+        // patch: the overlay's corrections of the schema.
         if let Some(o) = &overlay {
-            o.apply(&mut loaded.root).map_err(|e| e.in_file(path))?;
+            o.apply(&mut loaded.root)
+                .map_err(|e| e.in_file(&loaded.path))?;
         }
-        self.enable_extensions(overlay.as_mut(), &mut loaded)?;
-        let module = self
-            .lower(&loaded, overlay.as_ref())
-            .map_err(|e| unrecognised_hint(e, overlay.is_none()))?;
+        // extensions: their definitions and patches merged into the schema.
+        let extensions = self.enable_extensions(overlay.as_ref(), &mut loaded)?;
+        let in_schema =
+            |e: SchemaError| unrecognised_hint(e.in_file(&loaded.path), overlay.is_none());
+        let (defs, defs_key) = (definitions(&loaded).map_err(in_schema)?, loaded.defs_key);
+        self.check_overlay_names(overlay.as_ref(), defs)?;
+        // protocol model: requests, results, outcomes, and every overlay fact later passes read.
+        let protocol =
+            Protocol::read(defs, defs_key, overlay.as_ref(), &extensions).map_err(in_schema)?;
+        // lower: a Rust name for every definition, then the types.
+        let names = DefNames::assign(defs, defs_key, &protocol).map_err(in_schema)?;
+        let mut module = Lowerer::new(defs, defs_key, &protocol, &names, &self.options())
+            .lower()
+            .map_err(in_schema)?;
+        // cycles: a Box where a type would contain itself.
+        cycles::break_cycles(&mut module).map_err(in_schema)?;
+        // roles: requests, notifications, results, multi round-trip types.
+        roles::assign(&mut module, &protocol, &names.rust_of, &names.outcome_of);
+        // extension roles: a marker per enabled extension.
+        extension_roles::assign(&mut module, &protocol, &names.rust_of);
+        // overview: the generated module's docs.
+        module.overview = overview::text(&module, defs, &protocol);
+        // emit: the IR as formatted Rust, under a header.
+        let body = self.emit(&module)?;
+        let header = self.header(source.path(), protocol.revision.as_deref(), &loaded.sha256);
+        Ok(Generated {
+            text: header + &body,
+            revision: protocol.revision,
+            types: module.types.len(),
+        })
+    }
+
+    /// With [`Builder::cargo_metadata`]: a `cargo:rerun-if-changed` line for the schema file and
+    /// the overlay file.
+    fn print_rerun_lines(&self, source: &Source) {
+        if !self.cargo {
+            return;
+        }
+        if let Source::File(path) = source {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+        if let Some(o) = &self.overlay {
+            println!("cargo:rerun-if-changed={}", o.display());
+        }
+    }
+
+    /// Checks that every `$def` the overlay names is in the (patched) definitions.
+    fn check_overlay_names(
+        &self,
+        overlay: Option<&Overlay>,
+        defs: &Map<String, Value>,
+    ) -> Result<(), Error> {
+        match overlay {
+            Some(o) => o
+                .check_names(defs)
+                .map_err(|e| e.in_file(self.overlay.clone())),
+            None => Ok(()),
+        }
+    }
+
+    /// The switches of the lowering pass.
+    fn options(&self) -> Options {
+        Options {
+            lossless: self.lossless,
+            raw_json: self.raw_json,
+        }
+    }
+
+    /// The emit pass: the IR to tokens, parsed and formatted as a Rust file.
+    fn emit(&self, module: &Module) -> Result<String, Error> {
         let tokens = emit(
-            &module,
+            module,
             &EmitOptions {
                 json_schema: self.json_schema,
             },
         );
         let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
-        let body = space_items(&prettyplease::unparse(&file));
-        let name = path
+        Ok(space_items(&prettyplease::unparse(&file)))
+    }
+
+    /// The two lines at the top of the output: what made it, from what.
+    fn header(&self, schema: &Path, revision: Option<&str>, sha256: &str) -> String {
+        let name = schema
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let revision = overlay.as_ref().map(|o| o.revision.clone());
-        let extensions = if self.extensions.is_empty() {
+        let extension_list = if self.extensions.is_empty() {
             String::new()
         } else {
             format!(", extensions {}", self.extensions.join(", "))
         };
-        let header = format!(
-            "// @generated by mcp-codegen {} from {name} (revision {}, sha256 {}{extensions}).\n// Do not edit: regenerate instead.\n\n",
+        format!(
+            "// @generated by mcp-codegen {} from {name} (revision {}, sha256 {sha256}{extension_list}).\n// Do not edit: regenerate instead.\n\n",
             env!("CARGO_PKG_VERSION"),
-            revision.as_deref().unwrap_or("unknown"),
-            loaded.sha256,
-        );
-        Ok(Generated {
-            text: header + &body,
-            revision,
-            types: module.types.len(),
-        })
+            revision.unwrap_or("unknown"),
+        )
     }
 }
 
 impl Builder {
     /// Enables every extension asked for: known, defined for the overlay's revision, its
-    /// definitions merged into the loaded schema.
+    /// definitions merged into the loaded schema. Returns what the protocol model needs of each.
     fn enable_extensions(
         &self,
-        mut overlay: Option<&mut Overlay>,
+        overlay: Option<&Overlay>,
         loaded: &mut load::Loaded,
-    ) -> Result<(), Error> {
+    ) -> Result<Vec<Enabled>, Error> {
+        let mut enabled = Vec::new();
         for id in &self.extensions {
             let def = ExtensionDef::builtin(id).ok_or_else(|| Error::UnknownExtension {
                 name: id.clone(),
                 known: ExtensionDef::known(),
             })?;
-            let Some(o) = overlay.as_deref_mut() else {
+            let Some(o) = overlay else {
                 return Err(Error::Extension {
                     id: id.clone(),
                     message: format!(
@@ -352,40 +416,30 @@ impl Builder {
                     ),
                 });
             };
-            o.enable(&def).map_err(|e| Error::Extension {
+            o.check_extension(&def).map_err(|e| Error::Extension {
                 id: id.clone(),
                 message: e.message,
             })?;
             def.apply(&mut loaded.root, loaded.defs_key)
                 .map_err(|e| e.in_file(&loaded.path))?;
+            enabled.push(def.enabled());
         }
-        Ok(())
+        Ok(enabled)
     }
+}
 
-    /// The protocol model and the IR of a loaded (and patched) schema.
-    fn lower(&self, loaded: &load::Loaded, overlay: Option<&Overlay>) -> Result<Module, Error> {
-        let path = &loaded.path;
-        let Some(defs) = loaded.root.get(loaded.defs_key).and_then(|d| d.as_object()) else {
-            return Err(Error::Schema {
-                path: path.clone(),
-                pointer: format!("/{}", loaded.defs_key),
-                message: "the overlay's patches left no definitions object".to_owned(),
-            });
-        };
-        if let Some(o) = overlay {
-            o.check_names(defs)
-                .map_err(|e| e.in_file(self.overlay.clone()))?;
-        }
-        let protocol =
-            Protocol::read(defs, loaded.defs_key, overlay).map_err(|e| e.in_file(path))?;
-        let options = Options {
-            lossless: self.lossless,
-            raw_json: self.raw_json,
-        };
-        Lowerer::new(defs, loaded.defs_key, &protocol, overlay, &options)
-            .and_then(Lowerer::lower)
-            .map_err(|e| e.in_file(path))
-    }
+/// The definitions object of a loaded (patched) schema.
+fn definitions(loaded: &load::Loaded) -> Result<&Map<String, Value>, SchemaError> {
+    loaded
+        .root
+        .get(loaded.defs_key)
+        .and_then(Value::as_object)
+        .ok_or_else(|| {
+            SchemaError::new(
+                format!("/{}", loaded.defs_key),
+                "the overlay's patches left no definitions object",
+            )
+        })
 }
 
 /// A schema error from a schema no overlay was applied to: it may be a revision saved under

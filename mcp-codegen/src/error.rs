@@ -37,7 +37,7 @@ pub enum Error {
         message: String,
     },
     /// The overlay is wrong at `key`, or names what the schema lacks there.
-    #[error("{}: {}{message}", overlay_name(file.as_deref()), crate::overlay::key_prefix(key))]
+    #[error("{}: {}{message}", overlay_name(file.as_deref()), key_prefix(key))]
     Overlay {
         /// The overlay file; `None` for a built-in overlay.
         file: Option<PathBuf>,
@@ -79,7 +79,7 @@ pub enum Error {
     Extension {
         /// The extension's identifier.
         id: String,
-        /// Why.
+        /// Why it cannot be enabled.
         message: String,
     },
     /// The builder was used without a schema.
@@ -129,15 +129,103 @@ impl SchemaError {
 /// The result of a stage that reads the schema.
 pub type SchemaResult<T> = std::result::Result<T, SchemaError>;
 
-/// Escapes one reference token of a JSON pointer (RFC 6901).
-pub(crate) fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
+pub(crate) use crate::pointer::escape_token;
 
 /// How an overlay is named in messages: `overlay <file>`, or `built-in overlay`.
 fn overlay_name(file: Option<&Path>) -> String {
     match file {
         Some(f) => format!("overlay {}", f.display()),
         None => "built-in overlay".to_owned(),
+    }
+}
+
+/// A mistake in an overlay, at `key`, not yet tied to the overlay's file (the builder adds
+/// it with [`OverlayError::in_file`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", key_prefix(key))]
+pub struct OverlayError {
+    /// JSON pointer into the overlay document of the offending key, e.g.
+    /// `/at_least_one_of/Fooo`; empty for the document itself.
+    pub key: String,
+    /// What is wrong there.
+    pub message: String,
+    /// 1-based line and column in the text, when the error was found while parsing it.
+    pub position: Option<(usize, usize)>,
+}
+
+impl OverlayError {
+    /// An error at `key`.
+    pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
+        OverlayError {
+            key: key.into(),
+            message: message.into(),
+            position: None,
+        }
+    }
+
+    /// Ties the error to the overlay's file (`None`: the built-in overlay). Errors found while
+    /// parsing a file are [`Error::Json`], with the line and column and the key in the message;
+    /// the others are [`Error::Overlay`].
+    pub fn in_file(self, file: Option<PathBuf>) -> Error {
+        let described = self.to_string();
+        match (file, self.position) {
+            (Some(path), Some((line, column))) => Error::Json {
+                path,
+                line,
+                column,
+                message: described,
+            },
+            (file, _) => Error::Overlay {
+                file,
+                key: self.key,
+                message: match self.position {
+                    Some((line, column)) => {
+                        format!("{} (line {line}, column {column})", self.message)
+                    }
+                    None => self.message,
+                },
+            },
+        }
+    }
+
+    pub(crate) fn from_serde(e: serde_path_to_error::Error<serde_json::Error>) -> Self {
+        let mut key = String::new();
+        for segment in e.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => key += &format!("/{index}"),
+                serde_path_to_error::Segment::Map { key: k } => {
+                    key.push('/');
+                    key += &escape_token(k);
+                }
+                serde_path_to_error::Segment::Enum { variant } => {
+                    key.push('/');
+                    key += &escape_token(variant);
+                }
+                // Only for values serde buffers (untagged enums, flatten): none here.
+                serde_path_to_error::Segment::Unknown => key += "/?",
+            }
+        }
+        let inner = e.into_inner();
+        let (line, column) = (inner.line(), inner.column());
+        // serde_json's message ends with the position, which the error carries on its own.
+        let mut message = inner.to_string();
+        let suffix = format!(" at line {line} column {column}");
+        if let Some(stripped) = message.strip_suffix(&suffix) {
+            message = stripped.to_owned();
+        }
+        OverlayError {
+            key,
+            message,
+            position: Some((line, column)),
+        }
+    }
+}
+
+/// `"{key}: "`, or nothing for the document itself.
+pub(crate) fn key_prefix(key: &str) -> String {
+    if key.is_empty() {
+        String::new()
+    } else {
+        format!("{key}: ")
     }
 }

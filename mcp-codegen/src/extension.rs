@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::error::{SchemaError, SchemaResult, escape_token};
-use crate::overlay::{OverlayError, Patch};
+use crate::error::{OverlayError, SchemaError, SchemaResult, escape_token};
+use crate::patch::{self, Patch};
 
 /// The extensions that ship with the generator, by identifier (files reached through the
 /// `mcp-codegen/schema` symlink, as the overlays are).
@@ -19,6 +19,9 @@ const BUILTIN: &[(&str, &str)] = &[(
     "io.modelcontextprotocol/tasks",
     include_str!("../schema/extensions/io.modelcontextprotocol-tasks.json"),
 )];
+
+/// Where the built-in extension files live in the repository, for messages.
+const FOLDER: &str = "schema/extensions";
 
 /// One extension's file.
 #[derive(Debug, Clone, Deserialize)]
@@ -28,7 +31,7 @@ pub struct ExtensionDef {
     pub id: String,
     /// The protocol revisions it is defined for.
     pub revisions: Vec<String>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
     /// Where its specification is.
     pub source: String,
@@ -47,10 +50,10 @@ pub struct ExtensionDef {
     pub defs: Map<String, Value>,
 }
 
-/// What the rules stage needs of an enabled extension.
+/// What the protocol model needs of an enabled extension.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Enabled {
-    /// The identifier.
+    /// The identifier, its key in `capabilities.extensions`.
     pub id: String,
     /// Its result `$def`s and their `resultType` values.
     pub result_types: BTreeMap<String, String>,
@@ -91,7 +94,7 @@ impl ExtensionDef {
         Ok(def)
     }
 
-    /// What the rules stage needs.
+    /// What the protocol model needs.
     pub fn enabled(&self) -> Enabled {
         Enabled {
             id: self.id.clone(),
@@ -105,7 +108,7 @@ impl ExtensionDef {
     /// has is an error), its patches, and each of its results to the `result` union of the
     /// responses it extends.
     pub fn apply(&self, root: &mut Value, defs_key: &str) -> SchemaResult<()> {
-        let at = |name: &str| format!("/{defs_key}/{}", escape_token(name));
+        let at = |name: &str| crate::pointer::def(defs_key, name);
         let Some(defs) = root.get_mut(defs_key).and_then(Value::as_object_mut) else {
             return Err(SchemaError::new(
                 format!("/{defs_key}"),
@@ -143,12 +146,14 @@ impl ExtensionDef {
                 union.push(serde_json::json!({ "$ref": reference }));
             }
         }
-        let patches = crate::overlay::Overlay {
-            patches: self.patches.clone(),
-            ..Default::default()
-        };
-        patches.apply(root)
+        let owner = format!("extension {} ({FOLDER}/{})", self.id, file_name(&self.id));
+        patch::apply(&self.patches, root, &owner)
     }
+}
+
+/// The file name of the extension `id`: its identifier with `/` as `-`.
+fn file_name(id: &str) -> String {
+    format!("{}.json", id.replace('/', "-"))
 }
 
 #[cfg(test)]
@@ -201,6 +206,24 @@ mod tests {
         assert_eq!(
             e.pointer,
             "/$defs/CallToolResultResponse/properties/result/anyOf"
+        );
+    }
+
+    #[test]
+    fn a_failing_patch_names_the_extension_and_its_file() {
+        let def = ExtensionDef::builtin("io.modelcontextprotocol/tasks").unwrap();
+        let mut root = json!({"$defs": {}});
+        for response in &def.extends {
+            root["$defs"][response] = json!({"properties": {"result": {"anyOf": []}}});
+        }
+        // No `SubscriptionFilter`: the extension's patch of it has nothing to patch.
+        let e = def.apply(&mut root, "$defs").unwrap_err();
+        assert!(
+            e.message.starts_with(
+                "extension io.modelcontextprotocol/tasks (schema/extensions/io.modelcontextprotocol-tasks.json) patch /patches/0"
+            ),
+            "{}",
+            e.message
         );
     }
 

@@ -5,21 +5,15 @@
 use std::collections::BTreeMap;
 
 use crate::ir::{ExtensionCapabilitiesRole, ExtensionRole, Module, Ty};
-use crate::names::{RustName, SchemaName};
-use crate::overlay::Overlay;
-use crate::rules::Protocol;
+use crate::names::{RustName, SchemaName, first_free};
+use crate::protocol::Protocol;
 
 /// The member of the client capabilities that lists advertised extensions by identifier
 /// (SEP-2133).
 const EXTENSIONS: &str = "extensions";
 
-/// The roles of every extension the overlay enables.
-pub fn assign(
-    module: &mut Module,
-    protocol: &Protocol,
-    overlay: Option<&Overlay>,
-    rust_of: &BTreeMap<SchemaName, RustName>,
-) {
+/// The roles of every extension enabled.
+pub fn assign(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<SchemaName, RustName>) {
     if protocol.extensions.is_empty() {
         return;
     }
@@ -63,7 +57,7 @@ pub fn assign(
         });
     }
     module.extensions = roles;
-    module.extension_capabilities = capabilities(module, overlay, rust_of);
+    module.extension_capabilities = capabilities(module, protocol, rust_of);
 }
 
 /// `TasksExtension` for `io.modelcontextprotocol/tasks`: the identifier's last segment, in
@@ -72,24 +66,18 @@ fn marker_name(module: &Module, taken: &[ExtensionRole], id: &str) -> RustName {
     let word = id.rsplit('/').next().unwrap_or(id);
     let hint = RustName::pascal(word).suffixed("Extension");
     let is_taken = |n: &RustName| module.types.contains_key(n) || taken.iter().any(|r| &r.ty == n);
-    let mut name = hint.clone();
-    let mut i = 2usize;
-    while is_taken(&name) {
-        name = hint.suffixed(i);
-        i += 1;
-    }
-    name
+    first_free(&hint, |h, i| h.suffixed(i), is_taken)
 }
 
-/// The client capabilities' optional map of extensions, when the overlay names the
+/// The client capabilities' optional map of extensions, when the protocol model names the
 /// capabilities type and it has one.
 fn capabilities(
     module: &Module,
-    overlay: Option<&Overlay>,
+    protocol: &Protocol,
     rust_of: &BTreeMap<SchemaName, RustName>,
 ) -> Option<ExtensionCapabilitiesRole> {
-    let def = &overlay?.input_requests.as_ref()?.capabilities;
-    let ty = rust_of.get(&SchemaName::new(def.clone()))?;
+    let def = &protocol.input_requests.as_ref()?.capabilities;
+    let ty = rust_of.get(def)?;
     let field = module
         .structure(ty)?
         .field(EXTENSIONS)

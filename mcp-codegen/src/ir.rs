@@ -1,11 +1,12 @@
 //! The intermediate representation: one [`TypeDef`] per generated Rust item, and the
 //! protocol roles those items play, independent of JSON Schema syntax and of Rust tokens.
-//! Every name in it is a [`RustName`]; every protocol fact emission needs is spelled out here,
-//! so that emission knows no word of the protocol.
+//! Every name in it is a [`RustName`]; every fact of the schema and the protocol model that
+//! emission needs is spelled out here, so that emission reads no schema and no overlay (it
+//! knows only the runtime's traits it implements).
 
 use std::collections::BTreeMap;
 
-pub use crate::names::RustName;
+pub use crate::names::{RustName, RustPath};
 
 /// Every type to generate, keyed (and so ordered) by Rust name, and the roles they play.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -36,7 +37,7 @@ pub struct Module {
 pub struct ExtensionRole {
     /// The marker type.
     pub ty: RustName,
-    /// The identifier.
+    /// The extension's identifier, its key in the client's `capabilities.extensions`.
     pub id: String,
     /// Its result types and the `resultType` value of each.
     pub results: Vec<(RustName, String)>,
@@ -61,7 +62,7 @@ pub struct ExtensionCapabilitiesRole {
 /// optional list of the required property names; every other member optional.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ObjectSchemaRole {
-    /// The struct.
+    /// The struct that has the shape of an object schema.
     pub ty: RustName,
     /// Its map of property schemas.
     pub properties: RustName,
@@ -115,7 +116,7 @@ pub struct Struct {
     pub at_least_one_of: Vec<String>,
     /// Fields are private with accessors, and construction goes through `new`.
     pub sealed: bool,
-    /// Paragraphs for the docs only (not the JSON Schema description): what the rules stage
+    /// Paragraphs for the docs only (not the JSON Schema description): what the protocol model
     /// says of the type that its fields do not show.
     pub notes: Vec<String>,
 }
@@ -143,7 +144,7 @@ pub enum ResultMode {
 pub struct Constant {
     /// The JSON key.
     pub json: String,
-    /// The value.
+    /// The fixed value, written for the user and checked when read.
     pub value: ConstValue,
     /// Whether the member may be missing.
     pub optional: bool,
@@ -277,7 +278,7 @@ pub enum ResultSelect {
     /// This `resultType` value; a method list makes the variant the answer of those methods
     /// to that value when read by method.
     ResultType {
-        /// The value.
+        /// The `resultType` value that selects the variant.
         value: String,
         /// The methods (read by method) that may answer with it.
         methods: Vec<String>,
@@ -330,7 +331,7 @@ pub struct ResponseRole {
 /// part; the other members are optional and start unset, the kept-members bag empty.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Literal {
-    /// The struct.
+    /// The struct the literal builds.
     pub ty: RustName,
     /// The members given a value, by field.
     pub parts: Vec<(RustName, Part)>,
@@ -530,26 +531,6 @@ pub enum Ty {
     Map(Box<Ty>),
     /// `Box<T>`: breaks a recursive containment.
     Boxed(Box<Ty>),
-}
-
-/// A Rust path, checked when it was read (its text parses as a path).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RustPath(String);
-
-impl RustPath {
-    /// The path, if `text` parses as one.
-    pub fn parse(text: &str) -> Option<RustPath> {
-        syn::parse_str::<syn::Path>(text)
-            .ok()
-            .map(|_| RustPath(text.to_owned()))
-    }
-
-    /// The path's tokens.
-    pub fn tokens(&self) -> proc_macro2::TokenStream {
-        syn::parse_str::<syn::Path>(&self.0)
-            .map(|p| quote::ToTokens::into_token_stream(&p))
-            .unwrap_or_default()
-    }
 }
 
 impl Module {

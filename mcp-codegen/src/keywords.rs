@@ -1,4 +1,7 @@
-//! Which JSON Schema keywords the generator understands, and which combinations it refuses.
+//! Which JSON Schema keywords the generator understands, each classified once: structural
+//! (shapes the type), describing and other annotations, validation (ignored), type-shaping
+//! validation (`minimum` makes an integer unsigned), identifying; and which combinations it
+//! refuses. Every other module asks these functions, never a list of its own.
 
 use serde_json::{Map, Value};
 
@@ -19,20 +22,16 @@ const STRUCTURAL: &[&str] = &[
     "$ref",
 ];
 
-/// Keywords that only annotate or validate; they do not change the Rust type.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "$comment",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
+/// Keywords for readers only: the text that documents a schema.
+const DESCRIBING: &[&str] = &["description", "title", "$comment"];
+
+/// Annotations that are not text: they say something of a value but do not constrain it.
+const OTHER_ANNOTATIONS: &[&str] = &["default", "examples", "deprecated", "readOnly", "writeOnly"];
+
+/// Validation keywords the generated types do not check and that do not change the Rust type.
+const VALIDATION: &[&str] = &[
     "format",
-    "minimum",
     "maximum",
-    "exclusiveMinimum",
     "exclusiveMaximum",
     "minLength",
     "maxLength",
@@ -43,16 +42,56 @@ const ANNOTATIONS: &[&str] = &[
     "minProperties",
     "maxProperties",
     "multipleOf",
-    "$schema",
-    "$id",
-    "contentEncoding",
-    "contentMediaType",
 ];
+
+/// Validation keywords that do change the Rust type: a lower bound that excludes negative
+/// numbers makes an integer unsigned (see [`unsigned_integer`]).
+const TYPE_SHAPING: &[&str] = &["minimum", "exclusiveMinimum"];
+
+/// Keywords that identify a schema or describe encoded content, not the value's shape.
+const IDENTIFYING: &[&str] = &["$schema", "$id", "contentEncoding", "contentMediaType"];
+
+/// Whether the generator knows `key` (it either shapes the type or may be ignored safely).
+pub fn is_known(key: &str) -> bool {
+    [
+        STRUCTURAL,
+        DESCRIBING,
+        OTHER_ANNOTATIONS,
+        VALIDATION,
+        TYPE_SHAPING,
+        IDENTIFYING,
+    ]
+    .iter()
+    .any(|list| list.contains(&key))
+}
+
+/// Whether `key` only annotates (documents or says something of a value without constraining
+/// it): a schema of annotations alone accepts any value.
+pub fn is_annotation(key: &str) -> bool {
+    DESCRIBING.contains(&key) || OTHER_ANNOTATIONS.contains(&key)
+}
+
+/// Whether `key` is text for readers only (`description`, `title`, `$comment`).
+pub fn is_describing(key: &str) -> bool {
+    DESCRIBING.contains(&key)
+}
+
+/// Whether an integer schema excludes negative numbers (`minimum >= 0` or
+/// `exclusiveMinimum >= -1`), so that its Rust type is unsigned.
+pub fn unsigned_integer(schema: &Map<String, Value>) -> bool {
+    let at_least = |key: &str, bound: f64| {
+        schema
+            .get(key)
+            .and_then(Value::as_f64)
+            .is_some_and(|m| m >= bound)
+    };
+    at_least("minimum", 0.0) || at_least("exclusiveMinimum", -1.0)
+}
 
 /// Checks that `schema` uses only known keywords, in a combination the generator supports.
 pub fn check(schema: &Map<String, Value>, pointer: &str) -> SchemaResult<()> {
     for key in schema.keys() {
-        if !STRUCTURAL.contains(&key.as_str()) && !ANNOTATIONS.contains(&key.as_str()) {
+        if !is_known(key) {
             return Err(SchemaError::new(
                 pointer,
                 format!(
@@ -104,4 +143,42 @@ pub fn check(schema: &Map<String, Value>, pointer: &str) -> SchemaResult<()> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Each keyword has one class: no list repeats another's word.
+    #[test]
+    fn every_keyword_has_one_class() {
+        let lists = [
+            STRUCTURAL,
+            DESCRIBING,
+            OTHER_ANNOTATIONS,
+            VALIDATION,
+            TYPE_SHAPING,
+            IDENTIFYING,
+        ];
+        let mut seen = std::collections::BTreeSet::new();
+        for key in lists.iter().flat_map(|l| l.iter()) {
+            assert!(seen.insert(*key), "{key} is in two lists");
+            assert!(is_known(key));
+        }
+        assert!(!is_known("if"));
+        assert!(is_annotation("default") && is_annotation("title"));
+        assert!(!is_annotation("minimum") && !is_annotation("format"));
+        assert!(is_describing("$comment") && !is_describing("default"));
+    }
+
+    #[test]
+    fn a_lower_bound_makes_an_integer_unsigned() {
+        let unsigned = |v: serde_json::Value| unsigned_integer(v.as_object().unwrap());
+        assert!(unsigned(json!({"minimum": 0})));
+        assert!(unsigned(json!({"exclusiveMinimum": -1})));
+        assert!(!unsigned(json!({"minimum": -1})));
+        assert!(!unsigned(json!({"exclusiveMinimum": -2})));
+        assert!(!unsigned(json!({"maximum": 10})));
+    }
 }

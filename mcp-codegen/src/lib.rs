@@ -23,12 +23,15 @@
 //! client advertised the extension and built only with the proof of it (see
 //! `mcp_runtime::extension`). Without an extension the output is the revision's alone.
 //!
-//! The stages, each a private module with one job: `load` (read and parse), `overlay` (the
-//! project's per-revision rules and patches), `extension` (the extensions' files, merged into the
-//! schema), `rules` (the protocol model: requests, results,
-//! outcomes), `lower` with `results`, `roles`, `extension_roles` and `overview` (schema and protocol model to the IR, whose
-//! names are typed in `names`), `emit` (IR to tokens, knowing no protocol word), and the
-//! [`Builder`] that runs them and writes the file.
+//! The [`Builder`] runs the passes in order, each a private module with one job (the list
+//! reads in `Builder::generate_here`): `load` (read and parse the schema; `overlay` picks the
+//! revision's rules), `patch` (the overlay's corrections), `extension` (the enabled
+//! extensions' definitions and patches merged in), `protocol` (the protocol model: requests,
+//! results, outcomes, and every overlay fact later passes read), `naming` and `lower` (a Rust
+//! name per definition, then the IR's types; `results` for result structs and outcomes),
+//! `cycles` (a `Box` where a type contains itself), `roles` and `extension_roles` (what each
+//! type is to the protocol), `overview` (the module's docs), and `emit` (IR to tokens). Names
+//! are typed in `names`, keywords classified in `keywords`, JSON pointers built in `pointer`.
 
 mod builder;
 mod cycles;
@@ -43,13 +46,16 @@ mod keywords;
 mod load;
 mod lower;
 mod names;
+mod naming;
 mod objects;
 mod opaque;
 mod overlay;
 mod overview;
+mod patch;
+mod pointer;
+mod protocol;
 mod results;
 mod roles;
-mod rules;
 mod union_dispatch;
 
 pub use builder::{Builder, Generated};
@@ -62,7 +68,7 @@ pub mod __internals {
     pub use crate::load::MAX_NESTING;
     pub use crate::names::SchemaName;
     pub use crate::overlay::Overlay;
-    pub use crate::rules::{Protocol, ResultKind};
+    pub use crate::protocol::{Protocol, ResultKind};
 }
 
 /// The README's examples, compiled as doctests.

@@ -1,11 +1,13 @@
 //! Names, typed: a [`SchemaName`] is a `$def` name as the schema writes it; a [`RustName`] is
-//! a Rust identifier, valid by construction. The two never mix: the lowering stage maps one to
+//! a Rust identifier, valid by construction, as is a [`RustPath`] (a path to a type of the
+//! runtime). The two never mix: the lowering stage maps one to
 //! the other, and everything after it (the IR, emission) sees only Rust names.
 
 use std::fmt;
 
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
-use proc_macro2::{Ident, Span};
+use proc_macro2::{Ident, Span, TokenStream};
+use serde::{Deserialize, Deserializer};
 
 /// Words that can never be identifiers, not even raw ones.
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "_"];
@@ -212,6 +214,121 @@ fn finish(candidate: String, empty: &str) -> String {
         s.insert_str(0, "r#");
     }
     s
+}
+
+/// The first name that `taken` does not hold: `base`, then `number(base, 2)`,
+/// `number(base, 3)`, ... (the one loop that makes a generated name unique).
+pub fn first_free(
+    base: &RustName,
+    number: impl Fn(&RustName, usize) -> RustName,
+    taken: impl Fn(&RustName) -> bool,
+) -> RustName {
+    let mut name = base.clone();
+    let mut i = 2usize;
+    while taken(&name) {
+        name = number(base, i);
+        i += 1;
+    }
+    name
+}
+
+/// A Rust path (`::mcp_runtime::ResultType`), parsed with syn when it is made (from the overlay,
+/// or a constant of the generator): text that is not a path is an error then, and the tokens
+/// emitted later are those of the parsed path, never a silent nothing.
+///
+/// Shared (an `Rc`: a parsed path holds spans, which stay on their thread), so that the IR's types stay small and cloning one is cheap.
+#[derive(Clone)]
+pub struct RustPath(std::rc::Rc<ParsedPath>);
+
+/// A path's text (trimmed) and its parse.
+struct ParsedPath {
+    text: String,
+    path: syn::Path,
+}
+
+impl RustPath {
+    /// Parses `text` (surrounding whitespace aside) as a Rust path.
+    pub fn parse(text: &str) -> Result<RustPath, String> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err("an empty string is not a Rust path".into());
+        }
+        let path = syn::parse_str::<syn::Path>(text)
+            .map_err(|e| format!("{text:?} is not a Rust path: {e}"))?;
+        Ok(RustPath(std::rc::Rc::new(ParsedPath {
+            text: text.to_owned(),
+            path,
+        })))
+    }
+
+    /// The parsed path.
+    pub fn path(&self) -> &syn::Path {
+        &self.0.path
+    }
+
+    /// The path's tokens.
+    pub fn tokens(&self) -> TokenStream {
+        quote::ToTokens::to_token_stream(&self.0.path)
+    }
+
+    /// The path as written (trimmed).
+    pub fn as_str(&self) -> &str {
+        &self.0.text
+    }
+}
+
+impl fmt::Display for RustPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.text)
+    }
+}
+
+impl fmt::Debug for RustPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RustPath({:?})", self.0.text)
+    }
+}
+
+/// Paths compare and order by their text (as written, trimmed).
+impl PartialEq for RustPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.text == other.0.text
+    }
+}
+
+impl Eq for RustPath {}
+
+impl PartialOrd for RustPath {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for RustPath {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.text.cmp(&other.0.text)
+    }
+}
+
+impl quote::ToTokens for RustPath {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.0.path.to_tokens(tokens);
+    }
+}
+
+impl std::str::FromStr for RustPath {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        RustPath::parse(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for RustPath {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        RustPath::parse(&text).map_err(serde::de::Error::custom)
+    }
 }
 
 #[cfg(test)]

@@ -13,18 +13,6 @@
 
 use serde_json::{Map, Value};
 
-/// Keywords that describe a schema without constraining it.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "$comment",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
-
 /// The keywords an open object may have besides annotations.
 const OBJECT_KEYWORDS: &[&str] = &["type", "additionalProperties", "properties", "required"];
 
@@ -36,13 +24,9 @@ pub fn is_opaque(s: &Map<String, Value>) -> bool {
     any_value(s) || open_object(s)
 }
 
-fn annotation(key: &str) -> bool {
-    ANNOTATIONS.contains(&key)
-}
-
 fn only(s: &Map<String, Value>, keywords: &[&str]) -> bool {
     s.keys()
-        .all(|k| annotation(k) || keywords.contains(&k.as_str()))
+        .all(|k| crate::keywords::is_annotation(k) || keywords.contains(&k.as_str()))
 }
 
 /// `{}`: annotations at most.

@@ -8,16 +8,14 @@
 //! a JSON pointer into the overlay document. [`Overlay::check_names`] then checks the `$def`
 //! names the overlay mentions against the schema.
 
-use std::collections::BTreeMap;
-use std::fmt;
-use std::path::PathBuf;
-
-use proc_macro2::TokenStream;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
-use crate::error::{Error, SchemaError, SchemaResult, escape_token};
-use crate::extension::{Enabled, ExtensionDef};
+use crate::error::{OverlayError, SchemaResult, escape_token};
+use crate::extension::ExtensionDef;
+use crate::names::RustPath;
+use crate::patch::Patch;
 
 /// The overlays that ship with the generator, by revision. `mcp-codegen/schema` is a symlink to
 /// the workspace's `schema/` folder, the one source of the overlays; `cargo package` copies the
@@ -62,10 +60,6 @@ pub struct Overlay {
     /// `input_requests`, which the generated checks belong to).
     #[serde(default)]
     pub input_capabilities: Option<InputCapabilities>,
-    /// The extensions enabled on top of the revision (never read from the file: added by
-    /// [`Overlay::enable`]).
-    #[serde(skip)]
-    pub extensions: Vec<Enabled>,
 }
 
 /// The `$def`s of multi round-trip requests.
@@ -86,9 +80,9 @@ pub struct InputRequestNames {
     pub capabilities: String,
     /// The error response for a missing capability.
     pub missing_capability_error: String,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
@@ -96,11 +90,11 @@ pub struct InputRequestNames {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InputCapabilities {
-    /// The rules.
+    /// One rule per kind (and mode) of input request.
     pub rules: Vec<CapabilityRule>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
@@ -121,7 +115,7 @@ pub struct CapabilityRule {
     /// How strong the rule is: `"must"` (the default when the key is absent) or `"should"`.
     #[serde(default)]
     pub level: Level,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
 }
 
@@ -179,7 +173,7 @@ impl TryFrom<RawWhen> for CapabilityWhen {
                 one_of: Some(values),
                 any_present: None,
             } => {
-                check_pointer(&pointer).map_err(|e| format!("`pointer`: {e}"))?;
+                crate::pointer::check(&pointer).map_err(|e| format!("`pointer`: {e}"))?;
                 if values.is_empty() {
                     return Err("`one_of` is empty: the rule would never apply".into());
                 }
@@ -194,7 +188,7 @@ impl TryFrom<RawWhen> for CapabilityWhen {
                     return Err("`any_present` is empty: the rule would never apply".into());
                 }
                 for (i, p) in pointers.iter().enumerate() {
-                    check_pointer(p).map_err(|e| format!("`any_present` item {i}: {e}"))?;
+                    crate::pointer::check(p).map_err(|e| format!("`any_present` item {i}: {e}"))?;
                 }
                 Ok(CapabilityWhen::AnyPresent(pointers))
             }
@@ -221,186 +215,16 @@ impl TryFrom<RawWhen> for CapabilityWhen {
     }
 }
 
-/// The operation of a [`Patch`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PatchOp {
-    /// `"replace"`: the node must exist; it becomes `value`.
-    Replace,
-    /// `"add"`: the member is set to `value`, whether or not it existed.
-    Add,
-    /// `"remove"`: the node must exist; it is removed. No `value`.
-    Remove,
-}
-
-impl PatchOp {
-    /// The name on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PatchOp::Replace => "replace",
-            PatchOp::Add => "add",
-            PatchOp::Remove => "remove",
-        }
-    }
-}
-
-/// An RFC 6902-style patch of one schema node. As read from a file, `value` is present
-/// exactly when `op` is `replace` or `add`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(try_from = "RawPatch")]
-pub struct Patch {
-    /// What to do.
-    pub op: PatchOp,
-    /// JSON pointer of the node (at least one reference token).
-    pub path: String,
-    /// The new node (`replace`, `add`; a `null` value is a value).
-    pub value: Option<Value>,
-    /// Why the schema is wrong.
-    pub why: String,
-    /// Where the spec says so.
-    pub source: String,
-}
-
-/// A patch as written, before `value` is checked against `op`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPatch {
-    op: PatchOp,
-    path: String,
-    #[serde(default, deserialize_with = "present")]
-    value: Option<Value>,
-    why: String,
-    source: String,
-}
-
-/// `Some` for any value that is there, `null` included (`Option<Value>` would read `null` as
-/// absent).
-fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
-}
-
-impl TryFrom<RawPatch> for Patch {
-    type Error = String;
-
-    fn try_from(raw: RawPatch) -> Result<Self, String> {
-        check_pointer(&raw.path).map_err(|e| format!("`path`: {e}"))?;
-        if raw.path.is_empty() {
-            return Err("`path`: a patch cannot replace the whole schema".into());
-        }
-        match (raw.op, &raw.value) {
-            (PatchOp::Replace, None) => return Err("a `replace` patch needs a `value`".into()),
-            (PatchOp::Add, None) => return Err("an `add` patch needs a `value`".into()),
-            (PatchOp::Remove, Some(_)) => {
-                return Err("a `remove` patch takes no `value`".into());
-            }
-            _ => {}
-        }
-        Ok(Patch {
-            op: raw.op,
-            path: raw.path,
-            value: raw.value,
-            why: raw.why,
-            source: raw.source,
-        })
-    }
-}
-
-/// Checks that `p` is a JSON pointer (RFC 6901): empty, or `/`-separated tokens whose `~` are
-/// escapes (`~0`, `~1`).
-fn check_pointer(p: &str) -> Result<(), String> {
-    if !p.is_empty() && !p.starts_with('/') {
-        return Err(format!(
-            "{p:?} is not a JSON pointer (it must start with `/`)"
-        ));
-    }
-    let mut chars = p.chars();
-    while let Some(c) = chars.next() {
-        if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
-            return Err(format!(
-                "{p:?} is not a JSON pointer (`~` must be followed by `0` or `1`)"
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// A `$def` implemented by the runtime.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RustType {
     /// Full path of the Rust type, e.g. `::mcp_runtime::ResultType`.
     pub path: RustPath,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
-}
-
-/// A Rust path (`::mcp_runtime::ResultType`), parsed with syn when the overlay is read: text
-/// that is not a path is an error then, not a panic when the code is emitted.
-#[derive(Clone)]
-pub struct RustPath {
-    text: String,
-    path: syn::Path,
-}
-
-impl RustPath {
-    /// Parses `text` (surrounding whitespace aside) as a Rust path.
-    pub fn parse(text: &str) -> Result<RustPath, String> {
-        let text = text.trim();
-        if text.is_empty() {
-            return Err("an empty string is not a Rust path".into());
-        }
-        let path = syn::parse_str::<syn::Path>(text)
-            .map_err(|e| format!("{text:?} is not a Rust path: {e}"))?;
-        Ok(RustPath {
-            text: text.to_owned(),
-            path,
-        })
-    }
-
-    /// The parsed path.
-    pub fn path(&self) -> &syn::Path {
-        &self.path
-    }
-
-    /// The path as written in the overlay (trimmed).
-    pub fn as_str(&self) -> &str {
-        &self.text
-    }
-}
-
-impl fmt::Display for RustPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl fmt::Debug for RustPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "RustPath({:?})", self.text)
-    }
-}
-
-impl quote::ToTokens for RustPath {
-    fn to_tokens(&self, tokens: &mut TokenStream) {
-        self.path.to_tokens(tokens);
-    }
-}
-
-impl std::str::FromStr for RustPath {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        RustPath::parse(s)
-    }
-}
-
-impl<'de> Deserialize<'de> for RustPath {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        RustPath::parse(&text).map_err(serde::de::Error::custom)
-    }
 }
 
 /// The result rules of a revision with `resultType`.
@@ -412,9 +236,9 @@ pub struct Results {
     /// Result `$def`s whose fixed `resultType` is not `"complete"`.
     #[serde(default)]
     pub fixed: BTreeMap<String, String>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
 }
 
@@ -422,103 +246,12 @@ pub struct Results {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AtLeastOneOf {
-    /// The JSON keys.
+    /// The JSON keys of the members, at least one of which must be present.
     pub keys: Vec<String>,
-    /// Why.
+    /// The reason for this entry, in the project's own words.
     pub why: String,
-    /// Where the spec says so.
+    /// The specification passage (page and section) that says so.
     pub source: String,
-}
-
-/// A mistake in an overlay, at `key`, not yet tied to the overlay's file (the builder adds
-/// it with [`OverlayError::in_file`]).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}{message}", key_prefix(key))]
-pub struct OverlayError {
-    /// JSON pointer into the overlay document of the offending key, e.g.
-    /// `/at_least_one_of/Fooo`; empty for the document itself.
-    pub key: String,
-    /// What is wrong there.
-    pub message: String,
-    /// 1-based line and column in the text, when the error was found while parsing it.
-    pub position: Option<(usize, usize)>,
-}
-
-impl OverlayError {
-    /// An error at `key`.
-    pub fn new(key: impl Into<String>, message: impl Into<String>) -> Self {
-        OverlayError {
-            key: key.into(),
-            message: message.into(),
-            position: None,
-        }
-    }
-
-    /// Ties the error to the overlay's file (`None`: the built-in overlay). Errors found while
-    /// parsing a file are [`Error::Json`], with the line and column and the key in the message;
-    /// the others are [`Error::Overlay`].
-    pub fn in_file(self, file: Option<PathBuf>) -> Error {
-        let described = self.to_string();
-        match (file, self.position) {
-            (Some(path), Some((line, column))) => Error::Json {
-                path,
-                line,
-                column,
-                message: described,
-            },
-            (file, _) => Error::Overlay {
-                file,
-                key: self.key,
-                message: match self.position {
-                    Some((line, column)) => {
-                        format!("{} (line {line}, column {column})", self.message)
-                    }
-                    None => self.message,
-                },
-            },
-        }
-    }
-
-    pub(crate) fn from_serde(e: serde_path_to_error::Error<serde_json::Error>) -> Self {
-        let mut key = String::new();
-        for segment in e.path().iter() {
-            match segment {
-                serde_path_to_error::Segment::Seq { index } => key += &format!("/{index}"),
-                serde_path_to_error::Segment::Map { key: k } => {
-                    key.push('/');
-                    key += &escape_token(k);
-                }
-                serde_path_to_error::Segment::Enum { variant } => {
-                    key.push('/');
-                    key += &escape_token(variant);
-                }
-                // Only for values serde buffers (untagged enums, flatten): none here.
-                serde_path_to_error::Segment::Unknown => key += "/?",
-            }
-        }
-        let inner = e.into_inner();
-        let (line, column) = (inner.line(), inner.column());
-        // serde_json's message ends with the position, which the error carries on its own.
-        let mut message = inner.to_string();
-        let suffix = format!(" at line {line} column {column}");
-        if let Some(stripped) = message.strip_suffix(&suffix) {
-            message = stripped.to_owned();
-        }
-        OverlayError {
-            key,
-            message,
-            position: Some((line, column)),
-        }
-    }
-}
-
-/// `"{key}: "`, or nothing for the document itself.
-pub(crate) fn key_prefix(key: &str) -> String {
-    if key.is_empty() {
-        String::new()
-    } else {
-        format!("{key}: ")
-    }
 }
 
 impl Overlay {
@@ -629,10 +362,10 @@ impl Overlay {
         }
     }
 
-    /// Enables `extension` on this revision: its result `$def`s get their fixed `resultType`,
-    /// and the rules stage learns which responses it extends. The extension must be defined
-    /// for this revision, which must have `resultType` rules.
-    pub fn enable(&mut self, extension: &ExtensionDef) -> Result<(), OverlayError> {
+    /// Checks that `extension` can be enabled on this revision: it must be defined for it,
+    /// and the revision must have `resultType` rules (its results join them in the protocol
+    /// model).
+    pub fn check_extension(&self, extension: &ExtensionDef) -> Result<(), OverlayError> {
         if !extension.revisions.contains(&self.revision) {
             return Err(OverlayError::new(
                 "/revision",
@@ -644,7 +377,7 @@ impl Overlay {
                 ),
             ));
         }
-        let Some(results) = self.results.as_mut() else {
+        if self.results.is_none() {
             return Err(OverlayError::new(
                 "/results",
                 format!(
@@ -652,76 +385,21 @@ impl Overlay {
                     extension.id, self.revision
                 ),
             ));
-        };
-        for (name, value) in &extension.result_types {
-            results.fixed.insert(name.clone(), value.clone());
         }
-        self.extensions.push(extension.enabled());
         Ok(())
     }
 
-    /// Applies the patches to `root`.
+    /// Applies the patches to `root` (errors name them `overlay patch /patches/<i>`).
     pub fn apply(&self, root: &mut Value) -> SchemaResult<()> {
-        for (i, patch) in self.patches.iter().enumerate() {
-            apply_one(root, patch, i)?;
-        }
-        Ok(())
+        crate::patch::apply(&self.patches, root, "overlay")
     }
-}
-
-/// Applies one patch, the overlay's `/patches/{index}`. The errors are the schema's: the node
-/// the patch is for is not there.
-fn apply_one(root: &mut Value, patch: &Patch, index: usize) -> SchemaResult<()> {
-    let at = format!("overlay patch /patches/{index}");
-    let (parent_ptr, last) = match patch.path.rfind('/') {
-        Some(i) => (&patch.path[..i], &patch.path[i + 1..]),
-        None => {
-            return Err(SchemaError::new(
-                &patch.path,
-                format!("{at}: the path is not a JSON pointer"),
-            ));
-        }
-    };
-    let key = last.replace("~1", "/").replace("~0", "~");
-    let parent = root
-        .pointer_mut(parent_ptr)
-        .and_then(Value::as_object_mut)
-        .ok_or_else(|| {
-            SchemaError::new(
-                parent_ptr,
-                format!("{at} for {}: no such object", patch.path),
-            )
-        })?;
-    match patch.op {
-        PatchOp::Replace | PatchOp::Add => {
-            if patch.op == PatchOp::Replace && !parent.contains_key(&key) {
-                return Err(SchemaError::new(
-                    format!("{parent_ptr}/{}", escape_token(&key)),
-                    format!("{at} replaces a node that does not exist"),
-                ));
-            }
-            // A parsed patch always has its value; a `Patch` built in code may not.
-            let value = patch
-                .value
-                .clone()
-                .ok_or_else(|| SchemaError::new(&patch.path, format!("{at} has no value")))?;
-            parent.insert(key, value);
-        }
-        PatchOp::Remove => {
-            parent.remove(&key).ok_or_else(|| {
-                SchemaError::new(
-                    &patch.path,
-                    format!("{at} removes a node that does not exist"),
-                )
-            })?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
+    use crate::patch::PatchOp;
 
     #[test]
     fn builtin_overlays_parse() {

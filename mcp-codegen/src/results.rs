@@ -1,6 +1,6 @@
 //! The result rules, as lowering applies them: how a result struct carries `resultType`, the
 //! outcome enum of a method that may answer `input_required`, and the union of result types.
-//! Every `resultType` word of the generator is here or in [`crate::rules`].
+//! Every `resultType` word of the generator is here or in [`crate::protocol`].
 
 use std::collections::BTreeMap;
 
@@ -9,11 +9,8 @@ use crate::ir::{
     Field, Kind, ResultMode, ResultSelect, ResultVariant, Results, RustPath, Ty, TypeDef,
 };
 use crate::names::{RustName, SchemaName};
-use crate::rules::{COMPLETE, OutcomeInfo, Protocol, ResultKind, ResultOf};
+use crate::protocol::{COMPLETE, OutcomeInfo, Protocol, RESULT_TYPE, ResultKind, ResultOf};
 use crate::union_dispatch::Member;
-
-/// The member that carries a result's discriminator.
-pub const RESULT_TYPE: &str = "resultType";
 
 /// The member of a `*ResultResponse` that holds the result.
 pub const RESPONSE_RESULT: &str = "result";
@@ -158,7 +155,7 @@ fn extension_variants(
         out.push(ResultVariant {
             name: RustName::pascal(&value),
             ty,
-            wrapper: RustPath::parse(GRANTED),
+            wrapper: RustPath::parse(GRANTED).ok(),
             select: ResultSelect::ResultType {
                 value,
                 methods: Vec::new(),

@@ -1,4 +1,4 @@
-//! The protocol roles of the generated types, read off the protocol model and the overlay:
+//! The protocol roles of the generated types, read off the protocol model:
 //! requests (method, params, result, retry), notifications, and the multi round-trip types
 //! with their capability rules. Emission turns these into trait impls without knowing any of
 //! the protocol's member names.
@@ -7,11 +7,10 @@ use std::collections::BTreeMap;
 
 use crate::ir::{
     CapabilityRule, InputKind, InputRole, Kind, Module, NotificationRole, Predicate, RequestRole,
-    ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union, UnionMode, Variant, When,
+    ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union, UnionMode, Variant,
 };
 use crate::names::{RustName, SchemaName};
-use crate::overlay::{self, CapabilityWhen, InputRequestNames, Level, Overlay};
-use crate::rules::{Protocol, ResultOf};
+use crate::protocol::{InputRequests, Protocol, ResultOf};
 
 /// A request's or notification's parameters member.
 const PARAMS: &str = "params";
@@ -39,7 +38,6 @@ struct Context<'a> {
 pub fn assign(
     module: &mut Module,
     protocol: &Protocol,
-    overlay: Option<&Overlay>,
     rust_of: &BTreeMap<SchemaName, RustName>,
     outcome_of: &BTreeMap<SchemaName, RustName>,
 ) {
@@ -49,7 +47,10 @@ pub fn assign(
         rust_of,
         outcome_of,
     };
-    let input = overlay.and_then(|o| input_role(&cx, o));
+    let input = protocol
+        .input_requests
+        .as_ref()
+        .and_then(|names| input_role(&cx, names));
     let requests = protocol
         .requests
         .iter()
@@ -234,14 +235,13 @@ impl Context<'_> {
     }
 }
 
-/// The multi round-trip role, when the overlay names its types and the schema has them in the
+/// The multi round-trip role, when the protocol model names its types and the schema has them in the
 /// expected shapes; else none (nothing is emitted for it).
-fn input_role(cx: &Context<'_>, overlay: &Overlay) -> Option<InputRole> {
-    let names: &InputRequestNames = overlay.input_requests.as_ref()?;
-    let result = cx.named(&names.result)?.clone();
-    let request = cx.named(&names.request)?.clone();
-    let response = cx.named(&names.response)?.clone();
-    let capabilities = cx.named(&names.capabilities)?.clone();
+fn input_role(cx: &Context<'_>, names: &InputRequests) -> Option<InputRole> {
+    let result = cx.named(names.result.as_str())?.clone();
+    let request = cx.named(names.request.as_str())?.clone();
+    let response = cx.named(names.response.as_str())?.clone();
+    let capabilities = cx.named(names.capabilities.as_str())?.clone();
     let rs = cx.structure(&result)?;
     let (requests_f, state_f) = (rs.field(INPUT_REQUESTS)?, rs.field(REQUEST_STATE)?);
     let map_of_requests =
@@ -259,13 +259,9 @@ fn input_role(cx: &Context<'_>, overlay: &Overlay) -> Option<InputRole> {
         })
         .collect();
     let kinds = input_kinds(cx, request_union, &responses)?;
-    let rules: Vec<CapabilityRule> = overlay
-        .input_capabilities
-        .as_ref()
-        .map(|c| c.rules.iter().map(capability_rule).collect())
-        .unwrap_or_default();
+    let rules: Vec<CapabilityRule> = names.rules.clone();
     let capability_error = cx
-        .named(&names.missing_capability_error)
+        .named(names.missing_capability_error.as_str())
         .and_then(|name| crate::errors::capability_error(cx.module, name, &capabilities, &rules));
     let rules_name = RustName::constant("input capability rules");
     let why: String = rules
@@ -330,22 +326,4 @@ fn input_kinds(
             })
         })
         .collect()
-}
-
-fn capability_rule(rule: &overlay::CapabilityRule) -> CapabilityRule {
-    let when = match &rule.when {
-        Some(CapabilityWhen::OneOf { pointer, values }) => {
-            When::OneOf(pointer.clone(), values.clone())
-        }
-        Some(CapabilityWhen::AnyPresent(pointers)) => When::AnyPresent(pointers.clone()),
-        None => When::Always,
-    };
-    CapabilityRule {
-        method: rule.method.clone(),
-        when,
-        needs: rule.needs.clone(),
-        or_empty: rule.or_empty.clone(),
-        should: rule.level == Level::Should,
-        why: rule.why.clone(),
-    }
 }

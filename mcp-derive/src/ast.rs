@@ -4,6 +4,7 @@
 use crate::attr::{self, ContainerAttrs, FieldAttrs, VariantAttrs};
 use crate::errors::Errors;
 use crate::kind::{Derive, Kind};
+use crate::words;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::ext::IdentExt;
@@ -44,6 +45,10 @@ pub struct Variant<'a> {
     pub ty: Option<&'a Type>,
     pub attrs: VariantAttrs,
     pub original: &'a syn::Variant,
+    /// The variant's `resultType` in an outcome enum: its attribute, else from its name. A
+    /// variant read by method (`method`) or for unclaimed values (`other`) has none unless
+    /// its attribute gives one (which is an error for `other`). Worked out once, here.
+    pub result_type: Option<String>,
 }
 
 impl<'a> Container<'a> {
@@ -175,7 +180,7 @@ impl<'a> Container<'a> {
         self.attrs
             .result_type
             .as_ref()
-            .map_or_else(|| "complete".to_owned(), |l| l.value())
+            .map_or_else(|| words::COMPLETE.to_owned(), |l| l.value())
     }
 }
 
@@ -211,27 +216,22 @@ impl<'a> Variant<'a> {
         Variant {
             ident: &variant.ident,
             ty,
+            result_type: result_type(&variant.ident, &attrs),
             attrs,
             original: variant,
         }
     }
+}
 
-    /// The variant's `resultType` in an outcome enum: its attribute, else from its name. A
-    /// variant read by method (`method`) or for unclaimed values (`other`) has none unless
-    /// its attribute gives one (which is an error for `other`).
-    pub fn result_type(&self) -> Option<String> {
-        if let Some(lit) = &self.attrs.result_type {
-            return Some(lit.value());
-        }
-        if self.attrs.other.is_some() || self.attrs.method_span.is_some() {
-            return None;
-        }
-        match self.ident.unraw().to_string().as_str() {
-            "Complete" => Some("complete".to_owned()),
-            "InputRequired" => Some("input_required".to_owned()),
-            _ => None,
-        }
+/// The `resultType` of the outcome variant `ident` (see [`Variant::result_type`]).
+fn result_type(ident: &Ident, attrs: &VariantAttrs) -> Option<String> {
+    if let Some(lit) = &attrs.result_type {
+        return Some(lit.value());
     }
+    if attrs.other.is_some() || attrs.method_span.is_some() {
+        return None;
+    }
+    words::implied_by_variant(&ident.unraw().to_string()).map(str::to_owned)
 }
 
 /// Whether the type's last path segment is `Option<...>` (a syntactic check).

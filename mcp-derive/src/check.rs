@@ -5,6 +5,7 @@ use crate::ast::{Container, Data, Variant};
 use crate::attr::UnionMode;
 use crate::errors::Errors;
 use crate::kind::Kind;
+use crate::words::{COMPLETE, RESULT_TYPE};
 use proc_macro2::Span;
 use std::collections::HashMap;
 
@@ -47,7 +48,7 @@ fn check_struct(errors: &Errors, cont: &Container) {
 
     for c in &cont.attrs.constants {
         let name = c.name.value();
-        if result && name == "resultType" {
+        if result && name == RESULT_TYPE {
             errors.spanned(
                 &c.name,
                 "the `resultType` member is written and checked by #[derive(McpResult)]: use #[mcp(result_type = \"...\")] on the struct instead of a constant",
@@ -101,7 +102,7 @@ fn check_struct(errors: &Errors, cont: &Container) {
                     "the #[mcp(result_type)] field is always the `resultType` member (missing reads as Complete): it takes no `rename`, `default` or `keep_null` and is not an Option",
                 );
             }
-            claim("resultType", span, format!("field `{}`", f.member));
+            claim(RESULT_TYPE, span, format!("field `{}`", f.member));
             continue;
         }
         if let (Some(span), true) = (a.default, f.optional) {
@@ -116,7 +117,7 @@ fn check_struct(errors: &Errors, cont: &Container) {
                 "#[mcp(keep_null)] goes on an `Option<T>` field whose `T` reads `null` (such as serde_json::Value): a present `null` then reads as `Some(T)`",
             );
         }
-        if result && f.key == "resultType" {
+        if result && f.key == RESULT_TYPE {
             errors.at(
                 f.key_span,
                 "the `resultType` member is handled by #[derive(McpResult)]: mark this field #[mcp(result_type)] (of type ::mcp_runtime::ResultType) to carry it, or remove the field",
@@ -196,7 +197,7 @@ fn newtype(errors: &Errors, v: &Variant, derive: &str, example: &str) {
 }
 
 fn check_outcome(errors: &Errors, cont: &Container) {
-    let mut unique = Unique::new(errors, "resultType");
+    let mut unique = Unique::new(errors, RESULT_TYPE);
     let mut has_complete = false;
     let mut other = None;
     for v in cont.variants() {
@@ -210,16 +211,16 @@ fn check_outcome(errors: &Errors, cont: &Container) {
             .result_type
             .as_ref()
             .map_or_else(|| v.ident.span(), |l| l.span());
-        match v.result_type() {
+        match &v.result_type {
             Some(rt) => {
-                has_complete |= rt == "complete";
-                if let (true, Some(span)) = (rt == "complete", v.attrs.method_span) {
+                has_complete |= rt == COMPLETE;
+                if let (true, Some(span)) = (rt == COMPLETE, v.attrs.method_span) {
                     errors.at(
                         span,
                         "the resultType \"complete\" variant is what a result without a method reads; the complete result of a method is a variant of its own: #[mcp(method = \"...\")] without `result_type`",
                     );
                 }
-                unique.claim(&rt, v, span);
+                unique.claim(rt, v, span);
             }
             None if v.attrs.method_span.is_some() => {}
             None => errors.spanned(

@@ -52,6 +52,7 @@ mod object;
 mod outcome;
 mod tagged;
 mod union;
+mod words;
 
 use ast::Container;
 use errors::Errors;

@@ -4,6 +4,7 @@
 
 use crate::ast::{Container, Field};
 use crate::attr::{Constant, Literal};
+use crate::words::{COMPLETE, RESULT_TYPE};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -76,7 +77,7 @@ pub fn expand(cont: &Container) -> TokenStream {
 fn declared_keys(cont: &Container, mode: &ResultMode) -> Vec<String> {
     let mut keys = Vec::new();
     if !matches!(mode, ResultMode::None) {
-        keys.push("resultType".to_owned());
+        keys.push(RESULT_TYPE.to_owned());
     }
     keys.extend(cont.attrs.constants.iter().map(|c| c.name.value()));
     keys.extend(
@@ -111,12 +112,12 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         ResultMode::None => {}
         ResultMode::Fixed(value) => {
             fixed += 1;
-            writes.push(quote!(#entry(&mut __map, "resultType", #value)?;));
+            writes.push(quote!(#entry(&mut __map, #RESULT_TYPE, #value)?;));
         }
         ResultMode::Field(f) => {
             fixed += 1;
             let member = f.member;
-            writes.push(quote!(#entry(&mut __map, "resultType", &self.#member)?;));
+            writes.push(quote!(#entry(&mut __map, #RESULT_TYPE, &self.#member)?;));
         }
     }
     for c in &cont.attrs.constants {
@@ -274,7 +275,7 @@ fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
     let krate = &cx.krate;
     let name = &cx.cont.name;
     let var = format_ident!("__result_type");
-    let key = Some(("resultType".to_owned(), var.clone()));
+    let key = Some((RESULT_TYPE.to_owned(), var.clone()));
     match mode {
         ResultMode::None => None,
         ResultMode::Fixed(value) => Some(Member {
@@ -284,17 +285,17 @@ fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
             read: quote! {
                 __Key::#var => #krate::__private::de::read_checked(
                     &mut __partial.#var,
-                    "resultType",
+                    #RESULT_TYPE,
                     #krate::__private::de::ResultTypeIs { type_name: #name, expected: #value },
                     __value,
                 ),
             },
             entry: quote! {
                 if __partial.#var {
-                    #krate::__private::de::entry::<str, __E>(__out, "resultType", #value)?;
+                    #krate::__private::de::entry::<str, __E>(__out, #RESULT_TYPE, #value)?;
                 }
             },
-            check: if value == "complete" {
+            check: if value == COMPLETE {
                 TokenStream::new()
             } else {
                 quote! {
@@ -312,10 +313,10 @@ fn result_type_member(cx: &Ctx, mode: &ResultMode) -> Option<Member> {
                 slot: quote!(#var: ::core::option::Option<#ty>,),
                 init: quote!(#var: ::core::option::Option::None,),
                 read: quote! {
-                    __Key::#var => #krate::__private::de::read_slot(&mut __partial.#var, "resultType", __value),
+                    __Key::#var => #krate::__private::de::read_slot(&mut __partial.#var, #RESULT_TYPE, __value),
                 },
                 entry: quote! {
-                    #krate::__private::de::entry_of::<_, __E>(__out, "resultType", &__partial.#var)?;
+                    #krate::__private::de::entry_of::<_, __E>(__out, #RESULT_TYPE, &__partial.#var)?;
                 },
                 build: quote_spanned! {ty.span()=>
                     #member: match __partial.#var {

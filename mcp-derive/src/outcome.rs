@@ -6,12 +6,11 @@
 use crate::ast::{Container, Variant};
 use crate::delegate;
 use crate::tagged::{self, Arm, Dispatch, Unknown};
+use crate::words::{self, COMPLETE, INPUT_REQUIRED, RESULT_TYPE};
 use proc_macro2::TokenStream;
 use quote::{ToTokens, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, Type};
-
-const CORE: [&str; 2] = ["complete", "input_required"];
 
 /// The variants by how they are chosen.
 struct Variants<'a> {
@@ -34,9 +33,9 @@ impl<'a> Variants<'a> {
             let Some(ty) = v.ty else { continue };
             if v.attrs.other.is_some() {
                 out.other = Some((v.ident, ty));
-            } else if let Some(value) = v.result_type() {
+            } else if let Some(value) = v.result_type.clone() {
                 let arm = Arm {
-                    extension: !CORE.contains(&value.as_str()),
+                    extension: !words::is_core(&value),
                     value,
                     variant: v.ident,
                     ty,
@@ -51,7 +50,7 @@ impl<'a> Variants<'a> {
 
     /// The variant a result without `resultType` (or with `"complete"`) reads, without a method.
     fn complete(&self) -> Option<(&'a Ident, &'a Type)> {
-        let tagged = self.tagged.iter().find(|(a, _)| a.value == "complete");
+        let tagged = self.tagged.iter().find(|(a, _)| a.value == COMPLETE);
         tagged.map(|(a, _)| (a.variant, a.ty)).or(self.other)
     }
 
@@ -67,7 +66,7 @@ impl<'a> Variants<'a> {
 pub fn expand(cont: &Container) -> TokenStream {
     let variants = Variants::of(cont);
     let dispatch = Dispatch {
-        key: "resultType".to_owned(),
+        key: RESULT_TYPE.to_owned(),
         arms: variants.tagged.iter().map(|(a, _)| a.clone()).collect(),
         missing: variants.complete(),
         other: variants.other,
@@ -220,7 +219,7 @@ fn method_dispatch<'a>(variants: &Variants<'a>, method: &str) -> Option<Dispatch
         None => variants.complete()?,
     };
     let mut arms = vec![Arm {
-        value: "complete".to_owned(),
+        value: COMPLETE.to_owned(),
         variant: complete.0,
         ty: complete.1,
         extension: false,
@@ -231,7 +230,7 @@ fn method_dispatch<'a>(variants: &Variants<'a>, method: &str) -> Option<Dispatch
         }
     }
     Some(Dispatch {
-        key: "resultType".to_owned(),
+        key: RESULT_TYPE.to_owned(),
         arms,
         missing: Some(complete),
         other: None,
@@ -254,11 +253,11 @@ fn assertions(cont: &Container, variants: &Variants) -> TokenStream {
     for v in &variants.by_method {
         let Some(ty) = v.ty else { continue };
         let advice = "a variant with #[mcp(method = \"...\")] holds the complete result of its methods; give a variant of another resultType #[mcp(result_type = \"...\")]";
-        out.extend(assert_result_type(cont, v.ident, ty, "complete", advice));
+        out.extend(assert_result_type(cont, v.ident, ty, COMPLETE, advice));
     }
     if let Some((_, request)) = &cont.attrs.request {
         for v in cont.variants() {
-            if v.result_type().as_deref() != Some("input_required") {
+            if v.result_type.as_deref() != Some(INPUT_REQUIRED) {
                 continue;
             }
             // The request's tokens take the variant's span, so that the unmet bound (and its

@@ -1,8 +1,10 @@
 //! Emission: IR to Rust tokens. A pure stage: it reads the [`Module`] and the output options
-//! and nothing else, and knows no word of the protocol (every member name, method and value it
-//! writes comes from the IR). The (de)serialization logic lives in the derives of
-//! `mcp-runtime`, the protocol behaviour in its generic functions; this stage writes
-//! declarations, derive attributes and trait impls.
+//! and nothing else. Every word of the schema it writes (member names, methods, values)
+//! comes from the IR; what it knows of its own is the vocabulary of `mcp-runtime`, the traits
+//! and paths the generated code implements and calls (`emit/roles.rs` writes
+//! `mcp_runtime::Request`, `mcp_runtime::mrtr::Retry`, the extension traits). The
+//! (de)serialization logic lives in the derives of `mcp-runtime`, the protocol behaviour in its
+//! generic functions; this stage writes declarations, derive attributes and trait impls.
 
 mod construct;
 mod items;

@@ -77,6 +77,7 @@ impl Walker {
             patched[defs_key].as_object().unwrap(),
             defs_key,
             Some(&overlay),
+            &[],
         )
         .unwrap();
         let at_least_one_of = overlay

@@ -1,15 +1,21 @@
 //! The protocol model: which `$def`s are requests, notifications and results, which method
 //! answers with which result, and which methods may answer `input_required` — read off the
 //! schema (the `*ResultResponse` defs) and the revision's overlay, never from a list in code.
+//!
+//! It takes in every fact of the overlay that a later pass reads (the runtime types, the
+//! at-least-one-of rules, the fixed results, the input requests and their capabilities) and
+//! of the enabled extensions, so that lowering, the roles and the overview read this model
+//! only, never the overlay's file model.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use crate::error::{SchemaError, SchemaResult, escape_token};
+use crate::error::{SchemaError, SchemaResult};
 use crate::extension::Enabled;
-use crate::names::SchemaName;
-use crate::overlay::Overlay;
+use crate::ir::{CapabilityRule, When};
+use crate::names::{RustPath, SchemaName};
+use crate::overlay::{self, CapabilityWhen, Level, Overlay};
 
 /// What the generator knows about the protocol of one schema, by `$def` name.
 #[derive(Debug, Clone, Default)]
@@ -25,8 +31,34 @@ pub struct Protocol {
     pub outcomes: BTreeMap<SchemaName, OutcomeInfo>,
     /// The `$def` that answers `input_required`.
     pub input_required: Option<SchemaName>,
-    /// The extensions enabled (from the overlay).
+    /// The extensions enabled.
     pub extensions: Vec<Enabled>,
+    /// The revision whose overlay was applied; `None` for a schema of no known revision.
+    pub revision: Option<String>,
+    /// `$def`s the runtime implements, and the runtime type of each.
+    pub rust_types: BTreeMap<SchemaName, RustPath>,
+    /// `$def` -> the JSON keys of which at least one must be present.
+    pub at_least_one_of: BTreeMap<SchemaName, Vec<String>>,
+    /// The types of multi round-trip requests and the capability each kind needs, when the
+    /// revision has them.
+    pub input_requests: Option<InputRequests>,
+}
+
+/// The `$def`s of multi round-trip requests, and the capability rules of input requests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRequests {
+    /// The input-required result (`InputRequiredResult`).
+    pub result: SchemaName,
+    /// One input request (`InputRequest`).
+    pub request: SchemaName,
+    /// One response (`InputResponse`).
+    pub response: SchemaName,
+    /// The client's capabilities (`ClientCapabilities`).
+    pub capabilities: SchemaName,
+    /// The error response for a missing capability.
+    pub missing_capability_error: SchemaName,
+    /// Which client capability each kind (and mode) of input request needs.
+    pub rules: Vec<CapabilityRule>,
 }
 
 /// How a result `$def` treats `resultType`.
@@ -37,6 +69,9 @@ pub enum ResultKind {
     /// A base shape (`Result`, `PaginatedResult`, ...): the value is carried in a field.
     Generic,
 }
+
+/// The member that carries a result's discriminator.
+pub const RESULT_TYPE: &str = "resultType";
 
 /// The value `resultType` has in a result that answers a method and is not named otherwise.
 pub const COMPLETE: &str = "complete";
@@ -88,15 +123,17 @@ fn ref_name(schema: &Value, defs_key: &str) -> Option<String> {
         .strip_prefix("#/")?
         .strip_prefix(defs_key)?
         .strip_prefix('/')?;
-    Some(token.replace("~1", "/").replace("~0", "~"))
+    Some(crate::pointer::unescape_token(token))
 }
 
 impl Protocol {
-    /// Reads the protocol model off `defs` (already patched).
+    /// Reads the protocol model off `defs` (already patched, the extensions' definitions
+    /// merged), the revision's overlay and the extensions enabled on it.
     pub fn read(
         defs: &Map<String, Value>,
         defs_key: &str,
         overlay: Option<&Overlay>,
+        extensions: &[Enabled],
     ) -> SchemaResult<Protocol> {
         let mut reader = Reader {
             defs,
@@ -105,7 +142,10 @@ impl Protocol {
             answers: BTreeMap::new(),
             answering: BTreeSet::new(),
         };
-        reader.protocol.extensions = overlay.map(|o| o.extensions.clone()).unwrap_or_default();
+        reader.protocol.extensions = extensions.to_vec();
+        if let Some(o) = overlay {
+            reader.protocol.take_in(o);
+        }
         let results_rule = overlay.and_then(|o| o.results.as_ref());
         if let Some(rule) = results_rule {
             if !defs.contains_key(&rule.input_required) {
@@ -122,11 +162,70 @@ impl Protocol {
         for (name, def) in defs {
             reader.method(name, def);
         }
-        let fixed = results_rule.map(|r| &r.fixed);
+        let fixed = fixed_results(results_rule, extensions);
         for (name, def) in defs {
-            reader.result(name, def, fixed);
+            reader.result(name, def, &fixed);
         }
         Ok(reader.protocol)
+    }
+
+    /// The overlay's facts that the passes after this one read.
+    fn take_in(&mut self, overlay: &Overlay) {
+        self.revision = Some(overlay.revision.clone());
+        self.rust_types = overlay
+            .rust_types
+            .iter()
+            .map(|(def, t)| (SchemaName::new(def.clone()), t.path.clone()))
+            .collect();
+        self.at_least_one_of = overlay
+            .at_least_one_of
+            .iter()
+            .map(|(def, rule)| (SchemaName::new(def.clone()), rule.keys.clone()))
+            .collect();
+        self.input_requests = overlay.input_requests.as_ref().map(|names| InputRequests {
+            result: SchemaName::new(names.result.clone()),
+            request: SchemaName::new(names.request.clone()),
+            response: SchemaName::new(names.response.clone()),
+            capabilities: SchemaName::new(names.capabilities.clone()),
+            missing_capability_error: SchemaName::new(names.missing_capability_error.clone()),
+            rules: overlay
+                .input_capabilities
+                .as_ref()
+                .map(|c| c.rules.iter().map(capability_rule).collect())
+                .unwrap_or_default(),
+        });
+    }
+}
+
+/// The result `$def`s whose `resultType` is fixed to a value other than `complete`: the
+/// overlay's, and the results of the enabled extensions.
+fn fixed_results(
+    rule: Option<&overlay::Results>,
+    extensions: &[Enabled],
+) -> BTreeMap<String, String> {
+    let mut fixed = rule.map(|r| r.fixed.clone()).unwrap_or_default();
+    for extension in extensions {
+        fixed.extend(extension.result_types.clone());
+    }
+    fixed
+}
+
+/// An overlay's capability rule, as the roles carry it.
+fn capability_rule(rule: &overlay::CapabilityRule) -> CapabilityRule {
+    let when = match &rule.when {
+        Some(CapabilityWhen::OneOf { pointer, values }) => {
+            When::OneOf(pointer.clone(), values.clone())
+        }
+        Some(CapabilityWhen::AnyPresent(pointers)) => When::AnyPresent(pointers.clone()),
+        None => When::Always,
+    };
+    CapabilityRule {
+        method: rule.method.clone(),
+        when,
+        needs: rule.needs.clone(),
+        or_empty: rule.or_empty.clone(),
+        should: rule.level == Level::Should,
+        why: rule.why.clone(),
     }
 }
 
@@ -143,7 +242,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn pointer(&self, name: &str) -> String {
-        format!("/{}/{}", self.defs_key, escape_token(name))
+        crate::pointer::def(self.defs_key, name)
     }
 
     /// A `<Base>ResultResponse`: its `result` is a `$ref`, or an anyOf of the input-required
@@ -293,15 +392,15 @@ impl Reader<'_> {
 
     /// A result: a `$def` with a `resultType` member. Its value is fixed when the overlay
     /// says so or it answers a method (`complete`); else it is carried in a field.
-    fn result(&mut self, name: &str, def: &Value, fixed: Option<&BTreeMap<String, String>>) {
+    fn result(&mut self, name: &str, def: &Value, fixed: &BTreeMap<String, String>) {
         let has = def
             .get("properties")
-            .and_then(|p| p.get(crate::results::RESULT_TYPE))
+            .and_then(|p| p.get(RESULT_TYPE))
             .is_some();
         if !has {
             return;
         }
-        let kind = match fixed.and_then(|f| f.get(name)) {
+        let kind = match fixed.get(name) {
             Some(v) => ResultKind::Fixed(v.clone()),
             None if self.answering.contains(name) => ResultKind::Fixed(COMPLETE.to_owned()),
             None => ResultKind::Generic,
@@ -333,7 +432,7 @@ mod tests {
             "BarResultResponse": {"type": "object", "properties": {"result": {"$ref": "#/$defs/BarResult"}}},
             "ThingNotification": {"type": "object", "properties": {"method": {"const": "notifications/thing"}}}
         });
-        let p = Protocol::read(defs.as_object().unwrap(), "$defs", Some(&overlay())).unwrap();
+        let p = Protocol::read(defs.as_object().unwrap(), "$defs", Some(&overlay()), &[]).unwrap();
         assert_eq!(p.outcomes["FooResultResponse"].base, "Foo");
         assert_eq!(
             p.outcomes["FooResultResponse"].complete.as_str(),
@@ -371,25 +470,19 @@ mod tests {
         });
         let defs = defs.as_object().unwrap();
         // Not enabled: two complete results, which the rules refuse.
-        let err = Protocol::read(defs, "$defs", Some(&overlay())).unwrap_err();
+        let err = Protocol::read(defs, "$defs", Some(&overlay()), &[]).unwrap_err();
         assert!(
             err.message.contains("exactly one complete result"),
             "{}",
             err.message
         );
-        let mut o = overlay();
-        o.results
-            .as_mut()
-            .unwrap()
-            .fixed
-            .insert("LaterResult".into(), "later".into());
-        o.extensions.push(Enabled {
+        let later = Enabled {
             id: "com.example/later".into(),
             result_types: [("LaterResult".to_owned(), "later".to_owned())].into(),
             extends: vec!["FooResultResponse".into()],
             why: String::new(),
-        });
-        let p = Protocol::read(defs, "$defs", Some(&o)).unwrap();
+        };
+        let p = Protocol::read(defs, "$defs", Some(&overlay()), &[later]).unwrap();
         let outcome = &p.outcomes["FooResultResponse"];
         assert_eq!(outcome.complete.as_str(), "FooResult");
         assert_eq!(outcome.extensions, [SchemaName::new("LaterResult")]);
@@ -404,7 +497,8 @@ mod tests {
             "FooResultResponse": {"type": "object", "properties": {"result": {"anyOf": [
                 {"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]}}}
         });
-        let err = Protocol::read(defs.as_object().unwrap(), "$defs", Some(&overlay())).unwrap_err();
+        let err =
+            Protocol::read(defs.as_object().unwrap(), "$defs", Some(&overlay()), &[]).unwrap_err();
         assert_eq!(err.pointer, "/$defs/FooResultResponse/properties/result");
     }
 }

@@ -1,0 +1,42 @@
+//! JSON pointers (RFC 6901): checking one, and escaping and unescaping its reference tokens.
+//! Every pointer the generator builds or reads goes through these.
+
+/// Escapes one reference token of a JSON pointer: `~` becomes `~0`, `/` becomes `~1`.
+pub(crate) fn escape_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// `pointer` with one more reference token, escaped.
+pub(crate) fn join(pointer: &str, token: &str) -> String {
+    format!("{pointer}/{}", escape_token(token))
+}
+
+/// The pointer of the definition `name` under the schema's definitions key `defs_key`
+/// (`/$defs/<name>`).
+pub(crate) fn def(defs_key: &str, name: &str) -> String {
+    join(&format!("/{defs_key}"), name)
+}
+
+/// Unescapes one reference token of a JSON pointer (the inverse of [`escape_token`]).
+pub(crate) fn unescape_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+/// Checks that `p` is a JSON pointer (RFC 6901): empty, or `/`-separated tokens whose `~` are
+/// escapes (`~0`, `~1`).
+pub(crate) fn check(p: &str) -> Result<(), String> {
+    if !p.is_empty() && !p.starts_with('/') {
+        return Err(format!(
+            "{p:?} is not a JSON pointer (it must start with `/`)"
+        ));
+    }
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        if c == '~' && !matches!(chars.next(), Some('0' | '1')) {
+            return Err(format!(
+                "{p:?} is not a JSON pointer (`~` must be followed by `0` or `1`)"
+            ));
+        }
+    }
+    Ok(())
+}
