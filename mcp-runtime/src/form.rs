@@ -97,6 +97,17 @@ impl fmt::Display for FormError {
 
 impl std::error::Error for FormError {}
 
+/// An answer that does not fit is the client's: `-32602` Invalid params. A struct that cannot
+/// be a form is the server's: `-32603` Internal error.
+impl From<FormError> for crate::RpcError {
+    fn from(error: FormError) -> Self {
+        match error {
+            FormError::Answer { .. } => crate::RpcError::invalid_params(error.to_string()),
+            _ => crate::RpcError::internal_error(error.to_string()),
+        }
+    }
+}
+
 /// The requested schema of a form for `T`: one property per member of `T`, required unless
 /// the member is optional (see the [module](self) docs for what a member may be).
 pub fn schema<S, T>() -> Result<S, FormError>
@@ -475,5 +486,8 @@ mod tests {
                 why: "missing field `seat`".into()
             }
         );
+        assert_eq!(crate::RpcError::from(error).code, -32602);
+        let unsupported = schema::<Form, u8>().unwrap_err();
+        assert_eq!(crate::RpcError::from(unsupported).code, -32603);
     }
 }
