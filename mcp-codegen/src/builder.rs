@@ -518,6 +518,13 @@ mod tests {
     }
 
     #[test]
+    fn raw_json_output_checks_the_runtime_feature_first() {
+        let check = "::mcp_runtime::__require_raw_json!();";
+        assert!(generate(true).contains(check));
+        assert!(!generate(false).contains("__require_raw_json"));
+    }
+
+    #[test]
     fn without_raw_json_nothing_is_raw() {
         let text = generate(false);
         assert!(!text.contains("RawJson"), "{text}");

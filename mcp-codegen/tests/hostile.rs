@@ -787,12 +787,12 @@ fn protocol_families() {
     assert!(ask.check_capabilities(&no_caps).is_err());
     let mut builder = m::InputRequestsBuilder::new(&no_caps);
     let refused = builder.insert("k", round_trip::<m::Input_Request>(json!({"method": "vec/list"})));
-    let Err(mcp_runtime::mrtr::InputError::Refused(refusal)) = refused else { panic!("{refused:?}") };
+    let Err(refusal) = refused else { panic!("{refused:?}") };
     let error = m::Missing_Capability_Error::from_capability_error(Some(m::Request_Id::Integer(4)), &refusal);
     assert_eq!(serde_json::to_value(&error).unwrap()["error"]["code"], json!(-32021));
     assert_eq!(serde_json::to_value(&error).unwrap()["error"]["data"]["requiredCapabilities"], json!({"vec": {}}));
     let lid = builder.insert("b", round_trip::<m::Input_Request>(json!({"method": "box/open", "params": {"lid": "l"}})));
-    let Err(mcp_runtime::mrtr::InputError::Refused(refusal)) = lid else { panic!("{lid:?}") };
+    let Err(refusal) = lid else { panic!("{lid:?}") };
     let error = m::Missing_Capability_Error::from_capability_error(None, &refusal);
     assert_eq!(serde_json::to_value(&error).unwrap()["error"]["data"]["requiredCapabilities"], json!({"box": {"lid": {}}}));
     let request: m::my_tool_Request = round_trip(json!({"jsonrpc": "2.0", "id": 1, "method": "my/tool", "params": {"name": "n"}}));

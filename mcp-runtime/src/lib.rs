@@ -11,8 +11,12 @@
 //!   with the advertised extensions accepted, and the proof a server needs to answer with one.
 //! - [`era`]: which era a peer speaks (legacy `initialize` sessions or modern per-request
 //!   versions): the server's classification, the client's probe by code and shape, the cache.
+//! - `form` (feature `form`): elicitation forms from a struct deriving `schemars::JsonSchema`,
+//!   and the accepted answer read back into it, naming the member that does not fit.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
+//! - [`response`]: one return type for a handler ([`Response<R>`]: a result or a JSON-RPC
+//!   error), the standard errors, and the conversions from the runtime's refusals.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
 //! - `RawJson` (feature `raw_json`): a JSON value kept as its text, for members passed through
 //!   unread (code generated with `raw_json(true)`).
@@ -51,6 +55,8 @@ pub mod capability;
 mod de;
 pub mod era;
 pub mod extension;
+#[cfg(feature = "form")]
+pub mod form;
 #[cfg(feature = "schemars")]
 pub mod json_schema;
 pub mod mrtr;
@@ -61,6 +67,7 @@ pub mod prelude;
 pub mod protocol;
 #[cfg(feature = "raw_json")]
 mod raw_json;
+pub mod response;
 pub mod result_type;
 pub mod retry;
 #[cfg(feature = "seal")]
@@ -99,7 +106,30 @@ pub type Reply<R> = <R as HasReply>::Reply;
 pub use object_schema::ObjectSchema;
 #[cfg(feature = "raw_json")]
 pub use raw_json::RawJson;
+pub use response::{Refuse, Response, RpcError};
 pub use result_type::ResultType;
+
+/// Code generated with `raw_json(true)` calls this first: with the `raw_json` feature it is
+/// nothing, without it the build stops with an error saying to turn the feature on.
+#[doc(hidden)]
+#[cfg(feature = "raw_json")]
+#[macro_export]
+macro_rules! __require_raw_json {
+    () => {};
+}
+
+/// Code generated with `raw_json(true)` calls this first: with the `raw_json` feature it is
+/// nothing, without it the build stops with an error saying to turn the feature on.
+#[doc(hidden)]
+#[cfg(not(feature = "raw_json"))]
+#[macro_export]
+macro_rules! __require_raw_json {
+    () => {
+        ::core::compile_error!(
+            "this module was generated with `raw_json(true)`: turn on mcp-runtime's feature `raw_json` (mcp-runtime = { version = \"0.1\", features = [\"raw_json\"] })"
+        );
+    };
+}
 
 /// The `jsonrpc` member of every JSON-RPC message.
 pub const JSONRPC_VERSION: &str = "2.0";

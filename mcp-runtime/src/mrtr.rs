@@ -110,7 +110,7 @@ impl From<serde_json::Error> for InputError {
 /// allow: the way for a server to build an input-required answer. The generated module names
 /// it for its revision (`InputRequestsBuilder`).
 pub struct InputRequestsBuilder<R: InputRequired> {
-    capabilities: Result<Value, String>,
+    capabilities: Value,
     allow_should: bool,
     requests: BTreeMap<String, R::Request>,
 }
@@ -143,9 +143,12 @@ where
 
 impl<R: InputRequired> InputRequestsBuilder<R> {
     /// A builder for a client with these capabilities.
+    ///
+    /// Generated capabilities always serialize; were they not to, the builder would check
+    /// against no capability at all, refusing every request a rule gates (it fails closed).
     pub fn new(capabilities: &R::Capabilities) -> Self {
         InputRequestsBuilder {
-            capabilities: serde_json::to_value(capabilities).map_err(|e| e.to_string()),
+            capabilities: serde_json::to_value(capabilities).unwrap_or(Value::Null),
             allow_should: false,
             requests: BTreeMap::new(),
         }
@@ -159,19 +162,23 @@ impl<R: InputRequired> InputRequestsBuilder<R> {
         self
     }
 
-    /// Adds `request` under `key`, or says which capability the client lacks for it.
+    /// Adds `request` under `key`, or says which capability the client lacks for it (the only
+    /// way it can fail; `?` turns the error into the `-32021` answer of a
+    /// [`Response`](crate::response::Response)).
     pub fn insert(
         &mut self,
         key: impl Into<String>,
         request: impl Into<R::Request>,
-    ) -> Result<&mut Self, InputError> {
+    ) -> Result<&mut Self, CapabilityError> {
         let (key, request) = (key.into(), request.into());
-        let caps = self
-            .capabilities
-            .as_ref()
-            .map_err(|e| InputError::Json(serde::de::Error::custom(e)))?;
-        let json = serde_json::to_value(&request)?;
-        let refusals = capability::check(&key, &json, caps, R::RULES, self.allow_should);
+        let refusals = match serde_json::to_value(&request) {
+            Ok(json) => {
+                capability::check(&key, &json, &self.capabilities, R::RULES, self.allow_should)
+            }
+            // A generated request always serializes; were it not to, every rule of its method
+            // refuses it (fails closed).
+            Err(_) => unverifiable(&key, request.method(), R::RULES),
+        };
         capability::into_result(refusals)?;
         self.requests.insert(key, request);
         Ok(self)
@@ -186,6 +193,20 @@ impl<R: InputRequired> InputRequestsBuilder<R> {
     pub fn build(self) -> BTreeMap<String, R::Request> {
         self.requests
     }
+}
+
+/// Every rule of `method`, as refusals: for a request that could not be checked.
+fn unverifiable(key: &str, method: &str, rules: &[Rule]) -> Vec<capability::Refusal> {
+    let refusals = rules
+        .iter()
+        .filter(|r| r.method == method)
+        .map(|r| capability::Refusal {
+            key: key.to_owned(),
+            method: method.to_owned(),
+            capability: r.needs.to_owned(),
+            level: r.level,
+        });
+    refusals.collect()
 }
 
 /// A request that may answer `input_required` and is retried with the client's input
@@ -269,12 +290,11 @@ pub fn check_input_responses<Q: InputRequest, S: InputResponse>(
 /// ```
 /// # use mcp_tests::mcp;
 /// use mcp::prelude::*;
-/// use mcp_runtime::mrtr::InputError;
 ///
 /// // The client declared no capability; a URL-mode elicitation needs `elicitation.url`.
 /// let mut builder = mcp::InputRequestsBuilder::new(&ClientCapabilities::new());
 /// let ask = ElicitRequest::new(ElicitRequestURLParams::new("Sign in", "https://example.com/login"));
-/// let Err(InputError::Refused(refused)) = builder.insert("login", ask) else { panic!() };
+/// let Err(refused) = builder.insert("login", ask) else { panic!() };
 /// let response =
 ///     MissingRequiredClientCapabilityError::from_capability_error(Some(RequestId::Integer(4)), &refused);
 /// let wire = serde_json::to_value(&response)?;

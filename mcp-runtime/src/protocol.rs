@@ -60,12 +60,16 @@ pub trait HasReply: Request {
 /// use mcp::prelude::*;
 ///
 /// let id = Some(RequestId::Integer(3));
-/// let response = JSONRPCErrorResponse::from_error(id, -32602, "Unknown tool: wrong".into(), None);
+/// let response = JSONRPCErrorResponse::from_error(id.clone(), -32602, "Unknown tool: wrong".into(), None);
 /// assert_eq!(response.error.code, -32602);
 /// assert_eq!(
 ///     serde_json::to_string(&response)?,
 ///     r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Unknown tool: wrong"},"id":3}"#
 /// );
+/// // The standard errors by name.
+/// assert_eq!(JSONRPCErrorResponse::invalid_params(id.clone(), "Unknown tool: wrong"), response);
+/// assert_eq!(JSONRPCErrorResponse::method_not_found(id.clone(), "tools/cal").error.code, -32601);
+/// assert_eq!(JSONRPCErrorResponse::internal_error(id, "disk full").error.code, -32603);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 pub trait ErrorResponse: Sized {
@@ -79,6 +83,21 @@ pub trait ErrorResponse: Sized {
         message: String,
         data: Option<serde_json::Value>,
     ) -> Self;
+
+    /// `-32602` Invalid params to the request `id`, with `message`.
+    fn invalid_params(id: Self::Id, message: impl Into<String>) -> Self {
+        crate::RpcError::invalid_params(message).into_response(id)
+    }
+
+    /// `-32601` Method not found to the request `id`, naming `method`.
+    fn method_not_found(id: Self::Id, method: &str) -> Self {
+        crate::RpcError::method_not_found(method).into_response(id)
+    }
+
+    /// `-32603` Internal error to the request `id`, with `message`.
+    fn internal_error(id: Self::Id, message: impl Into<String>) -> Self {
+        crate::RpcError::internal_error(message).into_response(id)
+    }
 }
 
 /// A notification type of the protocol.

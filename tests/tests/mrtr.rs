@@ -44,8 +44,8 @@ fn roots() -> mcp::InputRequest {
 
 /// The capability the builder says is missing, or None when it accepts the request.
 /// The refusal an input error must be.
-fn refusal(e: InputError) -> CapabilityError {
-    match e {
+fn refusal(e: impl Into<InputError>) -> CapabilityError {
+    match e.into() {
         InputError::Refused(e) => e,
         InputError::Json(e) => panic!("not a refusal: {e}"),
     }

@@ -101,7 +101,7 @@ impl<'c> Round<'c> {
         &mut self,
         key: &str,
         request: impl Into<mcp::InputRequest>,
-    ) -> Result<(), mcp_runtime::mrtr::InputError> {
+    ) -> Result<(), mcp_runtime::capability::CapabilityError> {
         self.builder.insert(key, request).map(|_| ())
     }
 

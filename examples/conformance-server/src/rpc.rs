@@ -88,12 +88,11 @@ impl Failure {
 
     /// `-32021` MissingRequiredClientCapability (HTTP 400) from the capability checker's
     /// refusal.
-    pub fn missing_capability(id: &mcp::RequestId, error: &mcp_runtime::mrtr::InputError) -> Self {
+    pub fn missing_capability(
+        id: &mcp::RequestId,
+        error: &mcp_runtime::capability::CapabilityError,
+    ) -> Self {
         use mcp_runtime::prelude::*;
-        let error = match error {
-            mcp_runtime::mrtr::InputError::Refused(e) => e,
-            other => return Self::new(Some(id), INTERNAL_ERROR, other.to_string()),
-        };
         let response = mcp::MissingRequiredClientCapabilityError::from_capability_error(
             Some(id.clone()),
             error,

@@ -296,6 +296,7 @@ impl Emitter<'_> {
         });
         let keys = &s.at_least_one_of;
         let type_name = def.name.unraw();
+        let singles = one_of.iter().map(|one| single(name, s, one, &required));
         let accessors = s.fields.iter().map(|f| {
             let n = &f.rust;
             let t = ty(&f.ty);
@@ -342,6 +343,7 @@ impl Emitter<'_> {
                     }
                     ::core::result::Result::Ok(#name { #members })
                 }
+                #(#singles)*
                 #(#accessors)*
                 #(#setters)*
                 #extra_api
@@ -461,5 +463,42 @@ fn const_literal(value: &ConstValue) -> TokenStream {
     match value {
         ConstValue::Str(v) => quote!(#v),
         ConstValue::Int(i) => Literal::i64_unsuffixed(*i).into_token_stream(),
+    }
+}
+
+/// The infallible constructor of an at-least-one-of struct from one of those members (`from_<member>`,
+/// with the required members): the rule is met by construction, so it returns the value itself.
+fn single(
+    name: &crate::names::RustName,
+    s: &Struct,
+    one: &Field,
+    required: &[&Field],
+) -> TokenStream {
+    let (n, t) = (&one.rust, ty(&one.ty));
+    let from = one.rust.prefixed("from_");
+    let params = required.iter().map(|f| {
+        let (n, t) = (&f.rust, ty(&f.ty));
+        quote!(#n: #t)
+    });
+    let members = super::construct::members(s, |f| {
+        let n = &f.rust;
+        if f.json == one.json {
+            Some(quote!(::core::option::Option::Some(::core::convert::Into::into(#n))))
+        } else {
+            f.required.then(|| quote!(#n))
+        }
+    });
+    let doc = format!(
+        " Creates {} `{}` with `{}` set, which meets its at-least-one-of rule (cannot fail; set the others with `with_`).",
+        crate::docs::article(name.unraw()),
+        name.unraw(),
+        one.json
+    );
+    quote! {
+        #[doc = #doc]
+        #[must_use]
+        pub fn #from(#n: impl ::core::convert::Into<#t> #(, #params)*) -> Self {
+            #name { #members }
+        }
     }
 }

@@ -15,7 +15,7 @@ mod tokens;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Module, RustName};
+use crate::ir::{Kind, Module, RustName, Ty};
 use crate::names::PRELUDE_CLASHES;
 use tokens::doc_lines;
 
@@ -32,11 +32,39 @@ pub fn emit(module: &Module, options: &EmitOptions) -> TokenStream {
     let roles = roles::emit(module);
     let prelude = prelude(module);
     let overview = overview(module);
+    let raw_json = raw_json_check(module);
     quote! {
         #overview
+        #raw_json
         #items
         #roles
         #prelude
+    }
+}
+
+/// The runtime's check that its `raw_json` feature is on, where a member is raw JSON text:
+/// without the feature the build stops with one error that names it, before any about the
+/// missing `RawJson` type.
+fn raw_json_check(module: &Module) -> TokenStream {
+    let raw = module.types.values().any(|def| match &def.kind {
+        Kind::Struct(s) => s.fields.iter().any(|f| holds_raw(&f.ty)),
+        Kind::Union(u) => u.variants.iter().any(|v| holds_raw(&v.ty)),
+        Kind::Alias(ty) => holds_raw(ty),
+        Kind::StringEnum(_) | Kind::Results(_) => false,
+    });
+    if raw {
+        quote!(::mcp_runtime::__require_raw_json!();)
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// Whether `ty` is or contains the raw JSON type.
+fn holds_raw(ty: &Ty) -> bool {
+    match ty {
+        Ty::Raw => true,
+        Ty::Vec(t) | Ty::Map(t) | Ty::Boxed(t) => holds_raw(t),
+        _ => false,
     }
 }
 

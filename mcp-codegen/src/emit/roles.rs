@@ -148,11 +148,13 @@ fn request(module: &Module, r: &RequestRole, input: Option<&InputRole>) -> Token
         .as_ref()
         .and_then(|resp| respond(module, name, resp));
     let reply = r.reply.as_ref().map(|reply| {
+        let refuse = refuse(module, name, r, reply);
         quote! {
             #[automatically_derived]
             impl ::mcp_runtime::HasReply for #name {
                 type Reply = #reply;
             }
+            #refuse
         }
     });
     quote! {
@@ -172,6 +174,34 @@ fn request(module: &Module, r: &RequestRole, input: Option<&InputRole>) -> Token
         #may
         #retry
     }
+}
+
+/// `Refuse`: the error response of the request, its id the request's, and the reply union
+/// written from a handler's `Response`.
+fn refuse(
+    module: &Module,
+    request: &RustName,
+    r: &RequestRole,
+    reply: &RustName,
+) -> Option<TokenStream> {
+    let (b, resp) = (module.error_response.as_ref()?, r.response.as_ref()?);
+    let (error, id, request_id) = (&b.build.ty, id_ty(b), &resp.request_id);
+    let copy = quote!(::core::clone::Clone::clone(&self.#request_id));
+    let value = if b.id_optional {
+        quote!(::core::option::Option::Some(#copy))
+    } else {
+        copy
+    };
+    Some(quote! {
+        #[automatically_derived]
+        impl ::mcp_runtime::Refuse for #request {
+            type Error = #error;
+            type Message = #reply;
+            fn error_id(&self) -> #id {
+                #value
+            }
+        }
+    })
 }
 
 /// `Respond`: the response as a struct literal, its id the request's, its result given.
