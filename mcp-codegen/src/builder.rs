@@ -211,12 +211,15 @@ impl Builder {
     }
 
     /// Generates the code and writes it to `out`, unless `out` already holds exactly it.
+    ///
+    /// Refuses (with [`Error::OutputIsInput`], before generating) an `out` that is the schema
+    /// file or the overlay file: the same canonical path (through `..` or a symbolic link), or
+    /// on Unix the same file under another name (a hard link).
     pub fn generate(&self, out: impl AsRef<Path>) -> Result<Generated, Error> {
-        let generated = self.generate_string()?;
         let out = out.as_ref();
-        let same = std::fs::read(out)
-            .map(|old| old == generated.text.as_bytes())
-            .unwrap_or(false);
+        self.refuse_overwriting_input(out)?;
+        let generated = self.generate_string()?;
+        let same = holds_exactly(out, generated.text.as_bytes());
         if !same {
             std::fs::write(out, &generated.text).map_err(|source| Error::Write {
                 path: out.to_owned(),
@@ -226,11 +229,32 @@ impl Builder {
         Ok(generated)
     }
 
+    /// [`Error::OutputIsInput`] if `out` names the schema or overlay file.
+    fn refuse_overwriting_input(&self, out: &Path) -> Result<(), Error> {
+        let inputs = [
+            match &self.schema {
+                Some(Source::File(path)) => Some(("schema", path)),
+                _ => None,
+            },
+            self.overlay.as_ref().map(|path| ("overlay", path)),
+        ];
+        for (input, path) in inputs.into_iter().flatten() {
+            if same_file(out, path) {
+                return Err(Error::OutputIsInput {
+                    path: out.to_owned(),
+                    input,
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn pick_overlay(&self, loaded: &load::Loaded) -> Result<Option<Overlay>, Error> {
         if let Some(path) = &self.overlay {
-            let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
+            let bytes = load::read_bounded(path)?;
+            let text = String::from_utf8(bytes).map_err(|e| Error::Read {
                 path: path.clone(),
-                source,
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
             })?;
             return Overlay::parse(&text)
                 .map(Some)
@@ -440,6 +464,36 @@ fn definitions(loaded: &load::Loaded) -> Result<&Map<String, Value>, SchemaError
                 "the overlay's patches left no definitions object",
             )
         })
+}
+
+/// Whether the file `path` holds exactly `text`, reading at most one byte more than `text` (an
+/// endless file such as `/dev/zero` is not read to the end).
+pub fn holds_exactly(path: &Path, text: &[u8]) -> bool {
+    use std::io::Read as _;
+    let mut old = Vec::with_capacity(text.len() + 1);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(text.len() as u64 + 1).read_to_end(&mut old))
+        .is_ok()
+        && old == text
+}
+
+/// Whether `a` and `b` name one existing file: the same canonical path, or (on Unix) the same
+/// device and inode. A path that does not exist is no other file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(ca), Ok(cb)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) else {
+        return false;
+    };
+    if ca == cb {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        if let (Ok(ma), Ok(mb)) = (std::fs::metadata(&ca), std::fs::metadata(&cb)) {
+            return ma.dev() == mb.dev() && ma.ino() == mb.ino();
+        }
+    }
+    false
 }
 
 /// A schema error from a schema no overlay was applied to: it may be a revision saved under

@@ -55,6 +55,24 @@ pub enum Error {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// The schema or overlay file is larger than the generator reads (an endless file such as
+    /// `/dev/zero` included).
+    #[error("{}: larger than {} MiB, the most a schema or overlay file may be", path.display(), limit >> 20)]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit, in bytes.
+        limit: u64,
+    },
+    /// The output file is one of the input files (the schema or the overlay): writing it would
+    /// destroy the input.
+    #[error("{}: the output would overwrite the {input} it is generated from", path.display())]
+    OutputIsInput {
+        /// The output path as given.
+        path: PathBuf,
+        /// Which input it is: `schema` or `overlay`.
+        input: &'static str,
+    },
     /// The generated tokens did not parse as a Rust file (a bug in the generator).
     #[error("internal error: generated code does not parse: {0}")]
     Internal(String),

@@ -65,6 +65,7 @@ pub use error::{Error, SchemaError, SchemaResult};
 /// the generator: not a stable API.
 #[doc(hidden)]
 pub mod __internals {
+    pub use crate::builder::holds_exactly;
     pub use crate::load::MAX_NESTING;
     pub use crate::names::SchemaName;
     pub use crate::overlay::Overlay;

@@ -1,5 +1,7 @@
 //! Loading: reads a schema file, parses it, finds its definitions and fingerprints it.
 
+use std::collections::HashSet;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -25,11 +27,33 @@ pub struct Loaded {
 
 /// Reads and parses `path`.
 pub fn load(path: &Path) -> Result<Loaded, Error> {
-    let bytes = std::fs::read(path).map_err(|source| Error::Read {
+    parse(path, &read_bounded(path)?)
+}
+
+/// The largest schema or overlay file the generator reads: 16 MiB (the official schemas are
+/// under 200 KB). A larger file, or an endless one such as `/dev/zero`, is refused after that
+/// many bytes instead of being read until memory runs out.
+pub const MAX_FILE_SIZE: u64 = 16 << 20;
+
+/// The bytes of `path`, refused past [`MAX_FILE_SIZE`].
+pub fn read_bounded(path: &Path) -> Result<Vec<u8>, Error> {
+    let read_err = |source| Error::Read {
         path: path.to_owned(),
         source,
-    })?;
-    parse(path, &bytes)
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .map_err(read_err)?
+        .take(MAX_FILE_SIZE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_err)?;
+    if bytes.len() as u64 > MAX_FILE_SIZE {
+        return Err(Error::TooLarge {
+            path: path.to_owned(),
+            limit: MAX_FILE_SIZE,
+        });
+    }
+    Ok(bytes)
 }
 
 /// How deeply objects and arrays may nest in a schema file. Deeper files are refused with the
@@ -45,11 +69,21 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Loaded, Error> {
         pointer: pointer.to_owned(),
         message: message.to_owned(),
     };
-    if let Some(pointer) = too_deep(bytes, MAX_NESTING) {
-        return Err(schema_err(
-            &pointer,
-            &format!("the schema nests objects and arrays more than {MAX_NESTING} deep here"),
-        ));
+    match shape(bytes, MAX_NESTING) {
+        Some(Shape::TooDeep(pointer)) => {
+            return Err(schema_err(
+                &pointer,
+                &format!("the schema nests objects and arrays more than {MAX_NESTING} deep here"),
+            ));
+        }
+        Some(Shape::DuplicateKey(pointer)) => {
+            return Err(schema_err(
+                &pointer,
+                "this key appears more than once in its object (a JSON parser would keep one \
+                 of them silently)",
+            ));
+        }
+        None => {}
     }
     let json_err = |e: serde_json::Error| Error::Json {
         path: path.to_owned(),
@@ -135,12 +169,22 @@ fn canonical(value: &Value, out: &mut String) {
     }
 }
 
-/// The JSON pointer of the first object or array nested more than `max` deep in `bytes`, found
-/// by a scan that keeps its own stack. Text that is not JSON gives `None` (the parser reports it).
-fn too_deep(bytes: &[u8], max: usize) -> Option<String> {
+/// What the structural scan of a schema file found wrong, at a JSON pointer.
+#[derive(Debug, PartialEq, Eq)]
+enum Shape {
+    /// The first object or array nested deeper than allowed.
+    TooDeep(String),
+    /// The second occurrence of a key in one object (serde_json would keep the last silently).
+    DuplicateKey(String),
+}
+
+/// The first object or array nested more than `max` deep in `bytes`, or the first key that
+/// appears twice in one object, with its JSON pointer, found by a scan that keeps its own
+/// stack. Text that is not JSON gives `None` (the parser reports it).
+fn shape(bytes: &[u8], max: usize) -> Option<Shape> {
     enum Frame {
-        /// The current key, and whether the next string is a key.
-        Object(String, bool),
+        /// The current key, whether the next string is a key, and the keys seen so far.
+        Object(String, bool, HashSet<String>),
         /// The current index.
         Array(usize),
     }
@@ -148,7 +192,7 @@ fn too_deep(bytes: &[u8], max: usize) -> Option<String> {
         stack
             .iter()
             .map(|f| match f {
-                Frame::Object(k, _) => format!("/{}", crate::error::escape_token(k)),
+                Frame::Object(k, ..) => format!("/{}", crate::error::escape_token(k)),
                 Frame::Array(i) => format!("/{i}"),
             })
             .collect::<String>()
@@ -164,17 +208,20 @@ fn too_deep(bytes: &[u8], max: usize) -> Option<String> {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
                 let raw = bytes.get(start..=i)?;
-                if let Some(Frame::Object(key, expect_key @ true)) = stack.last_mut() {
+                if let Some(Frame::Object(key, expect_key @ true, seen)) = stack.last_mut() {
                     *key = serde_json::from_slice(raw).ok()?;
                     *expect_key = false;
+                    if !seen.insert(key.clone()) {
+                        return Some(Shape::DuplicateKey(pointer(&stack)));
+                    }
                 }
             }
             b'{' | b'[' => {
                 if stack.len() >= max {
-                    return Some(pointer(&stack));
+                    return Some(Shape::TooDeep(pointer(&stack)));
                 }
                 stack.push(if bytes[i] == b'{' {
-                    Frame::Object(String::new(), true)
+                    Frame::Object(String::new(), true, HashSet::new())
                 } else {
                     Frame::Array(0)
                 });
@@ -184,7 +231,7 @@ fn too_deep(bytes: &[u8], max: usize) -> Option<String> {
             }
             b',' => match stack.last_mut() {
                 Some(Frame::Array(n)) => *n += 1,
-                Some(Frame::Object(_, expect_key)) => *expect_key = true,
+                Some(Frame::Object(_, expect_key, _)) => *expect_key = true,
                 None => return None,
             },
             _ => {}
@@ -198,6 +245,13 @@ fn too_deep(bytes: &[u8], max: usize) -> Option<String> {
 mod tests {
     use super::*;
 
+    fn too_deep(bytes: &[u8], max: usize) -> Option<String> {
+        match shape(bytes, max)? {
+            Shape::TooDeep(pointer) => Some(pointer),
+            other => panic!("{other:?}"),
+        }
+    }
+
     #[test]
     fn too_deep_names_the_pointer() {
         let text = br#"{"a": [1, {"b~/": [[{"c": 2}]]}]}"#;
@@ -210,6 +264,31 @@ mod tests {
         );
         assert_eq!(too_deep(b"{", 5), None);
         assert_eq!(too_deep(b"]]", 5), None);
+    }
+
+    #[test]
+    fn duplicate_keys_name_the_pointer() {
+        let dup = |text: &str| match shape(text.as_bytes(), 100) {
+            Some(Shape::DuplicateKey(pointer)) => Some(pointer),
+            None => None,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(dup(r#"{"a": 1, "a": 2}"#).as_deref(), Some("/a"));
+        assert_eq!(
+            dup(r#"{"$defs": {"A": {"type": "string", "x/y": 1, "type": "object"}}}"#).as_deref(),
+            Some("/$defs/A/type")
+        );
+        assert_eq!(
+            dup(r#"{"l": [{"k": 1}, {"k": 2, "m": {"~": 1, "~": 2}}]}"#).as_deref(),
+            Some("/l/1/m/~0")
+        );
+        // The same key in sibling or nested objects, and as a string value, is fine.
+        assert_eq!(
+            dup(r#"{"a": {"a": {"a": "a"}}, "b": {"a": 1}, "c": ["a", "a"]}"#),
+            None
+        );
+        // Escapes are decoded before comparing: "\u0061" is "a".
+        assert_eq!(dup(r#"{"a": 1, "\u0061": 2}"#).as_deref(), Some("/a"));
     }
 
     #[test]

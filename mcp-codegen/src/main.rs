@@ -98,17 +98,16 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     args.builder.schema(&schema);
-    let generated = match args.builder.generate_string() {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("mcp-codegen: {e}");
-            return ExitCode::from(2);
-        }
-    };
     match (&args.out, args.check) {
         (Some(out), true) => {
-            let current = std::fs::read(out).unwrap_or_default();
-            if current == generated.text.as_bytes() {
+            let generated = match args.builder.generate_string() {
+                Ok(g) => g,
+                Err(e) => {
+                    eprintln!("mcp-codegen: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            if mcp_codegen::__internals::holds_exactly(out, generated.text.as_bytes()) {
                 eprintln!("mcp-codegen: {} is up to date", out.display());
                 ExitCode::SUCCESS
             } else {
@@ -120,6 +119,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         }
+        // `generate` refuses an output that is the schema or the overlay, before generating.
         (Some(out), false) => match args.builder.generate(out) {
             Ok(g) => {
                 eprintln!("mcp-codegen: wrote {} types to {}", g.types, out.display());
@@ -130,9 +130,15 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        (None, _) => {
-            print!("{}", generated.text);
-            ExitCode::SUCCESS
-        }
+        (None, _) => match args.builder.generate_string() {
+            Ok(generated) => {
+                print!("{}", generated.text);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("mcp-codegen: {e}");
+                ExitCode::from(2)
+            }
+        },
     }
 }

@@ -313,3 +313,226 @@ fn overlay_empty_when() {
         "{msg}"
     );
 }
+
+/// A key given twice in one object of the schema is refused at its pointer (serde_json alone
+/// would keep the last one silently).
+#[test]
+fn duplicate_keys() {
+    schema_error(
+        "duplicate-in-def.json",
+        r#"{"$defs": {"A": {"type": "string", "description": "d", "type": "object"}}}"#,
+        "/$defs/A/type",
+        "appears more than once",
+    );
+    schema_error(
+        "duplicate-def.json",
+        r#"{"$defs": {"A": {"type": "string"}, "B": {}, "A": {"type": "integer"}}}"#,
+        "/$defs/A",
+        "appears more than once",
+    );
+    schema_error(
+        "duplicate-deep.json",
+        r#"{"$defs": {"A": {"type": "object", "properties": {"x": {"enum": ["a", "a"]},
+            "y": {"anyOf": [{"type": "string"}, {"required": ["p"], "required": ["q"]}]}}}}}"#,
+        "/$defs/A/properties/y/anyOf/1/required",
+        "appears more than once",
+    );
+    // An escaped spelling of the same key is the same key.
+    schema_error(
+        "duplicate-escaped.json",
+        r#"{"$defs": {"A": {"type": "string"}, "\u0041": {"type": "string"}}}"#,
+        "/$defs/A",
+        "appears more than once",
+    );
+}
+
+/// An endless schema (`/dev/zero`) or overlay is refused once the size limit is read, not read
+/// until memory runs out.
+#[cfg(unix)]
+#[test]
+fn endless_input_is_refused_at_the_size_limit() {
+    let err = Builder::new()
+        .schema("/dev/zero")
+        .cargo_metadata(false)
+        .generate_string()
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::TooLarge { limit, .. } if limit == 16 << 20),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string()
+            .contains("/dev/zero: larger than 16 MiB, the most a schema or overlay file may be"),
+        "{err}"
+    );
+    let schema = write(
+        "ok-for-endless-overlay.json",
+        r#"{"$defs": {"A": {"type": "string"}}}"#,
+    );
+    let err = Builder::new()
+        .schema(&schema)
+        .overlay("/dev/zero")
+        .cargo_metadata(false)
+        .generate_string()
+        .unwrap_err();
+    assert!(matches!(err, Error::TooLarge { .. }), "{err:?}");
+    // A file just past the limit is refused too, one at the limit is read (and then fails as
+    // JSON: it is all spaces).
+    let limit = 16usize << 20;
+    let big = write("big.json", &" ".repeat(limit + 1));
+    let err = Builder::new()
+        .schema(&big)
+        .cargo_metadata(false)
+        .generate_string()
+        .unwrap_err();
+    assert!(matches!(err, Error::TooLarge { .. }), "{err:?}");
+    let at_limit = write("at-limit.json", &" ".repeat(limit));
+    let err = Builder::new()
+        .schema(&at_limit)
+        .cargo_metadata(false)
+        .generate_string()
+        .unwrap_err();
+    assert!(matches!(err, Error::Json { .. }), "{err:?}");
+}
+
+/// `generate(out)` refuses to write over the schema or the overlay it reads, however the path
+/// is spelled, and leaves the input as it was.
+#[test]
+fn output_over_input_is_refused() {
+    let text = r#"{"$defs": {"A": {"type": "string"}}}"#;
+    let schema = write("over-input.json", text);
+    let dir = schema.parent().unwrap().to_owned();
+    let dotted = dir
+        .join("..")
+        .join(dir.file_name().unwrap())
+        .join("over-input.json");
+    let mut spellings = vec![schema.clone(), dotted];
+    #[cfg(unix)]
+    {
+        let link = dir.join("over-input-link.json");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&schema, &link).unwrap();
+        spellings.push(link);
+        let hard = dir.join("over-input-hard.json");
+        let _ = std::fs::remove_file(&hard);
+        std::fs::hard_link(&schema, &hard).unwrap();
+        spellings.push(hard);
+    }
+    for out in &spellings {
+        let err = Builder::new()
+            .schema(&schema)
+            .cargo_metadata(false)
+            .generate(out)
+            .unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                Error::OutputIsInput {
+                    input: "schema",
+                    ..
+                }
+            ),
+            "{}: {err:?}",
+            out.display()
+        );
+        assert!(
+            err.to_string()
+                .contains("the output would overwrite the schema it is generated from"),
+            "{err}"
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&schema).unwrap(), text);
+    // The overlay too.
+    let overlay_text = r#"{"revision": "x"}"#;
+    let overlay = write("over-input-overlay.json", overlay_text);
+    let err = Builder::new()
+        .schema(&schema)
+        .overlay(&overlay)
+        .cargo_metadata(false)
+        .generate(&overlay)
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::OutputIsInput {
+                input: "overlay",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&overlay).unwrap(), overlay_text);
+    // Another file in the same folder is written.
+    let out = dir.join("over-input.rs");
+    Builder::new()
+        .schema(&schema)
+        .cargo_metadata(false)
+        .generate(&out)
+        .unwrap();
+    assert!(!std::fs::read_to_string(&out).unwrap().is_empty());
+}
+
+/// The command line: an `--out` that is the `--schema` (or the `--overlay`) is refused with
+/// status 2 and the schema kept; `/dev/zero` as the schema fails with the size limit; a
+/// duplicate key is reported with its pointer; `--check` against an endless `--out` ends.
+#[test]
+fn cli_refuses_hostile_paths() {
+    let cli = |args: &[&std::ffi::OsStr]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-codegen"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let text = r#"{"$defs": {"A": {"type": "string"}}}"#;
+    let schema = write("cli-over-input.json", text);
+    let dir = schema.parent().unwrap().to_owned();
+    let dotted = dir.join(".").join("cli-over-input.json");
+    let (code, err) = cli(&[
+        "--schema".as_ref(),
+        schema.as_ref(),
+        "--out".as_ref(),
+        dotted.as_ref(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("the output would overwrite the schema it is generated from"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&schema).unwrap(), text);
+    let overlay = write("cli-over-overlay.json", r#"{"revision": "x"}"#);
+    let (code, err) = cli(&[
+        "--schema".as_ref(),
+        schema.as_ref(),
+        "--overlay".as_ref(),
+        overlay.as_ref(),
+        "--out".as_ref(),
+        overlay.as_ref(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("overwrite the overlay"), "{err}");
+    #[cfg(unix)]
+    {
+        let (code, err) = cli(&["--schema".as_ref(), "/dev/zero".as_ref()]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("/dev/zero: larger than 16 MiB"), "{err}");
+        let (code, err) = cli(&[
+            "--schema".as_ref(),
+            schema.as_ref(),
+            "--out".as_ref(),
+            "/dev/zero".as_ref(),
+            "--check".as_ref(),
+        ]);
+        assert_eq!(code, Some(1), "{err}");
+    }
+    let dup = write("cli-duplicate.json", r#"{"$defs": {"A": {}, "A": {}}}"#);
+    let (code, err) = cli(&["--schema".as_ref(), dup.as_ref()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("#/$defs/A: this key appears more than once"),
+        "{err}"
+    );
+}

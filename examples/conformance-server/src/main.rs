@@ -25,12 +25,14 @@ mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
 }
 
+use std::io::Read as _;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_runtime::seal::Sealer;
+use mcp_runtime::seal::{Mode, Sealer};
 use tokio::sync::{broadcast, watch};
 
 /// The protocol revisions this server implements.
@@ -69,23 +71,47 @@ pub fn result_meta() -> mcp::ResultMetaObject {
 }
 
 const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...
-       [--task-ttl-ms <ms>]
+       [--task-ttl-ms <ms>] [--seal-keys <file>] [--seal-mode hmac|aead] [--seal-ttl-s <s>]
 
 Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp.
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
 refused (DNS-rebinding protection). Tasks (the io.modelcontextprotocol/tasks extension) are
-kept for --task-ttl-ms after their creation (default 300000).";
+kept for --task-ttl-ms after their creation (default 300000).
+
+requestState is sealed (--seal-mode: aead encrypts it, the default; hmac only signs it) and
+expires --seal-ttl-s seconds after it was sealed (default 300). Instances that share the key
+ring of --seal-keys <file>, or else of the environment variable MCP_SEAL_KEYS, open each
+other's states: one key per line (or comma-separated), 64 hex digits each, the current key
+first, then keys that still open. Without either, each process draws a key of its own.";
+
+/// The environment variable that holds a key ring when `--seal-keys` is not given.
+const SEAL_KEYS_VAR: &str = "MCP_SEAL_KEYS";
+/// A key ring file larger than this is refused (a ring of 60 keys is 4 KiB).
+const MAX_KEY_FILE: u64 = 64 * 1024;
 
 struct Args {
     listen: SocketAddr,
     allow_hosts: Vec<String>,
     tasks: tasks::store::Settings,
+    seal: SealArgs,
+}
+
+/// How `requestState` is sealed: the key ring's file, the mode and the lifetime.
+struct SealArgs {
+    keys_file: Option<PathBuf>,
+    mode: Mode,
+    ttl: Duration,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut listen = None;
     let mut allow_hosts = Vec::new();
     let mut task_settings = tasks::store::Settings::default();
+    let mut seal = SealArgs {
+        keys_file: None,
+        mode: Mode::Aead,
+        ttl: Sealer::DEFAULT_TTL,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -110,6 +136,25 @@ fn parse_args() -> Result<Args, String> {
                     .ok_or_else(|| format!("--task-ttl-ms {v}: not a positive integer"))?;
                 task_settings.ttl = Duration::from_millis(ms);
             }
+            "--seal-keys" => {
+                seal.keys_file = Some(args.next().ok_or("--seal-keys needs a file")?.into());
+            }
+            "--seal-mode" => {
+                seal.mode = match args.next().as_deref() {
+                    Some("aead") => Mode::Aead,
+                    Some("hmac") => Mode::Hmac,
+                    _ => return Err("--seal-mode needs aead or hmac".into()),
+                };
+            }
+            "--seal-ttl-s" => {
+                let v = args.next().ok_or("--seal-ttl-s needs a number")?;
+                let s = v
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|s| *s > 0)
+                    .ok_or_else(|| format!("--seal-ttl-s {v}: not a positive integer"))?;
+                seal.ttl = Duration::from_secs(s);
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -118,7 +163,52 @@ fn parse_args() -> Result<Args, String> {
         listen: listen.ok_or("--listen is required")?,
         allow_hosts,
         tasks: task_settings,
+        seal,
     })
+}
+
+/// The sealer `seal` describes: its key ring from the file, else from `MCP_SEAL_KEYS`, else one
+/// fresh random key (states sealed by another process, or an earlier run, are then refused).
+fn sealer(seal: &SealArgs) -> Result<Sealer, String> {
+    let text = match &seal.keys_file {
+        Some(path) => Some(read_key_file(path)?),
+        None => std::env::var(SEAL_KEYS_VAR).ok(),
+    };
+    let source = match &seal.keys_file {
+        Some(path) => path.display().to_string(),
+        None => SEAL_KEYS_VAR.to_owned(),
+    };
+    let keys = match text {
+        Some(text) => mcp_runtime::seal::parse_keys(&text).map_err(|e| format!("{source}: {e}"))?,
+        None => vec![random_key()?],
+    };
+    let sealer = Sealer::from_keys(&keys).ok_or("no sealing key")?;
+    Ok(sealer.with_mode(seal.mode).with_ttl(seal.ttl))
+}
+
+/// A fresh 256-bit key from the operating system's random source.
+fn random_key() -> Result<[u8; 32], String> {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| format!("no randomness for the sealing key: {e}"))?;
+    Ok(key)
+}
+
+/// The key ring file's text, refused past [`MAX_KEY_FILE`] bytes.
+fn read_key_file(path: &std::path::Path) -> Result<String, String> {
+    let fail = |e: std::io::Error| format!("--seal-keys {}: {e}", path.display());
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .map_err(fail)?
+        .take(MAX_KEY_FILE + 1)
+        .read_to_string(&mut text)
+        .map_err(fail)?;
+    if text.len() as u64 > MAX_KEY_FILE {
+        return Err(format!(
+            "--seal-keys {}: larger than {MAX_KEY_FILE} bytes",
+            path.display()
+        ));
+    }
+    Ok(text)
 }
 
 fn main() -> ExitCode {
@@ -157,13 +247,22 @@ fn main() -> ExitCode {
 
 /// The shared state, with a fresh sealing key and an empty task store, and the sender that
 /// ends listen streams.
+#[cfg(test)]
 pub fn new_app(
     extra_hosts: Vec<String>,
     task_settings: tasks::store::Settings,
 ) -> Result<(Arc<App>, watch::Sender<bool>), String> {
-    // A fresh key per process: states sealed by an earlier run are rejected, as they should be.
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key).map_err(|e| format!("no randomness for the sealing key: {e}"))?;
+    let sealer = Sealer::new(random_key()?).with_mode(Mode::Aead);
+    Ok(new_app_with(extra_hosts, task_settings, sealer))
+}
+
+/// The shared state, sealing with `sealer`, with an empty task store, and the sender that
+/// ends listen streams.
+pub fn new_app_with(
+    extra_hosts: Vec<String>,
+    task_settings: tasks::store::Settings,
+    sealer: Sealer,
+) -> (Arc<App>, watch::Sender<bool>) {
     let (changes, _) = broadcast::channel(64);
     let (stop, shutdown) = watch::channel(false);
     let mut allowed_hosts: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
@@ -172,17 +271,24 @@ pub fn new_app(
         .collect();
     allowed_hosts.extend(extra_hosts);
     let app = Arc::new(App {
-        sealer: Sealer::new(key),
+        sealer,
         tasks: Arc::new(tasks::store::Store::new(task_settings)),
         changes,
         shutdown,
         allowed_hosts,
     });
-    Ok((app, stop))
+    (app, stop)
 }
 
 async fn serve(args: Args) -> Result<(), String> {
-    let (app, stop) = new_app(args.allow_hosts, args.tasks)?;
+    let sealer = sealer(&args.seal)?;
+    eprintln!(
+        "mcp-conformance-server: sealing requestState with key {} ({:?} mode, TTL {} s)",
+        sealer.key_id(),
+        sealer.mode(),
+        sealer.ttl().as_secs()
+    );
+    let (app, stop) = new_app_with(args.allow_hosts, args.tasks, sealer);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("binding {}: {e}", args.listen))?;
