@@ -10,12 +10,17 @@
 //! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications).
 
 mod features;
+mod headers;
 mod http;
+mod limits;
 mod mrtr;
+mod probe;
 mod rpc;
+mod server;
 mod tasks;
 #[cfg(test)]
 mod tests;
+mod work;
 
 /// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
 /// lints a library's public API is exempt from (unused items, variant names that repeat the
@@ -54,6 +59,10 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// Host names accepted in `Host` and `Origin` (DNS-rebinding protection).
     pub allowed_hosts: Vec<String>,
+    /// What one request and one connection may hold (`limits.rs`).
+    pub limits: limits::Limits,
+    /// The handlers running now (`work.rs`): a response whose client went away leaves none.
+    pub running: work::Running,
 }
 
 /// This server's `Implementation`, sent in every result's `_meta`.
@@ -69,7 +78,7 @@ pub fn result_meta() -> mcp::ResultMetaObject {
 }
 
 const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...
-       [--task-ttl-ms <ms>]
+       [--task-ttl-ms <ms>] [bounds...]
 
 Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp.
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
@@ -80,12 +89,14 @@ struct Args {
     listen: SocketAddr,
     allow_hosts: Vec<String>,
     tasks: tasks::store::Settings,
+    limits: limits::Limits,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut listen = None;
     let mut allow_hosts = Vec::new();
     let mut task_settings = tasks::store::Settings::default();
+    let mut limits = limits::Limits::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -111,13 +122,17 @@ fn parse_args() -> Result<Args, String> {
                 task_settings.ttl = Duration::from_millis(ms);
             }
             "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument {other:?}")),
+            other => match limits::apply(other, &mut args, &mut limits, &mut task_settings) {
+                Some(applied) => applied?,
+                None => return Err(format!("unknown argument {other:?}")),
+            },
         }
     }
     Ok(Args {
         listen: listen.ok_or("--listen is required")?,
         allow_hosts,
         tasks: task_settings,
+        limits,
     })
 }
 
@@ -128,7 +143,7 @@ fn main() -> ExitCode {
             if !e.is_empty() {
                 eprintln!("mcp-conformance-server: {e}");
             }
-            eprintln!("{USAGE}");
+            eprintln!("{USAGE}\n\n{}", limits::USAGE);
             return if e.is_empty() {
                 ExitCode::SUCCESS
             } else {
@@ -160,11 +175,12 @@ fn main() -> ExitCode {
 pub fn new_app(
     extra_hosts: Vec<String>,
     task_settings: tasks::store::Settings,
+    limits: limits::Limits,
 ) -> Result<(Arc<App>, watch::Sender<bool>), String> {
     // A fresh key per process: states sealed by an earlier run are rejected, as they should be.
     let mut key = [0u8; 32];
     getrandom::fill(&mut key).map_err(|e| format!("no randomness for the sealing key: {e}"))?;
-    let (changes, _) = broadcast::channel(64);
+    let (changes, _) = broadcast::channel(limits::CHANGE_BUFFER);
     let (stop, shutdown) = watch::channel(false);
     let mut allowed_hosts: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
         .into_iter()
@@ -173,33 +189,33 @@ pub fn new_app(
     allowed_hosts.extend(extra_hosts);
     let app = Arc::new(App {
         sealer: Sealer::new(key),
-        tasks: Arc::new(tasks::store::Store::new(task_settings)),
+        tasks: tasks::store::Store::start(task_settings),
         changes,
         shutdown,
         allowed_hosts,
+        limits,
+        running: work::Running::default(),
     });
     Ok((app, stop))
 }
 
 async fn serve(args: Args) -> Result<(), String> {
-    let (app, stop) = new_app(args.allow_hosts, args.tasks)?;
+    let (app, stop) = new_app(args.allow_hosts, args.tasks, args.limits)?;
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("binding {}: {e}", args.listen))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
-    let server = axum::serve(listener, http::router(app)).with_graceful_shutdown(async move {
+    let limits = app.limits;
+    let server = server::serve(listener, http::router(app), limits, async move {
         shutdown_signal().await;
         eprintln!("mcp-conformance-server: shutting down");
         // Ends the open subscriptions/listen streams, so that graceful shutdown can finish.
         let _ = stop.send(true);
     });
-    let handle = tokio::spawn(async move { server.await });
-    match handle.await {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(format!("serving: {e}")),
-        Err(e) => Err(format!("server task: {e}")),
-    }
+    tokio::spawn(server)
+        .await
+        .map_err(|e| format!("server task: {e}"))
 }
 
 async fn shutdown_signal() {

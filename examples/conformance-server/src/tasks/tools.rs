@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::store::{Outcome, Worker};
+use super::store::{NotCreated, Outcome, Worker};
 use super::{Proof, advertised, created};
 use crate::features::{schema, text, tool};
 use crate::mcp;
@@ -148,7 +148,12 @@ where
         .app
         .tasks
         .create(&ctx.principal, work)
-        .map_err(|e| Failure::new(Some(&ctx.id), INTERNAL_ERROR, format!("no task id: {e}")))?;
+        .map_err(|e| match e {
+            NotCreated::NoId(_) => Failure::new(Some(&ctx.id), INTERNAL_ERROR, e.to_string()),
+            NotCreated::PrincipalFull(_) | NotCreated::ServerFull(_) => {
+                Failure::too_many(&ctx.id, e.to_string())
+            }
+        })?;
     Ok(mcp::CallToolOutcome::Task(proof.grant(created(&task))))
 }
 
