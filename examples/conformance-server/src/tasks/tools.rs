@@ -72,17 +72,18 @@ pub async fn call_tool(
     r: &mcp::CallToolRequest,
 ) -> Result<mcp::CallToolOutcome, Failure> {
     let name = r.params.name.as_str();
-    let args = r.params.arguments.clone().unwrap_or_default();
+    let no_arguments = Map::new();
+    let args = r.params.arguments.as_ref().unwrap_or(&no_arguments);
     let Some(proof) = advertised(ctx) else {
         if name == SLOW_COMPUTE {
-            let (seconds, label) = compute_args(ctx, &args)?;
+            let (seconds, label) = compute_args(ctx, args)?;
             return Ok(complete(slow_compute(seconds, label).await));
         }
         return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
     };
     match name {
         SLOW_COMPUTE => {
-            let (seconds, label) = compute_args(ctx, &args)?;
+            let (seconds, label) = compute_args(ctx, args)?;
             start(ctx, &proof, move |_| async move {
                 Ok(slow_compute(seconds, label).await)
             })
@@ -102,7 +103,7 @@ pub async fn call_tool(
             ))
         }),
         CONFIRM_DELETE => {
-            let filename = string_arg(&args, "filename")
+            let filename = string_arg(args, "filename")
                 .unwrap_or("(unnamed)")
                 .to_owned();
             let mut round = Round::new(ctx);
