@@ -8,7 +8,8 @@ starts `<server binary> --listen 127.0.0.1:<free port>` itself, runs one flood a
 prints one JSON line (RSS in MB from /proc, before / at the end / after the clients left, and
 what the clients got) and stops the server. Floods:
 
-    listen   <count> subscriptions/listen streams that never read, then 5,000 tool-list changes
+    listen   <count> subscriptions/listen streams that never read, then $FLOOD_LIST_CHANGES
+             (default 5,000) tool-list changes
     abandon  <count> slow_compute calls (60 s) abandoned after 0.3 s, twice
     tasks    <count> tasks created by one principal
     drip     <count> connections sending one header byte every 0.5 s, watched for 12 s
@@ -17,6 +18,7 @@ what the clients got) and stops the server. Floods:
     big      one tools/call of 1.8 MB of small objects; peak RSS (VmHWM) before and after it
     bigtext  the same with 1.8 MB as one string
 
+$FLOOD_SERVER_ARGS (split on spaces) is added to the server's command line.
 Standard library only. Every loop is bounded in count and time; the server is killed on exit.
 """
 
@@ -38,7 +40,7 @@ META = {
     "io.modelcontextprotocol/clientCapabilities": {},
 }
 TASKS = {"extensions": {"io.modelcontextprotocol/tasks": {}}}
-LIST_CHANGES = 5_000
+LIST_CHANGES = int(os.environ.get("FLOOD_LIST_CHANGES", "5000"))
 
 
 def request(method, params, name=None, extra=""):
@@ -150,9 +152,9 @@ async def flood_listen(pid, port, count):
     seen = await keep_alive_calls(port, call("test_trigger_tool_change", {}), LIST_CHANGES)
     await asyncio.sleep(1)
     peak = status_kb(pid, "VmRSS")
-    # Now read what each stream got (for at most 10 s in all).
+    # Now read what each stream got (for at most 30 s in all).
     told, notes = 0, 0
-    until = time.monotonic() + 10
+    until = time.monotonic() + 30
     for s in streams:
         got = b""
         while time.monotonic() < until:
@@ -271,7 +273,8 @@ def main():
     binary, flood = sys.argv[1], sys.argv[2]
     count = int(sys.argv[3]) if len(sys.argv) > 3 else 200
     port = free_port()
-    server = subprocess.Popen([binary, "--listen", f"127.0.0.1:{port}"],
+    extra = os.environ.get("FLOOD_SERVER_ARGS", "").split()
+    server = subprocess.Popen([binary, "--listen", f"127.0.0.1:{port}", *extra],
                               stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):

@@ -7,7 +7,9 @@
 //! `subscriptions/listen`, caching hints, DNS-rebinding protection, the multi round-trip
 //! (`InputRequiredResult`) flows with capability-gated input requests and sealed
 //! `requestState`, and the tasks extension (`io.modelcontextprotocol/tasks`: tools that answer
-//! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications).
+//! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications). Every
+//! queue and store a client can grow is bounded (`limits.rs`), and a client that closes its
+//! connection cancels its call (`work.rs`).
 
 mod features;
 mod headers;
