@@ -334,7 +334,9 @@ pub fn mirrored_params(tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeade
 
 async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {
     let p = &r.params;
-    let args = p.arguments.clone().unwrap_or_default();
+    // Borrowed: a large request's arguments are never copied.
+    let no_arguments = serde_json::Map::new();
+    let args = p.arguments.as_ref().unwrap_or(&no_arguments);
     Ok(match p.name.as_str() {
         "test_simple_text" => {
             tool_result(vec![text("This is a simple text response for testing.")])
@@ -402,9 +404,10 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
             let _ = ctx.app.changes.send(Change::Prompts);
             tool_result(vec![text("Prompt list change announced")])
         }
-        "json_schema_2020_12_tool" => {
-            tool_result(vec![text(format!("Received: {}", Value::Object(args)))])
-        }
+        "json_schema_2020_12_tool" => tool_result(vec![text(format!(
+            "Received: {}",
+            serde_json::to_string(args).unwrap_or_default()
+        ))]),
         "test_custom_header" => tool_result(vec![text(format!(
             "region={}",
             args.get("region")
@@ -637,13 +640,29 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
 
 // ----- subscriptions/listen -----
 
+/// The error that ends a listen stream whose client fell behind: `missed` notifications (at
+/// least) were not queued. The client listens again and re-reads what it follows.
+fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
+    Failure::new(
+        Some(subscription),
+        crate::rpc::LIMIT_REACHED,
+        format!(
+            "Listen stream ended: the client read too slowly and {missed} or more notifications \
+             could not be queued; listen again and list what changed"
+        ),
+    )
+    .body
+}
+
 /// Opens a `subscriptions/listen` stream: `notifications/subscriptions/acknowledged` first
 /// (with the part of the filter this server honours), then the list-changed notifications and
 /// the status notifications of the tasks (`notifications/tasks`) the filter asked for, each
 /// tagged with the subscription id (the listen request's id). Task ids are honoured for the
 /// principal's own live tasks, and only when the request advertised the tasks extension
 /// (`-32021` otherwise). The stream ends when the client goes away, or with the
-/// `SubscriptionsListenResult` when the server shuts down.
+/// `SubscriptionsListenResult` when the server shuts down. Bounded: at most
+/// `limits.listen_queue` notifications wait for a client that does not read; one more ends
+/// the stream with an error (after what was queued) instead of growing or skipping.
 pub fn listen(
     app: Arc<App>,
     principal: String,
@@ -666,13 +685,14 @@ pub fn listen(
     let subscription = request.id.clone();
     let tag =
         |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
-    let (tx, rx) = mpsc::unbounded_channel::<String>();
+    // One slot more than the queue: the last one is kept for the error that ends the stream.
+    let (tx, rx) = mpsc::channel::<String>(app.limits.listen_queue + 1);
     let ack = mcp::SubscriptionsAcknowledgedNotification::new(
         mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
             .with_meta(tag(&subscription)),
     );
     if let Ok(text) = to_json(&ack) {
-        let _ = tx.send(text);
+        let _ = tx.try_send(text);
     }
     let mut changes = app.changes.subscribe();
     let mut task_updates = app.tasks.subscribe();
@@ -681,18 +701,15 @@ pub fn listen(
     let prompts = honoured.prompts_list_changed == Some(true);
     let params = move |id: &mcp::RequestId| mcp::NotificationParams::new().with_meta(tag(id));
     tokio::spawn(async move {
-        loop {
+        let end = loop {
             let note = tokio::select! {
-                () = tx.closed() => break,
+                () = tx.closed() => return,
                 _ = shutdown.changed() => {
                     let done = request.respond(mcp::SubscriptionsListenResult::new(
                         mcp::SubscriptionsListenResultMetaObject::new(subscription.clone())
                             .with_server_info(crate::server_info()),
                     ));
-                    if let Ok(text) = to_json(&done) {
-                        let _ = tx.send(text);
-                    }
-                    break;
+                    break to_json(&done).ok();
                 }
                 change = changes.recv() => match change {
                     Ok(Change::Tools) if tools => to_json(
@@ -701,22 +718,31 @@ pub fn listen(
                     Ok(Change::Prompts) if prompts => to_json(
                         &mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
                     ),
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(broadcast::error::RecvError::Closed) => break,
+                    Ok(_) => continue,
+                    Err(broadcast::error::RecvError::Lagged(n)) => break Some(fell_behind(&subscription, n)),
+                    Err(broadcast::error::RecvError::Closed) => return,
                 },
                 update = task_updates.recv() => match update {
                     Ok(u) if u.principal == principal && followed.contains(&u.task.task_id) => {
                         to_json(&tasks::notification(&u.task, tag(&subscription)))
                     }
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
-                    Err(broadcast::error::RecvError::Closed) => break,
+                    Ok(_) => continue,
+                    Err(broadcast::error::RecvError::Lagged(n)) => break Some(fell_behind(&subscription, n)),
+                    Err(broadcast::error::RecvError::Closed) => return,
                 },
             };
-            if let Ok(v) = note
-                && tx.send(v).is_err()
-            {
-                break;
+            let Ok(text) = note else { continue };
+            if tx.capacity() <= 1 {
+                // The client reads slower than notifications come: everything queued is still
+                // delivered, then this error, and the stream ends; nothing is silently skipped.
+                break Some(fell_behind(&subscription, 1));
             }
+            if tx.try_send(text).is_err() {
+                return;
+            }
+        };
+        if let Some(text) = end {
+            let _ = tx.try_send(text);
         }
     });
     Ok(crate::http::sse_stream(rx))

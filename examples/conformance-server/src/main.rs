@@ -7,15 +7,22 @@
 //! `subscriptions/listen`, caching hints, DNS-rebinding protection, the multi round-trip
 //! (`InputRequiredResult`) flows with capability-gated input requests and sealed
 //! `requestState`, and the tasks extension (`io.modelcontextprotocol/tasks`: tools that answer
-//! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications).
+//! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications). Every
+//! queue and store a client can grow is bounded (`limits.rs`), and a client that closes its
+//! connection cancels its call (`work.rs`).
 
 mod features;
+mod headers;
 mod http;
+mod limits;
 mod mrtr;
+mod probe;
 mod rpc;
+mod server;
 mod tasks;
 #[cfg(test)]
 mod tests;
+mod work;
 
 /// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
 /// lints a library's public API is exempt from (unused items, variant names that repeat the
@@ -56,6 +63,10 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// Host names accepted in `Host` and `Origin` (DNS-rebinding protection).
     pub allowed_hosts: Vec<String>,
+    /// What one request and one connection may hold (`limits.rs`).
+    pub limits: limits::Limits,
+    /// The handlers running now (`work.rs`): a response whose client went away leaves none.
+    pub running: work::Running,
 }
 
 /// This server's `Implementation`, sent in every result's `_meta`.
@@ -72,6 +83,7 @@ pub fn result_meta() -> mcp::ResultMetaObject {
 
 const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...
        [--task-ttl-ms <ms>] [--seal-keys <file>] [--seal-mode hmac|aead] [--seal-ttl-s <s>]
+       [bounds...]
 
 Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp.
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
@@ -94,6 +106,7 @@ struct Args {
     allow_hosts: Vec<String>,
     tasks: tasks::store::Settings,
     seal: SealArgs,
+    limits: limits::Limits,
 }
 
 /// How `requestState` is sealed: the key ring's file, the mode and the lifetime.
@@ -112,6 +125,7 @@ fn parse_args() -> Result<Args, String> {
         mode: Mode::Aead,
         ttl: Sealer::DEFAULT_TTL,
     };
+    let mut limits = limits::Limits::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -156,7 +170,10 @@ fn parse_args() -> Result<Args, String> {
                 seal.ttl = Duration::from_secs(s);
             }
             "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument {other:?}")),
+            other => match limits::apply(other, &mut args, &mut limits, &mut task_settings) {
+                Some(applied) => applied?,
+                None => return Err(format!("unknown argument {other:?}")),
+            },
         }
     }
     Ok(Args {
@@ -164,6 +181,7 @@ fn parse_args() -> Result<Args, String> {
         allow_hosts,
         tasks: task_settings,
         seal,
+        limits,
     })
 }
 
@@ -218,7 +236,7 @@ fn main() -> ExitCode {
             if !e.is_empty() {
                 eprintln!("mcp-conformance-server: {e}");
             }
-            eprintln!("{USAGE}");
+            eprintln!("{USAGE}\n\n{}", limits::USAGE);
             return if e.is_empty() {
                 ExitCode::SUCCESS
             } else {
@@ -251,9 +269,10 @@ fn main() -> ExitCode {
 pub fn new_app(
     extra_hosts: Vec<String>,
     task_settings: tasks::store::Settings,
+    limits: limits::Limits,
 ) -> Result<(Arc<App>, watch::Sender<bool>), String> {
     let sealer = Sealer::new(random_key()?).with_mode(Mode::Aead);
-    Ok(new_app_with(extra_hosts, task_settings, sealer))
+    Ok(new_app_with(extra_hosts, task_settings, limits, sealer))
 }
 
 /// The shared state, sealing with `sealer`, with an empty task store, and the sender that
@@ -261,9 +280,10 @@ pub fn new_app(
 pub fn new_app_with(
     extra_hosts: Vec<String>,
     task_settings: tasks::store::Settings,
+    limits: limits::Limits,
     sealer: Sealer,
 ) -> (Arc<App>, watch::Sender<bool>) {
-    let (changes, _) = broadcast::channel(64);
+    let (changes, _) = broadcast::channel(limits::CHANGE_BUFFER);
     let (stop, shutdown) = watch::channel(false);
     let mut allowed_hosts: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
         .into_iter()
@@ -272,10 +292,12 @@ pub fn new_app_with(
     allowed_hosts.extend(extra_hosts);
     let app = Arc::new(App {
         sealer,
-        tasks: Arc::new(tasks::store::Store::new(task_settings)),
+        tasks: tasks::store::Store::start(task_settings),
         changes,
         shutdown,
         allowed_hosts,
+        limits,
+        running: work::Running::default(),
     });
     (app, stop)
 }
@@ -288,24 +310,22 @@ async fn serve(args: Args) -> Result<(), String> {
         sealer.mode(),
         sealer.ttl().as_secs()
     );
-    let (app, stop) = new_app_with(args.allow_hosts, args.tasks, sealer);
+    let (app, stop) = new_app_with(args.allow_hosts, args.tasks, args.limits, sealer);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("binding {}: {e}", args.listen))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
-    let server = axum::serve(listener, http::router(app)).with_graceful_shutdown(async move {
+    let limits = app.limits;
+    let server = server::serve(listener, http::router(app), limits, async move {
         shutdown_signal().await;
         eprintln!("mcp-conformance-server: shutting down");
         // Ends the open subscriptions/listen streams, so that graceful shutdown can finish.
         let _ = stop.send(true);
     });
-    let handle = tokio::spawn(async move { server.await });
-    match handle.await {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(format!("serving: {e}")),
-        Err(e) => Err(format!("server task: {e}")),
-    }
+    tokio::spawn(server)
+        .await
+        .map_err(|e| format!("server task: {e}"))
 }
 
 async fn shutdown_signal() {

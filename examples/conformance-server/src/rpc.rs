@@ -21,6 +21,9 @@ pub const INVALID_REQUEST: i64 = -32600;
 pub const METHOD_NOT_FOUND: i64 = -32601;
 pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
+/// A bound of this server was reached (a task cap, a listen stream's queue): the first code of
+/// JSON-RPC's range for implementation-defined server errors.
+pub const LIMIT_REACHED: i64 = -32000;
 
 /// A JSON-RPC error response, ready to send, and the HTTP status it goes with.
 #[derive(Debug)]
@@ -76,6 +79,13 @@ impl Failure {
                 body: UNWRITABLE_ERROR.to_owned(),
             },
         }
+    }
+
+    /// [`LIMIT_REACHED`] with HTTP 429 Too Many Requests: the client may retry later.
+    pub fn too_many(id: &mcp::RequestId, message: impl Into<String>) -> Self {
+        let mut failure = Self::new(Some(id), LIMIT_REACHED, message);
+        failure.status = StatusCode::TOO_MANY_REQUESTS;
+        failure
     }
 
     /// `-32020` HeaderMismatch (HTTP 400).

@@ -61,6 +61,21 @@ impl TaskRequest {
     }
 }
 
+impl TaskRequest {
+    /// The request of `method`, one of [`methods`], read from its bytes.
+    pub fn from_slice(method: &str, body: &[u8]) -> serde_json::Result<Self> {
+        let [get, update, cancel] = methods();
+        match method {
+            m if m == get => serde_json::from_slice(body).map(TaskRequest::Get),
+            m if m == update => serde_json::from_slice(body).map(TaskRequest::Update),
+            m if m == cancel => serde_json::from_slice(body).map(TaskRequest::Cancel),
+            other => Err(serde::de::Error::custom(format!(
+                "{other} is not a method of the tasks extension"
+            ))),
+        }
+    }
+}
+
 /// Drops, from a `tasks/update` message, the answers to keys the task does not wait on, before
 /// the message is read: the extension says to ignore them, whatever they hold.
 pub fn ignore_unasked(principal: &str, store: &store::Store, message: &mut Value) {

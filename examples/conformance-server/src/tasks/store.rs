@@ -1,6 +1,11 @@
 //! The task store: every task's state as the generated `DetailedTask`, who owns it, when it
 //! expires, and the work behind it. Tasks live in memory for their `ttlMs`; each change is
 //! published for the `subscriptions/listen` streams that follow the task.
+//!
+//! Bounded: at most `max_per_principal` tasks of one principal and `max_total` in all; a
+//! `tools/call` that would create one more is refused (`-32000`, HTTP 429) until some expire.
+//! Expired tasks are invisible at once and removed (their work stopped) by a background sweep
+//! every `sweep_every`, never inside a request; until then they still count.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -20,6 +25,12 @@ pub struct Settings {
     pub ttl: Duration,
     /// Suggested to clients as `pollIntervalMs`.
     pub poll_interval: Duration,
+    /// Live tasks of one principal.
+    pub max_per_principal: usize,
+    /// Live tasks in all.
+    pub max_total: usize,
+    /// How often expired tasks are removed.
+    pub sweep_every: Duration,
 }
 
 impl Default for Settings {
@@ -27,6 +38,9 @@ impl Default for Settings {
         Settings {
             ttl: Duration::from_secs(300),
             poll_interval: Duration::from_millis(200),
+            max_per_principal: 1_000,
+            max_total: 10_000,
+            sweep_every: Duration::from_secs(1),
         }
     }
 }
@@ -45,6 +59,34 @@ pub struct Update {
 /// No such task for this principal: never created, expired, or someone else's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotFound;
+
+/// Why a task was not created.
+#[derive(Debug)]
+pub enum NotCreated {
+    /// No randomness for its id.
+    NoId(getrandom::Error),
+    /// The principal has `max_per_principal` live tasks.
+    PrincipalFull(usize),
+    /// The server has `max_total` live tasks.
+    ServerFull(usize),
+}
+
+impl std::fmt::Display for NotCreated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotCreated::NoId(e) => write!(f, "no task id: {e}"),
+            NotCreated::PrincipalFull(n) => write!(
+                f,
+                "Too many tasks: you have {n} live tasks, the most one principal may have; \
+                 wait until some end and expire"
+            ),
+            NotCreated::ServerFull(n) => write!(
+                f,
+                "Too many tasks: the server holds {n} live tasks, the most it keeps; try later"
+            ),
+        }
+    }
+}
 
 struct Entry {
     principal: String,
@@ -79,9 +121,44 @@ pub fn is_terminal(status: mcp::TaskStatus) -> bool {
     )
 }
 
+/// The tasks by id, and how many each principal has (expired ones included until swept).
+#[derive(Default)]
+struct Tasks {
+    by_id: HashMap<String, Entry>,
+    per_principal: HashMap<String, usize>,
+}
+
+impl Tasks {
+    /// The live task `id` (not expired), if `principal`'s.
+    fn of(&mut self, principal: &str, id: &str) -> Option<&mut Entry> {
+        let now = Instant::now();
+        self.by_id
+            .get_mut(id)
+            .filter(|e| e.principal == principal && e.expires > now)
+    }
+
+    /// Removes the tasks whose TTL has elapsed, stopping their work.
+    fn sweep(&mut self, now: Instant) {
+        let counts = &mut self.per_principal;
+        self.by_id.retain(|_, e| {
+            let keep = e.expires > now;
+            if !keep {
+                e.stop();
+                if let Some(n) = counts.get_mut(&e.principal) {
+                    *n -= 1;
+                    if *n == 0 {
+                        counts.remove(&e.principal);
+                    }
+                }
+            }
+            keep
+        });
+    }
+}
+
 pub struct Store {
     settings: Settings,
-    tasks: Mutex<HashMap<String, Entry>>,
+    tasks: Mutex<Tasks>,
     updates: broadcast::Sender<Update>,
 }
 
@@ -90,9 +167,36 @@ impl Store {
         let (updates, _) = broadcast::channel(256);
         Store {
             settings,
-            tasks: Mutex::new(HashMap::new()),
+            tasks: Mutex::new(Tasks::default()),
             updates,
         }
+    }
+
+    /// A store with its sweeper running (in the current Tokio runtime), which ends when the
+    /// store is dropped.
+    pub fn start(settings: Settings) -> Arc<Self> {
+        let store = Arc::new(Store::new(settings));
+        let weak = Arc::downgrade(&store);
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(settings.sweep_every);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                every.tick().await;
+                let Some(store) = weak.upgrade() else { break };
+                store.sweep();
+            }
+        });
+        store
+    }
+
+    /// Removes the expired tasks now (the sweeper calls this).
+    pub fn sweep(&self) {
+        self.lock().sweep(Instant::now());
+    }
+
+    /// How many tasks the store holds, expired ones not yet swept included.
+    pub fn len(&self) -> usize {
+        self.lock().by_id.len()
     }
 
     /// Every later change of every task.
@@ -100,33 +204,24 @@ impl Store {
         self.updates.subscribe()
     }
 
-    /// The tasks, with those whose TTL has elapsed removed (their work stopped).
-    fn live(&self) -> MutexGuard<'_, HashMap<String, Entry>> {
-        let mut tasks = self.tasks.lock().unwrap_or_else(|e| e.into_inner());
-        let now = Instant::now();
-        tasks.retain(|_, e| {
-            let keep = e.expires > now;
-            if !keep {
-                e.stop();
-            }
-            keep
-        });
-        tasks
+    /// The tasks (expired ones may still be there: lookups go through [`Tasks::of`]).
+    fn lock(&self) -> MutexGuard<'_, Tasks> {
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Creates a task owned by `principal` and starts `work` on it. The task is in the store
-    /// (a `tasks/get` finds it) before its first state is returned. Fails only without
-    /// randomness for its id.
+    /// (a `tasks/get` finds it) before its first state is returned. Fails when the principal
+    /// or the server holds as many tasks as it may, or without randomness for its id.
     pub fn create<F, Fut>(
         self: &Arc<Self>,
         principal: &str,
         work: F,
-    ) -> Result<mcp::DetailedTask, getrandom::Error>
+    ) -> Result<mcp::DetailedTask, NotCreated>
     where
         F: FnOnce(Worker) -> Fut,
         Fut: Future<Output = Outcome> + Send + 'static,
     {
-        let id = task_id()?;
+        let id = task_id().map_err(NotCreated::NoId)?;
         let now = timestamp();
         let ttl_ms = i64::try_from(millis(self.settings.ttl)).unwrap_or(i64::MAX);
         let poll_ms = millis(self.settings.poll_interval);
@@ -147,7 +242,18 @@ impl Store {
             waiter: None,
             worker: None,
         };
-        self.live().insert(id.clone(), entry);
+        {
+            let mut tasks = self.lock();
+            let mine = tasks.per_principal.get(principal).copied().unwrap_or(0);
+            if mine >= self.settings.max_per_principal {
+                return Err(NotCreated::PrincipalFull(mine));
+            }
+            if tasks.by_id.len() >= self.settings.max_total {
+                return Err(NotCreated::ServerFull(tasks.by_id.len()));
+            }
+            *tasks.per_principal.entry(principal.to_owned()).or_default() += 1;
+            tasks.by_id.insert(id.clone(), entry);
+        }
         let worker = Worker {
             store: Arc::clone(self),
             id: id.clone(),
@@ -158,7 +264,7 @@ impl Store {
             let outcome = running.await;
             finisher.finish(outcome);
         });
-        if let Some(e) = self.live().get_mut(&id) {
+        if let Some(e) = self.lock().by_id.get_mut(&id) {
             e.worker = Some(handle.abort_handle());
         }
         Ok(task)
@@ -166,9 +272,8 @@ impl Store {
 
     /// The task `id` of `principal`, as it stands.
     pub fn get(&self, principal: &str, id: &str) -> Result<mcp::DetailedTask, NotFound> {
-        self.live()
-            .get(id)
-            .filter(|e| e.principal == principal)
+        self.lock()
+            .of(principal, id)
             .map(|e| e.task.clone())
             .ok_or(NotFound)
     }
@@ -193,11 +298,8 @@ impl Store {
         id: &str,
         responses: mcp::InputResponses,
     ) -> Result<(), NotFound> {
-        let mut tasks = self.live();
-        let entry = tasks
-            .get_mut(id)
-            .filter(|e| e.principal == principal)
-            .ok_or(NotFound)?;
+        let mut tasks = self.lock();
+        let entry = tasks.of(principal, id).ok_or(NotFound)?;
         let Some(outstanding) = entry.task.input_requests.as_mut() else {
             return Ok(());
         };
@@ -226,11 +328,8 @@ impl Store {
 
     /// Cancels task `id`: its work stops and it ends `cancelled`, unless it already ended.
     pub fn cancel(&self, principal: &str, id: &str) -> Result<(), NotFound> {
-        let mut tasks = self.live();
-        let entry = tasks
-            .get_mut(id)
-            .filter(|e| e.principal == principal)
-            .ok_or(NotFound)?;
+        let mut tasks = self.lock();
+        let entry = tasks.of(principal, id).ok_or(NotFound)?;
         if entry.is_terminal() {
             return Ok(());
         }
@@ -244,9 +343,9 @@ impl Store {
 
     /// Of `ids`, those that name a task of `principal`.
     pub fn known(&self, principal: &str, ids: &[String]) -> Vec<String> {
-        let tasks = self.live();
+        let mut tasks = self.lock();
         ids.iter()
-            .filter(|id| tasks.get(*id).is_some_and(|e| e.principal == principal))
+            .filter(|id| tasks.of(principal, id).is_some())
             .cloned()
             .collect()
     }
@@ -262,8 +361,10 @@ impl Store {
 
     /// Applies `change` to task `id` if it has not ended.
     fn change(&self, id: &str, change: impl FnOnce(&mut Entry)) {
-        let mut tasks = self.live();
-        if let Some(entry) = tasks.get_mut(id).filter(|e| !e.is_terminal()) {
+        let mut tasks = self.lock();
+        let now = Instant::now();
+        let live = tasks.by_id.get_mut(id).filter(|e| e.expires > now);
+        if let Some(entry) = live.filter(|e| !e.is_terminal()) {
             change(entry);
             self.publish(entry);
         }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use super::store::{Outcome, Worker};
+use super::store::{NotCreated, Outcome, Worker};
 use super::{Proof, advertised, created};
 use crate::features::{schema, text, tool, tool_input_error};
 use crate::mcp;
@@ -72,10 +72,11 @@ pub async fn call_tool(
     r: &mcp::CallToolRequest,
 ) -> Result<mcp::CallToolOutcome, Failure> {
     let name = r.params.name.as_str();
-    let args = r.params.arguments.clone().unwrap_or_default();
+    let no_arguments = Map::new();
+    let args = r.params.arguments.as_ref().unwrap_or(&no_arguments);
     let Some(proof) = advertised(ctx) else {
         if name == SLOW_COMPUTE {
-            return Ok(match compute_args(&args) {
+            return Ok(match compute_args(args) {
                 Ok((seconds, label)) => complete(slow_compute(seconds, label).await),
                 Err(message) => tool_input_error(message),
             });
@@ -83,7 +84,7 @@ pub async fn call_tool(
         return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
     };
     match name {
-        SLOW_COMPUTE => match compute_args(&args) {
+        SLOW_COMPUTE => match compute_args(args) {
             Ok((seconds, label)) => start(ctx, &proof, move |_| async move {
                 Ok(slow_compute(seconds, label).await)
             }),
@@ -105,7 +106,7 @@ pub async fn call_tool(
             ))
         }),
         CONFIRM_DELETE => {
-            let filename = string_arg(&args, "filename")
+            let filename = string_arg(args, "filename")
                 .unwrap_or("(unnamed)")
                 .to_owned();
             let mut round = Round::new(ctx);
@@ -151,7 +152,12 @@ where
         .app
         .tasks
         .create(&ctx.principal, work)
-        .map_err(|e| Failure::new(Some(&ctx.id), INTERNAL_ERROR, format!("no task id: {e}")))?;
+        .map_err(|e| match e {
+            NotCreated::NoId(_) => Failure::new(Some(&ctx.id), INTERNAL_ERROR, e.to_string()),
+            NotCreated::PrincipalFull(_) | NotCreated::ServerFull(_) => {
+                Failure::too_many(&ctx.id, e.to_string())
+            }
+        })?;
     Ok(mcp::CallToolOutcome::Task(proof.grant(created(&task))))
 }
 

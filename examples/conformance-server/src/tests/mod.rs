@@ -2,12 +2,16 @@
 //! code and status, and the MRTR state handling; `shapes` has the result and message-shape
 //! rules, `tasks` the tasks extension.
 
+mod bounds;
 mod shapes;
 mod tasks;
 
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
+use std::sync::Arc;
+
+use crate::limits::Limits;
 use crate::tasks::store::Settings;
 
 async fn start() -> String {
@@ -28,11 +32,23 @@ async fn start_with(settings: Settings) -> String {
 /// A server on a loopback port: its URL, and the sender that ends its `subscriptions/listen`
 /// streams as a shutdown does.
 async fn start_with_stop(settings: Settings) -> (String, watch::Sender<bool>) {
-    let (app, stop) = crate::new_app(Vec::new(), settings).unwrap();
+    let (url, _, stop) = start_app(settings, Limits::default()).await;
+    (url, stop)
+}
+
+/// A server on a loopback port, served as `main` serves it (the accept loop of `server.rs`),
+/// with `limits`: its URL, its state, and the sender that ends its listen streams.
+async fn start_app(
+    settings: Settings,
+    limits: Limits,
+) -> (String, Arc<crate::App>, watch::Sender<bool>) {
+    let (app, stop) = crate::new_app(Vec::new(), settings, limits).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move { axum::serve(listener, crate::http::router(app)).await });
-    (format!("http://{addr}/mcp"), stop)
+    let router = crate::http::router(Arc::clone(&app));
+    let forever = std::future::pending::<()>();
+    tokio::spawn(crate::server::serve(listener, router, limits, forever));
+    (format!("http://{addr}/mcp"), app, stop)
 }
 
 pub(super) fn meta(caps: Value) -> Value {

@@ -156,6 +156,7 @@ async fn a_task_is_gone_once_its_ttl_has_elapsed() {
     let url = start_with(Settings {
         ttl: Duration::from_millis(1000),
         poll_interval: Duration::from_millis(50),
+        ..Settings::default()
     })
     .await;
     let quick = create(&url, "slow_compute", json!({"seconds": 0})).await;

@@ -1,0 +1,298 @@
+//! The bounds of `limits.rs` on a loopback port, each pushed past its limit by a short
+//! flood that stops by itself: routing headers given twice, `Accept`, `Content-Type` and
+//! `Host` parsed, the body limit and the three timeouts, the connection cap, cancellation when
+//! the client goes away, an unread listen stream, and the task caps and background sweep.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::net::TcpStream;
+
+use super::{assert_error, call, meta, post, start_app};
+use crate::Change;
+use crate::limits::Limits;
+use crate::tasks::store::Settings;
+
+/// `host:port` of a server URL.
+fn addr(url: &str) -> &str {
+    url.trim_start_matches("http://").trim_end_matches("/mcp")
+}
+
+/// A valid `tools/call` of `test_simple_text` as raw HTTP/1.1, with `extra` header lines
+/// (each `name: value`) after the standard ones.
+fn simple_call(extra: &[&str]) -> String {
+    raw_call("test_simple_text", json!({}), extra)
+}
+
+/// A `tools/call` of `tool` with `arguments` as raw HTTP/1.1, with `extra` header lines.
+fn raw_call(tool: &str, arguments: Value, extra: &[&str]) -> String {
+    let body = call(1, tool, json!({}), json!({"arguments": arguments})).to_string();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: tools/call\r\nmcp-name: {tool}\r\nconnection: close\r\n",
+    );
+    for line in extra {
+        head.push_str(line);
+        head.push_str("\r\n");
+    }
+    format!("{head}content-length: {}\r\n\r\n{body}", body.len())
+}
+
+/// Everything the server sends back on a fresh connection after `request`, until it closes
+/// the connection or `wait` has passed.
+async fn exchange(url: &str, request: &[u8], wait: Duration) -> String {
+    let mut stream = TcpStream::connect(addr(url)).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    read_until_closed(&mut stream, wait).await.0
+}
+
+/// What `stream` brings until it is closed (`true`) or `wait` has passed (`false`).
+async fn read_until_closed(stream: &mut TcpStream, wait: Duration) -> (String, bool) {
+    let mut got = Vec::new();
+    let until = Instant::now() + wait;
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => return (String::from_utf8_lossy(&got).into_owned(), true),
+            Ok(Ok(n)) => got.extend_from_slice(&buf[..n]),
+            Err(_) => return (String::from_utf8_lossy(&got).into_owned(), false),
+        }
+    }
+}
+
+/// The status code of a raw HTTP response.
+fn status(response: &str) -> Option<u16> {
+    response.split(' ').nth(1).and_then(|s| s.parse().ok())
+}
+
+const SECOND: Duration = Duration::from_secs(1);
+
+#[tokio::test]
+async fn a_routing_header_given_twice_is_refused_with_400() {
+    let (url, _app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let once = exchange(&url, simple_call(&[]).as_bytes(), 5 * SECOND).await;
+    assert_eq!(status(&once), Some(200), "{once}");
+    for twice in [
+        "mcp-name: evil_tool",
+        "mcp-method: tools/list",
+        "mcp-protocol-version: 2026-07-28",
+        "host: evil.example",
+        "content-type: application/json",
+    ] {
+        let answer = exchange(&url, simple_call(&[twice]).as_bytes(), 5 * SECOND).await;
+        assert_eq!(status(&answer), Some(400), "{twice}: {answer}");
+        assert!(answer.contains("more than once"), "{answer}");
+    }
+    let origins = ["origin: http://localhost", "origin: http://localhost"];
+    let answer = exchange(&url, simple_call(&origins).as_bytes(), 5 * SECOND).await;
+    assert_eq!(status(&answer), Some(400), "{answer}");
+    let params = ["mcp-param-region: a", "mcp-param-region: b"];
+    let answer = exchange(&url, simple_call(&params).as_bytes(), 5 * SECOND).await;
+    assert_eq!(status(&answer), Some(400), "{answer}");
+}
+
+#[tokio::test]
+async fn accept_content_type_and_host_are_read_as_the_transport_says() {
+    let (url, _app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let body = call(1, "test_simple_text", json!({}), json!({}));
+    let name = Some("test_simple_text");
+    assert_eq!(post(&url, &body, name, &[]).await.0, 200);
+    let json_only = post(&url, &body, name, &[("accept", "application/json")]).await;
+    assert_error(&json_only, 406, -32600);
+    let wildcard = post(&url, &body, name, &[("accept", "*/*")]).await;
+    assert_eq!(wildcard.0, 200, "{}", wildcard.1);
+    let jsonx = post(&url, &body, name, &[("content-type", "application/jsonx")]).await;
+    assert_error(&jsonx, 400, -32600);
+    let request = simple_call(&[]).replace("host: 127.0.0.1", "host: [::1].evil.example");
+    let answer = exchange(&url, request.as_bytes(), 5 * SECOND).await;
+    assert_eq!(status(&answer), Some(403), "{answer}");
+    let request = simple_call(&["origin: http://[::1].evil.example"]);
+    let answer = exchange(&url, request.as_bytes(), 5 * SECOND).await;
+    assert_eq!(status(&answer), Some(403), "{answer}");
+}
+
+#[tokio::test]
+async fn the_body_limit_and_the_body_timeout_hold() {
+    let limits = Limits {
+        max_body: 1000,
+        body_read: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let (url, _app, _stop) = start_app(Settings::default(), limits).await;
+    let padding = "x".repeat(2000);
+    let big = call(
+        1,
+        "test_simple_text",
+        json!({}),
+        json!({"padding": padding}),
+    );
+    let answer = post(&url, &big, Some("test_simple_text"), &[]).await;
+    assert_error(&answer, 413, -32600);
+    // A body that stops coming: 408 once the body timeout has passed.
+    let started = Instant::now();
+    let head = simple_call(&[]);
+    let cut = head.len() - 20;
+    let answer = exchange(&url, &head.as_bytes()[..cut], 5 * SECOND).await;
+    assert_eq!(status(&answer), Some(408), "{answer}");
+    assert!(started.elapsed() < 3 * SECOND);
+}
+
+#[tokio::test]
+async fn a_slow_head_and_an_idle_connection_are_closed() {
+    let limits = Limits {
+        header_read: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let (url, _app, _stop) = start_app(Settings::default(), limits).await;
+    // Half a request head, then nothing.
+    let mut slow = TcpStream::connect(addr(&url)).await.unwrap();
+    slow.write_all(b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    let (_, closed) = read_until_closed(&mut slow, 3 * SECOND).await;
+    assert!(closed, "a connection dripping its head stays open");
+    // One request on a keep-alive connection, then idle.
+    let mut idle = TcpStream::connect(addr(&url)).await.unwrap();
+    let keep_alive = simple_call(&[]).replace("connection: close\r\n", "");
+    idle.write_all(keep_alive.as_bytes()).await.unwrap();
+    let (answer, closed) = read_until_closed(&mut idle, 3 * SECOND).await;
+    assert_eq!(status(&answer), Some(200), "{answer}");
+    assert!(closed, "an idle keep-alive connection stays open");
+}
+
+#[tokio::test]
+async fn connections_beyond_the_cap_wait_until_one_closes() {
+    let limits = Limits {
+        max_connections: 2,
+        ..Limits::default()
+    };
+    let (url, _app, _stop) = start_app(Settings::default(), limits).await;
+    let first = TcpStream::connect(addr(&url)).await.unwrap();
+    let _second = TcpStream::connect(addr(&url)).await.unwrap();
+    let mut third = TcpStream::connect(addr(&url)).await.unwrap();
+    third.write_all(simple_call(&[]).as_bytes()).await.unwrap();
+    let (nothing, _) = read_until_closed(&mut third, Duration::from_millis(500)).await;
+    assert_eq!(nothing, "", "served beyond the cap");
+    drop(first);
+    let (answer, _) = read_until_closed(&mut third, 5 * SECOND).await;
+    assert_eq!(status(&answer), Some(200), "{answer}");
+}
+
+#[tokio::test]
+async fn closing_the_connection_cancels_the_call() {
+    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
+    let mut client = TcpStream::connect(addr(&url)).await.unwrap();
+    client.write_all(request.as_bytes()).await.unwrap();
+    let until = Instant::now() + 5 * SECOND;
+    while app.running.now() == 0 && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(app.running.now(), 1, "the call never started");
+    drop(client);
+    let dropped = Instant::now();
+    while app.running.now() > 0 && dropped.elapsed() < 2 * SECOND {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(app.running.now(), 0, "the call outlived its connection");
+}
+
+#[tokio::test]
+async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
+    let limits = Limits {
+        listen_queue: 16,
+        ..Limits::default()
+    };
+    let (url, app, _stop) = start_app(Settings::default(), limits).await;
+    let body = json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen",
+        "params": {"notifications": {"toolsListChanged": true}, "_meta": meta(json!({}))}})
+    .to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: subscriptions/listen\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(addr(&url).parse().unwrap()).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let until = Instant::now() + 5 * SECOND;
+    while app.changes.receiver_count() == 0 && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // Far more changes than the socket buffers and the queue hold, in batches the forwarding
+    // task keeps up with (so that the queue, not the change buffer, is what fills).
+    const CHANGES: usize = 60_000;
+    for _ in 0..CHANGES / 100 {
+        for _ in 0..100 {
+            let _ = app.changes.send(Change::Tools);
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let (text, closed) = read_until_closed(&mut stream, 20 * SECOND).await;
+    assert!(closed, "the stream did not end");
+    let events: Vec<Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect();
+    let delivered = events
+        .iter()
+        .filter(|e| e["method"] == "notifications/tools/list_changed")
+        .count();
+    assert!(delivered < CHANGES, "every change was queued: {delivered}");
+    let last = events.last().unwrap();
+    assert_eq!(last["id"], "sub", "{last}");
+    assert_eq!(last["error"]["code"], -32000, "{last}");
+}
+
+/// A `tools/call` of `slow_compute` as a task, for `principal`.
+async fn create_task(url: &str, principal: &str) -> (u16, Value) {
+    let caps = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let body = call(
+        1,
+        "slow_compute",
+        caps,
+        json!({"arguments": {"seconds": 60}}),
+    );
+    let bearer = format!("Bearer {principal}");
+    post(
+        url,
+        &body,
+        Some("slow_compute"),
+        &[("authorization", &bearer)],
+    )
+    .await
+}
+
+#[tokio::test]
+async fn tasks_are_capped_per_principal_and_in_all_and_swept_in_the_background() {
+    let settings = Settings {
+        ttl: Duration::from_millis(400),
+        max_per_principal: 3,
+        max_total: 5,
+        sweep_every: Duration::from_millis(100),
+        ..Settings::default()
+    };
+    let (url, app, _stop) = start_app(settings, Limits::default()).await;
+    for _ in 0..3 {
+        let (status, r) = create_task(&url, "a").await;
+        assert!(status == 200 && r["result"]["taskId"].is_string(), "{r}");
+    }
+    let refused = create_task(&url, "a").await;
+    assert_error(&refused, 429, -32000);
+    for _ in 0..2 {
+        assert_eq!(create_task(&url, "b").await.0, 200);
+    }
+    let full = create_task(&url, "c").await;
+    assert_error(&full, 429, -32000);
+    assert_eq!(app.tasks.len(), 5);
+    // Expired, and gone without any request to sweep them.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(app.tasks.len(), 0);
+    assert_eq!(create_task(&url, "a").await.0, 200);
+}
