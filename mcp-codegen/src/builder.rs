@@ -24,7 +24,8 @@ use crate::rules::Protocol;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Builder {
-    schema: Option<Source>,
+    /// One schema per revision (two: both generated side by side, see `crate::eras`).
+    schemas: Vec<Source>,
     revision: Option<String>,
     overlay: Option<PathBuf>,
     extensions: Vec<String>,
@@ -42,7 +43,7 @@ impl Default for Builder {
 
 /// Where the schema comes from.
 #[derive(Debug, Clone)]
-enum Source {
+pub(crate) enum Source {
     /// A file.
     File(PathBuf),
     /// Bytes in memory, named for errors and the header.
@@ -51,7 +52,7 @@ enum Source {
 
 impl Source {
     /// The name errors and the header give the schema.
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         match self {
             Source::File(path) | Source::Memory { name: path, .. } => path,
         }
@@ -74,6 +75,8 @@ pub struct Generated {
     pub revision: Option<String>,
     /// Number of generated types.
     pub types: usize,
+    /// With two schemas: what the revisions share and how the other types convert.
+    pub eras: Option<crate::Eras>,
 }
 
 impl Builder {
@@ -81,7 +84,7 @@ impl Builder {
     /// overlay of the schema's revision.
     pub fn new() -> Self {
         Builder {
-            schema: None,
+            schemas: Vec::new(),
             revision: None,
             overlay: None,
             extensions: Vec::new(),
@@ -94,8 +97,15 @@ impl Builder {
 
     /// The schema.json to read. A relative path is resolved from the current directory
     /// (in a build script: the package's root).
+    ///
+    /// Each call adds a revision: with two (a legacy and a modern one, e.g. 2025-11-25 and
+    /// 2026-07-28) the output holds a module per revision (`v2025_11_25`, `v2026_07_28`), the
+    /// types identical in both defined once and reachable under both paths, and `From` or
+    /// `TryFrom` in each direction for every other type name both define. Each revision is
+    /// then recognised from its schema's content or folder ([`Builder::revision`] and
+    /// [`Builder::overlay`] name one schema's).
     pub fn schema(&mut self, path: impl AsRef<Path>) -> &mut Self {
-        self.schema = Some(Source::File(path.as_ref().to_owned()));
+        self.schemas.push(Source::File(path.as_ref().to_owned()));
         self
     }
 
@@ -114,7 +124,7 @@ impl Builder {
 
     /// The schema's bytes, from memory (see [`Builder::schema_str`]).
     pub fn schema_bytes(&mut self, bytes: impl Into<Vec<u8>>) -> &mut Self {
-        self.schema = Some(Source::Memory {
+        self.schemas.push(Source::Memory {
             name: PathBuf::from("<memory>"),
             bytes: bytes.into(),
         });
@@ -222,7 +232,11 @@ impl Builder {
         Ok(generated)
     }
 
-    fn pick_overlay(&self, loaded: &load::Loaded) -> Result<Option<Overlay>, Error> {
+    fn pick_overlay(
+        &self,
+        source: &Source,
+        loaded: &load::Loaded,
+    ) -> Result<Option<Overlay>, Error> {
         if let Some(path) = &self.overlay {
             let text = std::fs::read_to_string(path).map_err(|source| Error::Read {
                 path: path.clone(),
@@ -245,7 +259,7 @@ impl Builder {
         if recognised.is_some() {
             return Ok(recognised);
         }
-        let in_memory = matches!(self.schema, Some(Source::Memory { .. }));
+        let in_memory = matches!(source, Source::Memory { .. });
         if in_memory {
             return Ok(None);
         }
@@ -279,7 +293,20 @@ impl Builder {
     }
 
     fn generate_here(&self) -> Result<Generated, Error> {
-        let source = self.schema.as_ref().ok_or(Error::NoSchema)?;
+        match self.schemas.as_slice() {
+            [] => Err(Error::NoSchema),
+            [source] => self.generate_one(source),
+            sources => crate::eras::generate(self, sources),
+        }
+    }
+
+    /// One schema's IR: loaded, its overlay and extensions applied, lowered. With several
+    /// schemas (`own_extensions`), an extension defined for another revision is left out.
+    pub(crate) fn lower_source(
+        &self,
+        source: &Source,
+        own_extensions: bool,
+    ) -> Result<Lowered, Error> {
         let path = source.path();
         if self.cargo {
             if let Source::File(path) = source {
@@ -290,27 +317,66 @@ impl Builder {
             }
         }
         let mut loaded = source.load()?;
-        let mut overlay = self.pick_overlay(&loaded)?;
+        let mut overlay = self.pick_overlay(source, &loaded)?;
         if let Some(o) = &overlay {
             o.apply(&mut loaded.root).map_err(|e| e.in_file(path))?;
         }
-        self.enable_extensions(overlay.as_mut(), &mut loaded)?;
+        let extensions = self.extensions_for(overlay.as_ref(), own_extensions);
+        self.enable_extensions(&extensions, overlay.as_mut(), &mut loaded)?;
         let module = self
             .lower(&loaded, overlay.as_ref())
             .map_err(|e| unrecognised_hint(e, overlay.is_none()))?;
-        let tokens = emit(
-            &module,
-            &EmitOptions {
-                json_schema: self.json_schema,
-            },
-        );
-        let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
-        let body = space_items(&prettyplease::unparse(&file));
+        Ok(Lowered {
+            module,
+            revision: overlay.as_ref().map(|o| o.revision.clone()),
+            sha256: loaded.sha256,
+            extensions,
+        })
+    }
+
+    /// The extensions to enable on a schema of `overlay`'s revision: all of them, or with
+    /// `own_only` those defined for that revision.
+    fn extensions_for(&self, overlay: Option<&Overlay>, own_only: bool) -> Vec<String> {
+        let defined_here = |id: &&String| {
+            let revision = overlay.map(|o| o.revision.as_str());
+            ExtensionDef::builtin(id)
+                .is_none_or(|d| d.revisions.iter().any(|r| Some(r.as_str()) == revision))
+        };
+        self.extensions
+            .iter()
+            .filter(|id| !own_only || defined_here(id))
+            .cloned()
+            .collect()
+    }
+
+    /// The options emission takes.
+    pub(crate) fn emit_options(&self) -> EmitOptions {
+        EmitOptions {
+            json_schema: self.json_schema,
+        }
+    }
+
+    /// The extensions asked for.
+    pub(crate) fn extensions(&self) -> &[String] {
+        &self.extensions
+    }
+
+    /// Whether `revision`/`overlay` were given (they name one schema's).
+    pub(crate) fn names_a_revision(&self) -> bool {
+        self.revision.is_some() || self.overlay.is_some()
+    }
+
+    fn generate_one(&self, source: &Source) -> Result<Generated, Error> {
+        let path = source.path();
+        let lowered = self.lower_source(source, false)?;
+        let module = lowered.module;
+        let tokens = emit(&module, &self.emit_options());
+        let body = format_file(tokens)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let revision = overlay.as_ref().map(|o| o.revision.clone());
+        let revision = lowered.revision;
         let extensions = if self.extensions.is_empty() {
             String::new()
         } else {
@@ -320,12 +386,13 @@ impl Builder {
             "// @generated by mcp-codegen {} from {name} (revision {}, sha256 {}{extensions}).\n// Do not edit: regenerate instead.\n\n",
             env!("CARGO_PKG_VERSION"),
             revision.as_deref().unwrap_or("unknown"),
-            loaded.sha256,
+            lowered.sha256,
         );
         Ok(Generated {
             text: header + &body,
             revision,
             types: module.types.len(),
+            eras: None,
         })
     }
 }
@@ -335,10 +402,11 @@ impl Builder {
     /// definitions merged into the loaded schema.
     fn enable_extensions(
         &self,
+        extensions: &[String],
         mut overlay: Option<&mut Overlay>,
         loaded: &mut load::Loaded,
     ) -> Result<(), Error> {
-        for id in &self.extensions {
+        for id in extensions {
             let def = ExtensionDef::builtin(id).ok_or_else(|| Error::UnknownExtension {
                 name: id.clone(),
                 known: ExtensionDef::known(),
@@ -386,6 +454,24 @@ impl Builder {
             .and_then(Lowerer::lower)
             .map_err(|e| e.in_file(path))
     }
+}
+
+/// One schema's IR and what the header says of it.
+pub(crate) struct Lowered {
+    /// The IR.
+    pub module: Module,
+    /// The revision whose overlay was applied.
+    pub revision: Option<String>,
+    /// The schema file's SHA-256.
+    pub sha256: String,
+    /// The extensions enabled on it.
+    pub extensions: Vec<String>,
+}
+
+/// Parses the emitted tokens and prints them formatted, items spaced.
+pub(crate) fn format_file(tokens: proc_macro2::TokenStream) -> Result<String, Error> {
+    let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
+    Ok(space_items(&prettyplease::unparse(&file)))
 }
 
 /// A schema error from a schema no overlay was applied to: it may be a revision saved under

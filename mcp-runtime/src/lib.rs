@@ -7,6 +7,7 @@
 //! - [`capability`]: capability gating of input requests (rules from the overlay).
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `-32021` error response, generic over traits the generator implements.
+//! - [`era`]: conversions between two revisions' types generated side by side.
 //! - [`extension`]: extensions that add `resultType` values (the tasks extension): reading
 //!   with the advertised extensions accepted, and the proof a server needs to answer with one.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
@@ -47,6 +48,7 @@ extern crate self as mcp_runtime;
 
 pub mod capability;
 mod de;
+pub mod era;
 pub mod extension;
 #[cfg(feature = "schemars")]
 pub mod json_schema;
