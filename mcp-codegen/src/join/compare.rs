@@ -323,11 +323,13 @@ impl<'a> Compare<'a> {
             return;
         };
         stack.push(key.clone());
+        if writes_result_type(self.from.module, &x.kind)
+            && !writes_result_type(self.to.module, &y.kind)
+        {
+            out.push(path.clone());
+        }
         match (&x.kind, &y.kind) {
             (Kind::Struct(s), Kind::Struct(t)) => {
-                if matches!(s.result, Some(ResultMode::Default)) && t.result.is_none() {
-                    out.push(path.clone());
-                }
                 for f in &s.fields {
                     if let Some(g) = t.field(&f.json) {
                         path.push(f.json.clone());
@@ -386,4 +388,23 @@ impl<'a> Compare<'a> {
 /// The constant member `json` of `s`.
 fn constant<'s>(s: &'s Struct, json: &str) -> Option<&'s Constant> {
     s.constants.iter().find(|c| c.json == json)
+}
+
+/// Whether a value of `kind` carries a `resultType`: a result struct, an enum read by it, or a
+/// union with a variant that is one of those.
+fn writes_result_type(module: &crate::ir::Module, kind: &Kind) -> bool {
+    let direct = |kind: &Kind| match kind {
+        Kind::Struct(s) => s.result.is_some(),
+        Kind::Results(_) => true,
+        _ => false,
+    };
+    match kind {
+        Kind::Union(u) => u.variants.iter().any(|v| {
+            let Ty::Named(n) = module.resolve(&v.ty) else {
+                return false;
+            };
+            module.types.get(n).is_some_and(|d| direct(&d.kind))
+        }),
+        other => direct(other),
+    }
 }
