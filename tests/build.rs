@@ -38,6 +38,67 @@ fn main() {
     let examples = dir.join("2026-07-28").join("examples");
     println!("cargo:rerun-if-changed={}", examples.display());
     std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
+    // 2025-11-25 and 2026-07-28 side by side (issue 19), and what the tests need of the join.
+    let eras = mcp_codegen::Builder::new()
+        .schema(dir.join("2025-11-25").join("schema.json"))
+        .schema(dir.join("2026-07-28").join("schema.json"))
+        .generate(out.join("mcp-eras.rs"))
+        .unwrap_or_else(|e| panic!("generating 2025-11-25 with 2026-07-28: {e}"));
+    let Some(eras) = eras.eras else {
+        panic!("two schemas, and no join")
+    };
+    std::fs::write(out.join("eras-dispatch.rs"), era_dispatch(&eras)).unwrap();
+}
+
+/// `SHARED`, `CONVERTED`, `era_roundtrip_as(type_name, text)` over `crate::eras`, the
+/// `converted_types!` macro (calls its argument with every converted name) and
+/// `shared_types_are_the_same` (compiles only if each shared name is one type).
+fn era_dispatch(eras: &mcp_codegen::Eras) -> String {
+    let from = |k| k == mcp_codegen::ConversionKind::From;
+    let mut s = String::new();
+    writeln!(
+        s,
+        "/// The types 2025-11-25 and 2026-07-28 share.\npub const SHARED: &[&str] = &{:?};",
+        eras.shared
+    )
+    .unwrap();
+    let converted: Vec<(&str, bool, bool)> = eras
+        .converted
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str(),
+                from(c.older_to_newer),
+                from(c.newer_to_older),
+            )
+        })
+        .collect();
+    writeln!(s, "/// The other names both define: (name, 2025-11-25 to 2026-07-28 is `From`, 2026-07-28 to 2025-11-25 is `From`).\npub const CONVERTED: &[(&str, bool, bool)] = &{converted:?};").unwrap();
+    s.push_str("/// Reads `text` as the 2026-07-28 type `type_name` and converts it to 2025-11-25 and back.\npub fn era_roundtrip_as(type_name: &str, text: &str) -> ::core::result::Result<crate::EraTrip, String> {\n    match type_name {\n");
+    for c in &eras.converted {
+        let n = &c.name;
+        writeln!(s, "        {n:?} => crate::era_roundtrip::<crate::eras::v2026_07_28::{n}, crate::eras::v2025_11_25::{n}>(text),").unwrap();
+    }
+    for n in &eras.shared {
+        writeln!(
+            s,
+            "        {n:?} => crate::era_shared::<crate::eras::v2025_11_25::{n}>(text),"
+        )
+        .unwrap();
+    }
+    s.push_str("        _ => Ok(crate::EraTrip::NewerOnly),\n    }\n}\n");
+    let names: Vec<&str> = eras.converted.iter().map(|c| c.name.as_str()).collect();
+    writeln!(s, "/// Calls `$m!` with every converted type name.\n#[macro_export]\nmacro_rules! converted_types {{\n    ($m:ident) => {{ $m!({}) }};\n}}", names.join(", ")).unwrap();
+    s.push_str("/// Compiles only if each shared name of 2025-11-25 is the 2026-07-28 type.\npub fn shared_types_are_the_same() -> usize {\n    fn same<T>(_: fn(T) -> T) {}\n");
+    for n in &eras.shared {
+        writeln!(
+            s,
+            "    same::<crate::eras::v2025_11_25::{n}>(|v: crate::eras::v2026_07_28::{n}| v);"
+        )
+        .unwrap();
+    }
+    writeln!(s, "    {}\n}}", eras.shared.len()).unwrap();
+    s
 }
 
 /// Generates `file` from `schema` with the options `configure` sets (`what` names them in the

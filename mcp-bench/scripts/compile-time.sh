@@ -10,7 +10,8 @@
 # running the generator, which is part of what a user pays; the script is timed separately too.
 #
 # Usage: mcp-bench/scripts/compile-time.sh [RUNS]   (from the workspace root; default RUNS=3)
-# PROBES="baseline generated" limits the run to those probes (default: all four).
+# PROBES="baseline generated" limits the run to those probes (default: all four; the fifth,
+# generated_eras, includes the two-revision module of 2025-11-25 and 2026-07-28).
 set -euo pipefail
 
 RUNS=${1:-3}
@@ -24,6 +25,10 @@ mkdir -p "$WORK"
 # The generated module, written once (the generator's own build is not what is measured).
 cargo run -q --release --manifest-path "$ROOT/Cargo.toml" -p mcp-codegen -- \
     --schema "$SCHEMA_DIR/2026-07-28/schema.json" --out "$WORK/mcp.rs" >/dev/null
+# The two-revision module (issue 19): 2025-11-25 and 2026-07-28 side by side.
+cargo run -q --release --manifest-path "$ROOT/Cargo.toml" -p mcp-codegen -- \
+    --schema "$SCHEMA_DIR/2025-11-25/schema.json" --schema "$SCHEMA_DIR/2026-07-28/schema.json" \
+    --out "$WORK/mcp-eras.rs" >/dev/null
 
 probe() { # name, dependencies, lib.rs body, [build.rs]
     local dir=$WORK/$1
@@ -55,6 +60,18 @@ pub mod mcp {
 }
 pub fn read(text: &str) -> serde_json::Result<String> {
     let r: mcp::CallToolResultResponse = serde_json::from_str(text)?;
+    serde_json::to_string(&r)
+}' ""
+
+# 1b. The two-revision module, included from a file; the same function, on the newer revision.
+probe generated_eras "mcp-runtime = { path = \"$ROOT/mcp-runtime\" }
+serde = { version = \"1\", features = [\"derive\"] }
+serde_json = \"1\"" '#![allow(clippy::all)]
+pub mod mcp {
+    include!("../../mcp-eras.rs");
+}
+pub fn read(text: &str) -> serde_json::Result<String> {
+    let r: mcp::v2026_07_28::CallToolResultResponse = serde_json::from_str(text)?;
     serde_json::to_string(&r)
 }' ""
 
@@ -94,7 +111,7 @@ serde_json = "1"' 'pub fn read(text: &str) -> serde_json::Result<String> {
 }' ""
 
 # Sharing one lock file keeps the dependency versions those of the workspace.
-for p in generated generated_build rust_mcp_schema baseline; do
+for p in generated generated_eras generated_build rust_mcp_schema baseline; do
     cp "$ROOT/Cargo.lock" "$WORK/$p/Cargo.lock"
 done
 
@@ -129,6 +146,7 @@ for p in $PROBES; do
     case $p in
     baseline) label="serde_json only (baseline)" ;;
     generated) label="includes the generated module (mcp.rs, $(wc -c <"$WORK/mcp.rs") bytes)" ;;
+    generated_eras) label="includes the two-revision module (mcp-eras.rs, $(wc -c <"$WORK/mcp-eras.rs") bytes)" ;;
     generated_build) label="generates it in build.rs, then includes it" ;;
     rust_mcp_schema) label="depends on rust-mcp-schema 2.0.0 (2026_07_28)" ;;
     esac

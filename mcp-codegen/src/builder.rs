@@ -28,7 +28,8 @@ use crate::{cycles, extension_roles, overview, roles};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Builder {
-    schema: Option<Source>,
+    /// One schema per revision (two: both generated side by side, see `crate::eras`).
+    schemas: Vec<Source>,
     revision: Option<String>,
     overlay: Option<PathBuf>,
     extensions: Vec<String>,
@@ -46,7 +47,7 @@ impl Default for Builder {
 
 /// Where the schema comes from.
 #[derive(Debug, Clone)]
-enum Source {
+pub(crate) enum Source {
     /// A file on disk, read when generating (and named in `cargo:rerun-if-changed`).
     File(PathBuf),
     /// Bytes in memory, named for errors and the header.
@@ -55,7 +56,7 @@ enum Source {
 
 impl Source {
     /// The name errors and the header give the schema.
-    fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         match self {
             Source::File(path) | Source::Memory { name: path, .. } => path,
         }
@@ -78,6 +79,8 @@ pub struct Generated {
     pub revision: Option<String>,
     /// Number of generated types.
     pub types: usize,
+    /// With two schemas: what the revisions share and how the other types convert.
+    pub eras: Option<crate::Eras>,
 }
 
 impl Builder {
@@ -85,7 +88,7 @@ impl Builder {
     /// overlay of the schema's revision.
     pub fn new() -> Self {
         Builder {
-            schema: None,
+            schemas: Vec::new(),
             revision: None,
             overlay: None,
             extensions: Vec::new(),
@@ -98,8 +101,15 @@ impl Builder {
 
     /// The schema.json to read. A relative path is resolved from the current directory
     /// (in a build script: the package's root).
+    ///
+    /// Each call adds a revision: with two (a legacy and a modern one, e.g. 2025-11-25 and
+    /// 2026-07-28) the output holds a module per revision (`v2025_11_25`, `v2026_07_28`), the
+    /// types identical in both defined once and reachable under both paths, and `From` or
+    /// `TryFrom` in each direction for every other type name both define. Each revision is
+    /// then recognised from its schema's content or folder ([`Builder::revision`] and
+    /// [`Builder::overlay`] name one schema's).
     pub fn schema(&mut self, path: impl AsRef<Path>) -> &mut Self {
-        self.schema = Some(Source::File(path.as_ref().to_owned()));
+        self.schemas.push(Source::File(path.as_ref().to_owned()));
         self
     }
 
@@ -118,7 +128,7 @@ impl Builder {
 
     /// The schema's bytes, from memory (see [`Builder::schema_str`]).
     pub fn schema_bytes(&mut self, bytes: impl Into<Vec<u8>>) -> &mut Self {
-        self.schema = Some(Source::Memory {
+        self.schemas.push(Source::Memory {
             name: PathBuf::from("<memory>"),
             bytes: bytes.into(),
         });
@@ -229,16 +239,14 @@ impl Builder {
         Ok(generated)
     }
 
-    /// [`Error::OutputIsInput`] if `out` names the schema or overlay file.
+    /// [`Error::OutputIsInput`] if `out` names a schema or the overlay file.
     fn refuse_overwriting_input(&self, out: &Path) -> Result<(), Error> {
-        let inputs = [
-            match &self.schema {
-                Some(Source::File(path)) => Some(("schema", path)),
-                _ => None,
-            },
-            self.overlay.as_ref().map(|path| ("overlay", path)),
-        ];
-        for (input, path) in inputs.into_iter().flatten() {
+        let schemas = self.schemas.iter().filter_map(|s| match s {
+            Source::File(path) => Some(("schema", path)),
+            Source::Memory { .. } => None,
+        });
+        let overlay = self.overlay.iter().map(|path| ("overlay", path));
+        for (input, path) in schemas.chain(overlay) {
             if same_file(out, path) {
                 return Err(Error::OutputIsInput {
                     path: out.to_owned(),
@@ -249,7 +257,11 @@ impl Builder {
         Ok(())
     }
 
-    fn pick_overlay(&self, loaded: &load::Loaded) -> Result<Option<Overlay>, Error> {
+    fn pick_overlay(
+        &self,
+        source: &Source,
+        loaded: &load::Loaded,
+    ) -> Result<Option<Overlay>, Error> {
         if let Some(path) = &self.overlay {
             let bytes = load::read_bounded(path)?;
             let text = String::from_utf8(bytes).map_err(|e| Error::Read {
@@ -273,7 +285,7 @@ impl Builder {
         if recognised.is_some() {
             return Ok(recognised);
         }
-        let in_memory = matches!(self.schema, Some(Source::Memory { .. }));
+        let in_memory = matches!(source, Source::Memory { .. });
         if in_memory {
             return Ok(None);
         }
@@ -308,18 +320,33 @@ impl Builder {
 
     /// Runs the passes, in order, each on what the one before made.
     fn generate_here(&self) -> Result<Generated, Error> {
-        let source = self.schema.as_ref().ok_or(Error::NoSchema)?;
+        match self.schemas.as_slice() {
+            [] => Err(Error::NoSchema),
+            [source] => self.generate_one(source),
+            sources => crate::eras::generate(self, sources),
+        }
+    }
+
+    /// One schema's passes up to the IR: load, patch, extensions, protocol model, naming and
+    /// lowering, cycles, roles, extension roles, overview. With several schemas
+    /// (`own_extensions`), an extension defined for another revision is left out.
+    pub(crate) fn lower_source(
+        &self,
+        source: &Source,
+        own_extensions: bool,
+    ) -> Result<Lowered, Error> {
         self.print_rerun_lines(source);
         // load: the schema's bytes, parsed; the revision's overlay, picked.
         let mut loaded = source.load()?;
-        let overlay = self.pick_overlay(&loaded)?;
+        let overlay = self.pick_overlay(source, &loaded)?;
         // patch: the overlay's corrections of the schema.
         if let Some(o) = &overlay {
             o.apply(&mut loaded.root)
                 .map_err(|e| e.in_file(&loaded.path))?;
         }
         // extensions: their definitions and patches merged into the schema.
-        let extensions = self.enable_extensions(overlay.as_ref(), &mut loaded)?;
+        let ids = self.extensions_for(overlay.as_ref(), own_extensions);
+        let extensions = self.enable_extensions(&ids, overlay.as_ref(), &mut loaded)?;
         let in_schema =
             |e: SchemaError| unrecognised_hint(e.in_file(&loaded.path), overlay.is_none());
         let (defs, defs_key) = (definitions(&loaded).map_err(in_schema)?, loaded.defs_key);
@@ -340,13 +367,56 @@ impl Builder {
         extension_roles::assign(&mut module, &protocol, &names.rust_of);
         // overview: the generated module's docs.
         module.overview = overview::text(&module, defs, &protocol);
-        // emit: the IR as formatted Rust, under a header.
-        let body = self.emit(&module)?;
-        let header = self.header(source.path(), protocol.revision.as_deref(), &loaded.sha256);
+        Ok(Lowered {
+            module,
+            revision: protocol.revision,
+            sha256: loaded.sha256,
+            extensions: ids,
+        })
+    }
+
+    /// The extensions to enable on a schema of `overlay`'s revision: all of them, or with
+    /// `own_only` those defined for that revision.
+    fn extensions_for(&self, overlay: Option<&Overlay>, own_only: bool) -> Vec<String> {
+        let defined_here = |id: &&String| {
+            let revision = overlay.map(|o| o.revision.as_str());
+            ExtensionDef::builtin(id)
+                .is_none_or(|d| d.revisions.iter().any(|r| Some(r.as_str()) == revision))
+        };
+        self.extensions
+            .iter()
+            .filter(|id| !own_only || defined_here(id))
+            .cloned()
+            .collect()
+    }
+
+    /// The options emission takes.
+    pub(crate) fn emit_options(&self) -> EmitOptions {
+        EmitOptions {
+            json_schema: self.json_schema,
+        }
+    }
+
+    /// The extensions asked for.
+    pub(crate) fn extensions(&self) -> &[String] {
+        &self.extensions
+    }
+
+    /// Whether `revision`/`overlay` were given (they name one schema's).
+    pub(crate) fn names_a_revision(&self) -> bool {
+        self.revision.is_some() || self.overlay.is_some()
+    }
+
+    /// The passes for one schema, then emit: the IR as formatted Rust, under a header.
+    fn generate_one(&self, source: &Source) -> Result<Generated, Error> {
+        let lowered = self.lower_source(source, false)?;
+        let body = self.emit(&lowered.module)?;
+        let header = self.header(source.path(), lowered.revision.as_deref(), &lowered.sha256);
         Ok(Generated {
             text: header + &body,
-            revision: protocol.revision,
-            types: module.types.len(),
+            revision: lowered.revision,
+            types: lowered.module.types.len(),
+            eras: None,
         })
     }
 
@@ -388,14 +458,7 @@ impl Builder {
 
     /// The emit pass: the IR to tokens, parsed and formatted as a Rust file.
     fn emit(&self, module: &Module) -> Result<String, Error> {
-        let tokens = emit(
-            module,
-            &EmitOptions {
-                json_schema: self.json_schema,
-            },
-        );
-        let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
-        Ok(space_items(&prettyplease::unparse(&file)))
+        format_file(emit(module, &self.emit_options()))
     }
 
     /// The two lines at the top of the output: what made it, from what.
@@ -422,11 +485,12 @@ impl Builder {
     /// definitions merged into the loaded schema. Returns what the protocol model needs of each.
     fn enable_extensions(
         &self,
+        extensions: &[String],
         overlay: Option<&Overlay>,
         loaded: &mut load::Loaded,
     ) -> Result<Vec<Enabled>, Error> {
         let mut enabled = Vec::new();
-        for id in &self.extensions {
+        for id in extensions {
             let def = ExtensionDef::builtin(id).ok_or_else(|| Error::UnknownExtension {
                 name: id.clone(),
                 known: ExtensionDef::known(),
@@ -494,6 +558,24 @@ fn same_file(a: &Path, b: &Path) -> bool {
         }
     }
     false
+}
+
+/// One schema's IR and what the header says of it.
+pub(crate) struct Lowered {
+    /// The IR.
+    pub module: Module,
+    /// The revision whose overlay was applied.
+    pub revision: Option<String>,
+    /// The schema file's SHA-256.
+    pub sha256: String,
+    /// The extensions enabled on it.
+    pub extensions: Vec<String>,
+}
+
+/// Parses the emitted tokens and prints them formatted, items spaced.
+pub(crate) fn format_file(tokens: proc_macro2::TokenStream) -> Result<String, Error> {
+    let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
+    Ok(space_items(&prettyplease::unparse(&file)))
 }
 
 /// A schema error from a schema no overlay was applied to: it may be a revision saved under

@@ -100,6 +100,9 @@ pub enum Error {
         /// Why it cannot be enabled.
         message: String,
     },
+    /// Several schemas (one per revision) that cannot be generated side by side.
+    #[error("several schemas: {0}")]
+    Eras(String),
     /// The builder was used without a schema.
     #[error("no schema given: call Builder::schema(path) before generate")]
     NoSchema,

@@ -37,11 +37,13 @@ mod builder;
 mod cycles;
 mod docs;
 mod emit;
+mod eras;
 mod error;
 mod errors;
 mod extension;
 mod extension_roles;
 mod ir;
+mod join;
 mod keywords;
 mod load;
 mod lower;
@@ -59,6 +61,7 @@ mod roles;
 mod union_dispatch;
 
 pub use builder::{Builder, Generated};
+pub use eras::{ConversionKind, ConvertedType, Eras};
 pub use error::{Error, SchemaError, SchemaResult};
 
 /// What this crate's own integration tests (and the workspace's property tests) reach inside

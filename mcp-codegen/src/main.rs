@@ -10,7 +10,9 @@ USAGE:
     mcp-codegen --schema <schema.json> [--out <file>] [--check] [options]
 
 OPTIONS:
-    --schema <file>      The schema.json to read (required).
+    --schema <file>      The schema.json to read (required). Given twice (two revisions, e.g.
+                         2025-11-25 and 2026-07-28): one module per revision, the types
+                         identical in both shared, From/TryFrom between the others.
     --out <file>         Write the generated Rust here (only if it changed). Without it the
                          code goes to standard output.
     --check              Do not write: exit with status 1 if <file> (from --out) differs from
@@ -32,7 +34,7 @@ EXIT STATUS:
 ";
 
 struct Args {
-    schema: Option<PathBuf>,
+    schemas: Vec<PathBuf>,
     out: Option<PathBuf>,
     check: bool,
     builder: mcp_codegen::Builder,
@@ -40,7 +42,7 @@ struct Args {
 
 fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let mut args = Args {
-        schema: None,
+        schemas: Vec::new(),
         out: None,
         check: false,
         builder: mcp_codegen::Builder::new(),
@@ -50,7 +52,7 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
         let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
         match a.as_str() {
             "-h" | "--help" => return Ok(None),
-            "--schema" => args.schema = Some(value("--schema")?.into()),
+            "--schema" => args.schemas.push(value("--schema")?.into()),
             "--out" => args.out = Some(value("--out")?.into()),
             "--check" => args.check = true,
             "--revision" => {
@@ -89,7 +91,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(schema) = args.schema.take() else {
+    let Some(schema) = args.schemas.first().cloned() else {
         eprintln!("mcp-codegen: --schema is required\n\n{HELP}");
         return ExitCode::from(2);
     };
@@ -97,7 +99,9 @@ fn main() -> ExitCode {
         eprintln!("mcp-codegen: --check needs --out <file> to compare with");
         return ExitCode::from(2);
     }
-    args.builder.schema(&schema);
+    for schema in &args.schemas {
+        args.builder.schema(schema);
+    }
     match (&args.out, args.check) {
         (Some(out), true) => {
             let generated = match args.builder.generate_string() {

@@ -16,6 +16,11 @@
 //!   process or configuration on stdio) and probes again when [`EraCache::check`] finds that an
 //!   answer contradicts it.
 //!
+//! - the generated code of two revisions (`Builder::schema` called once per revision) converts
+//!   between their types through [`convert()`] and [`widen()`]: the value written as JSON, a
+//!   `resultType` the target does not know dropped where it holds what its absence means, the
+//!   rest read by the target type (members it lacks kept in its lossless `extra`).
+//!
 //! The era is decided before a message can be read into the types of either revision (which
 //! differ), so the functions take what the transport has at that point: the message as a
 //! [`serde_json::Value`] or its bytes, and the HTTP status and header. The only generated type
@@ -611,5 +616,8 @@ impl<K: Eq + Hash> EraCache<K> {
     }
 }
 
+mod convert;
 #[cfg(test)]
 mod tests;
+
+pub use convert::{Direction, EraError, convert, widen};

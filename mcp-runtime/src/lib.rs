@@ -7,6 +7,7 @@
 //! - [`capability`]: capability gating of input requests (rules from the overlay).
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `-32021` error response, generic over traits the generator implements.
+//! - [`era`]: conversions between two revisions' types generated side by side.
 //! - [`extension`]: extensions that add `resultType` values (the tasks extension): reading
 //!   with the advertised extensions accepted, and the proof a server needs to answer with one.
 //! - [`era`]: which era a peer speaks (legacy `initialize` sessions or modern per-request

@@ -50,6 +50,74 @@ pub mod v2025_11_25 {
     include!(concat!(env!("OUT_DIR"), "/mcp-2025-11-25.rs"));
 }
 
+/// 2025-11-25 and 2026-07-28 generated side by side: a module per revision, the types they
+/// share defined once, `From`/`TryFrom` between the others.
+pub mod eras {
+    include!(concat!(env!("OUT_DIR"), "/mcp-eras.rs"));
+}
+
+/// What the tests need of the two-revision module: the shared and converted names, and a
+/// dispatch by name.
+pub mod era_names {
+    include!(concat!(env!("OUT_DIR"), "/eras-dispatch.rs"));
+}
+
+/// What became of an example converted to the older revision and back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EraTrip {
+    /// Converted to 2025-11-25 and back to the same JSON.
+    Converted,
+    /// The conversion refused it, with this message.
+    Refused(String),
+    /// The type is shared: one Rust type, nothing to convert.
+    Shared,
+    /// Only 2026-07-28 defines the name.
+    NewerOnly,
+}
+
+/// Reads `text` as `M`, converts it to `L` and back, and compares the JSON: the same, or
+/// the conversion's error.
+pub fn era_roundtrip<M, L>(text: &str) -> Result<EraTrip, String>
+where
+    M: DeserializeOwned + Serialize + TryFrom<L>,
+    L: TryFrom<M> + Serialize,
+    <L as TryFrom<M>>::Error: std::fmt::Display,
+    <M as TryFrom<L>>::Error: std::fmt::Display,
+{
+    let modern: M = serde_json::from_str(text).map_err(|e| format!("deserialize: {e}"))?;
+    let before = serde_json::to_value(&modern).map_err(|e| format!("serialize: {e}"))?;
+    era_there_and_back::<M, L>(modern, &before)
+}
+
+/// Converts `value` (whose JSON is `before`) to `L` and back, and compares the JSON.
+pub fn era_there_and_back<M, L>(value: M, before: &Value) -> Result<EraTrip, String>
+where
+    M: Serialize + TryFrom<L>,
+    L: TryFrom<M> + Serialize,
+    <L as TryFrom<M>>::Error: std::fmt::Display,
+    <M as TryFrom<L>>::Error: std::fmt::Display,
+{
+    let legacy = match L::try_from(value) {
+        Ok(l) => l,
+        Err(e) => return Ok(EraTrip::Refused(e.to_string())),
+    };
+    let back = M::try_from(legacy).map_err(|e| format!("converted, but not back: {e}"))?;
+    let after = serde_json::to_value(&back).map_err(|e| format!("serialize: {e}"))?;
+    match json_diff(before, &after, String::new()) {
+        None => Ok(EraTrip::Converted),
+        Some(d) => Err(format!(
+            "converted there and back, the JSON differs at {d}\n  before: {before}\n  after: {after}"
+        )),
+    }
+}
+
+/// Reads `text` as the shared type `T` (both revisions' name for it).
+pub fn era_shared<T: DeserializeOwned>(text: &str) -> Result<EraTrip, String> {
+    serde_json::from_str::<T>(text)
+        .map(|_| EraTrip::Shared)
+        .map_err(|e| format!("deserialize: {e}"))
+}
+
 /// The official examples, by the `$def` each folder names.
 pub mod examples {
     include!(concat!(env!("OUT_DIR"), "/examples.rs"));

@@ -18,14 +18,23 @@ struct Emitter<'a> {
     docs: Docs<'a>,
 }
 
-/// Every item of the module, in name order.
-pub fn emit(module: &Module, options: &EmitOptions) -> TokenStream {
+/// Every item of the module but those `left_out` names (the types another revision's module
+/// defines, with two revisions), in name order.
+pub fn emit(
+    module: &Module,
+    options: &EmitOptions,
+    left_out: &std::collections::BTreeSet<crate::ir::RustName>,
+) -> TokenStream {
     let e = Emitter {
         module,
         options,
         docs: Docs::new(module),
     };
-    let items = module.types.values().map(|d| e.item(d));
+    let items = module
+        .types
+        .values()
+        .filter(|d| !left_out.contains(&d.name))
+        .map(|d| e.item(d));
     quote!(#(#items)*)
 }
 

@@ -7,10 +7,13 @@
 //! generic functions; this stage writes declarations, derive attributes and trait impls.
 
 mod construct;
+pub mod eras;
 mod items;
 mod prose;
 mod roles;
 mod tokens;
+
+use std::collections::BTreeSet;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -28,7 +31,17 @@ pub struct EmitOptions {
 
 /// Emits the whole module: its items, the protocol roles' trait impls, and the prelude.
 pub fn emit(module: &Module, options: &EmitOptions) -> TokenStream {
-    let items = items::emit(module, options);
+    emit_without(module, options, &BTreeSet::new())
+}
+
+/// [`emit`] but for the items of the types `left_out` (with two revisions: those the other
+/// revision's module defines and this one re-exports; see [`eras`]).
+fn emit_without(
+    module: &Module,
+    options: &EmitOptions,
+    left_out: &BTreeSet<RustName>,
+) -> TokenStream {
+    let items = items::emit(module, options, left_out);
     let roles = roles::emit(module);
     let prelude = prelude(module);
     let overview = overview(module);

@@ -1,0 +1,119 @@
+//! The types two revisions share: the same structure (descriptions aside), every type they
+//! reference shared too, and no protocol role in either revision (a role's trait impls are
+//! written per revision, so a type that plays one stays in each revision's module).
+
+use std::collections::BTreeSet;
+
+use crate::ir::{Kind, Module, ResultMode, RustName, Ty, TypeDef};
+
+/// The names of the types `a` and `b` share.
+pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
+    let mut roles = role_subjects(a);
+    roles.extend(role_subjects(b));
+    let mut set: BTreeSet<RustName> = a
+        .types
+        .iter()
+        .filter(|(name, def)| {
+            !roles.contains(*name) && b.types.get(*name).is_some_and(|d| same_shape(def, d))
+        })
+        .map(|(name, _)| name.clone())
+        .collect();
+    // The largest set closed under references: drop what references a type outside it until
+    // nothing changes.
+    loop {
+        let kept: BTreeSet<RustName> = set
+            .iter()
+            .filter(|name| {
+                a.types
+                    .get(*name)
+                    .is_some_and(|d| references(&d.kind).iter().all(|r| set.contains(*r)))
+            })
+            .cloned()
+            .collect();
+        if kept.len() == set.len() {
+            return kept;
+        }
+        set = kept;
+    }
+}
+
+/// Whether two definitions of a name have the same structure, descriptions aside.
+fn same_shape(a: &TypeDef, b: &TypeDef) -> bool {
+    bare(&a.kind) == bare(&b.kind)
+}
+
+/// `kind` without its descriptions and notes.
+fn bare(kind: &Kind) -> Kind {
+    let mut kind = kind.clone();
+    match &mut kind {
+        Kind::Struct(s) => {
+            s.notes.clear();
+            s.fields.iter_mut().for_each(|f| f.docs = None);
+            if let Some(ResultMode::Field(f)) = &mut s.result {
+                f.docs = None;
+            }
+        }
+        Kind::Results(r) => {
+            r.reading.clear();
+            r.variants.iter_mut().for_each(|v| v.docs.clear());
+        }
+        Kind::StringEnum(_) | Kind::Union(_) | Kind::Alias(_) => {}
+    }
+    kind
+}
+
+/// The generated types a definition names.
+pub fn references(kind: &Kind) -> Vec<&RustName> {
+    let mut out = Vec::new();
+    match kind {
+        Kind::Struct(s) => {
+            let result = match &s.result {
+                Some(ResultMode::Field(f)) => Some(&f.ty),
+                _ => None,
+            };
+            for t in s.fields.iter().map(|f| &f.ty).chain(result) {
+                named(t, &mut out);
+            }
+        }
+        Kind::Union(u) => u.variants.iter().for_each(|v| named(&v.ty, &mut out)),
+        Kind::Alias(t) => named(t, &mut out),
+        Kind::Results(r) => {
+            out.extend(r.variants.iter().map(|v| &v.ty));
+            out.extend(&r.request);
+        }
+        Kind::StringEnum(_) => {}
+    }
+    out
+}
+
+/// The generated types `ty` names, into `out`.
+fn named<'t>(ty: &'t Ty, out: &mut Vec<&'t RustName>) {
+    match ty {
+        Ty::Named(n) => out.push(n),
+        Ty::Vec(inner) | Ty::Map(inner) | Ty::Boxed(inner) => named(inner, out),
+        _ => {}
+    }
+}
+
+/// The types a protocol role's trait impls are written for.
+fn role_subjects(m: &Module) -> BTreeSet<RustName> {
+    let mut out = BTreeSet::new();
+    out.extend(m.requests.iter().map(|r| r.ty.clone()));
+    out.extend(m.notifications.iter().map(|n| n.ty.clone()));
+    out.extend(m.object_schemas.iter().map(|o| o.ty.clone()));
+    out.extend(m.error_response.iter().map(|e| e.build.ty.clone()));
+    out.extend(m.extension_capabilities.iter().map(|c| c.ty.clone()));
+    for e in &m.extensions {
+        out.extend(e.results.iter().map(|(ty, _)| ty.clone()));
+        out.extend(e.supported.iter().cloned());
+    }
+    if let Some(i) = &m.input {
+        out.extend([i.result.clone(), i.request.clone(), i.response.clone()]);
+        out.extend(
+            i.capability_error
+                .iter()
+                .map(|c| c.response.build.ty.clone()),
+        );
+    }
+    out
+}
