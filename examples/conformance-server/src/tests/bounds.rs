@@ -1,7 +1,8 @@
 //! The bounds of `limits.rs` on a loopback port, each pushed past its limit by a short
 //! flood that stops by itself: routing headers given twice, `Accept`, `Content-Type` and
 //! `Host` parsed, the body limit and the three timeouts, the connection cap, cancellation when
-//! the client goes away, an unread listen stream, and the task caps and background sweep.
+//! the client goes away, an unread listen stream and one that falls behind the shared change
+//! buffer, and the task caps and background sweep.
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +12,7 @@ use tokio::net::TcpStream;
 
 use super::{assert_error, call, meta, post, start_app};
 use crate::Change;
-use crate::limits::Limits;
+use crate::limits::{CHANGE_BUFFER, Limits};
 use crate::tasks::store::Settings;
 
 /// `host:port` of a server URL.
@@ -200,6 +201,41 @@ async fn closing_the_connection_cancels_the_call() {
     assert_eq!(app.running.now(), 0, "the call outlived its connection");
 }
 
+/// A `subscriptions/listen` request for tool-list changes as raw HTTP/1.1, id `"sub"`.
+fn listen_request() -> String {
+    let body = json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen",
+        "params": {"notifications": {"toolsListChanged": true}, "_meta": meta(json!({}))}})
+    .to_string();
+    format!(
+        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
+         mcp-method: subscriptions/listen\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// Waits (at most 5 s) until `app` has a listen stream following its changes.
+async fn until_listening(app: &crate::App) {
+    let until = Instant::now() + 5 * SECOND;
+    while app.changes.receiver_count() == 0 && Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// The JSON-RPC messages of an SSE stream's `data:` lines, and how many of them are tool-list
+/// changes.
+fn listen_events(text: &str) -> (Vec<Value>, usize) {
+    let events: Vec<Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect();
+    let changes = events
+        .iter()
+        .filter(|e| e["method"] == "notifications/tools/list_changed")
+        .count();
+    (events, changes)
+}
 #[tokio::test]
 async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
     let limits = Limits {
@@ -207,23 +243,11 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
         ..Limits::default()
     };
     let (url, app, _stop) = start_app(Settings::default(), limits).await;
-    let body = json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen",
-        "params": {"notifications": {"toolsListChanged": true}, "_meta": meta(json!({}))}})
-    .to_string();
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
-         accept: application/json, text/event-stream\r\nmcp-protocol-version: 2026-07-28\r\n\
-         mcp-method: subscriptions/listen\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    );
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();
     let mut stream = socket.connect(addr(&url).parse().unwrap()).await.unwrap();
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let until = Instant::now() + 5 * SECOND;
-    while app.changes.receiver_count() == 0 && Instant::now() < until {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    stream.write_all(listen_request().as_bytes()).await.unwrap();
+    until_listening(&app).await;
     // Far more changes than the socket buffers and the queue hold, in batches the forwarding
     // task keeps up with (so that the queue, not the change buffer, is what fills).
     const CHANGES: usize = 60_000;
@@ -235,19 +259,35 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
     }
     let (text, closed) = read_until_closed(&mut stream, 20 * SECOND).await;
     assert!(closed, "the stream did not end");
-    let events: Vec<Value> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .filter_map(|d| serde_json::from_str(d.trim()).ok())
-        .collect();
-    let delivered = events
-        .iter()
-        .filter(|e| e["method"] == "notifications/tools/list_changed")
-        .count();
+    let (events, delivered) = listen_events(&text);
     assert!(delivered < CHANGES, "every change was queued: {delivered}");
     let last = events.last().unwrap();
     assert_eq!(last["id"], "sub", "{last}");
     assert_eq!(last["error"]["code"], -32000, "{last}");
+}
+
+#[tokio::test]
+async fn a_listen_stream_behind_the_change_buffer_ends_with_an_error_instead_of_skipping() {
+    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let mut stream = TcpStream::connect(addr(&url)).await.unwrap();
+    stream.write_all(listen_request().as_bytes()).await.unwrap();
+    until_listening(&app).await;
+    // More changes than the shared buffer keeps, sent without yielding: on this test's
+    // single-threaded runtime the stream's forwarding task reads none of them in between, so
+    // it finds the oldest gone (before: it skipped them and went on).
+    const MORE: usize = 10;
+    for _ in 0..CHANGE_BUFFER + MORE {
+        let _ = app.changes.send(Change::Tools);
+    }
+    let (text, closed) = read_until_closed(&mut stream, 5 * SECOND).await;
+    assert!(closed, "the stream did not end: {text}");
+    let (events, delivered) = listen_events(&text);
+    assert_eq!(delivered, 0, "changes were delivered after a gap: {text}");
+    let last = events.last().unwrap();
+    assert_eq!(last["id"], "sub", "{last}");
+    assert_eq!(last["error"]["code"], -32000, "{last}");
+    let message = last["error"]["message"].as_str().unwrap();
+    assert!(message.contains(&format!("{MORE} or more")), "{message}");
 }
 
 /// A `tools/call` of `slow_compute` as a task, for `principal`.
