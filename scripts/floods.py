@@ -3,22 +3,30 @@
 what the client saw: the figures of RELIABILITY.md's "Bounds of the example server" table.
 
     scripts/floods.py <server binary> <flood> [count]
+    scripts/floods.py --ci <server binary>
 
-starts `<server binary> --listen 127.0.0.1:<free port>` itself, runs one flood against it,
-prints one JSON line (RSS in MB from /proc, before / at the end / after the clients left, and
-what the clients got) and stops the server. Floods:
+The first form starts `<server binary> --listen 127.0.0.1:<free port>` itself, runs one flood
+against it, prints one JSON line (RSS in MB from /proc, before / at the end / after the clients
+left, and what the clients got) and stops the server. Floods:
 
     listen   <count> subscriptions/listen streams that never read, then $FLOOD_LIST_CHANGES
              (default 5,000) tool-list changes
-    abandon  <count> slow_compute calls (60 s) abandoned after 0.3 s, twice
+    abandon  <count> slow_compute calls (60 s) abandoned after 0.3 s, in $FLOOD_ROUNDS rounds
+             (default 2)
     tasks    <count> tasks created by one principal
-    drip     <count> connections sending one header byte every 0.5 s, watched for 12 s
-    idle     <count> idle connections, watched for 12 s
+    drip     <count> connections sending one header byte every 0.5 s, watched for
+             $FLOOD_WATCH_S seconds (default 12)
+    idle     <count> idle connections, watched for $FLOOD_WATCH_S seconds
     twice    one tools/call with Mcp-Name given twice
     big      one tools/call of 1.8 MB of small objects; peak RSS (VmHWM) before and after it
     bigtext  the same with 1.8 MB as one string
 
 $FLOOD_SERVER_ARGS (split on spaces) is added to the server's command line.
+
+The second form (CI's, after scripts/conformance.sh) runs every flood with small counts and
+small limits (the CHECKS below: server options, count, and what "the bound held" means for
+that flood), prints one line per check and exits 1 if any bound did not hold.
+
 Standard library only. Every loop is bounded in count and time; the server is killed on exit.
 """
 
@@ -40,7 +48,15 @@ META = {
     "io.modelcontextprotocol/clientCapabilities": {},
 }
 TASKS = {"extensions": {"io.modelcontextprotocol/tasks": {}}}
-LIST_CHANGES = int(os.environ.get("FLOOD_LIST_CHANGES", "5000"))
+
+
+def settings_from_env():
+    """The floods' settings: how many list changes the listen flood makes, how many rounds of
+    calls the abandon flood abandons, and how long the drip and idle floods watch their
+    connections."""
+    return {"changes": int(os.environ.get("FLOOD_LIST_CHANGES", "5000")),
+            "watch": float(os.environ.get("FLOOD_WATCH_S", "12")),
+            "rounds": int(os.environ.get("FLOOD_ROUNDS", "2"))}
 
 
 def request(method, params, name=None, extra=""):
@@ -142,14 +158,15 @@ def still_open(sockets):
     return n
 
 
-async def flood_listen(pid, port, count):
+async def flood_listen(pid, port, count, settings):
     listen = request(
         "subscriptions/listen",
         {"notifications": {"toolsListChanged": True}, "_meta": META},
     )
     streams = [await unread_socket(port, listen) for _ in range(count)]
     await asyncio.sleep(0.5)
-    seen = await keep_alive_calls(port, call("test_trigger_tool_change", {}), LIST_CHANGES)
+    seen = await keep_alive_calls(port, call("test_trigger_tool_change", {}),
+                                 settings["changes"])
     await asyncio.sleep(1)
     peak = status_kb(pid, "VmRSS")
     # Now read what each stream got (for at most 30 s in all).
@@ -179,11 +196,12 @@ async def flood_listen(pid, port, count):
             "notifications_per_stream": round(notes / max(count, 1))}
 
 
-async def flood_abandon(pid, port, count):
-    """Two rounds: memory still held by abandoned calls adds up; memory returned is reused."""
+async def flood_abandon(pid, port, count, settings):
+    """Rounds of calls abandoned: memory still held by abandoned calls adds up from round to
+    round; memory returned is reused by the next round."""
     data = call("slow_compute", {"seconds": 60})
-    rss = []
-    for _ in range(2):
+    result = {}
+    for n in range(1, settings["rounds"] + 1):
         sockets = []
         for _ in range(count):
             s = socket.socket()
@@ -192,24 +210,23 @@ async def flood_abandon(pid, port, count):
             await asyncio.get_running_loop().sock_sendall(s, data)
             sockets.append(s)
         await asyncio.sleep(0.3)
-        rss.append(mb(status_kb(pid, "VmRSS")))
+        result[f"rss_with_calls_{n}"] = mb(status_kb(pid, "VmRSS"))
         for s in sockets:
             s.close()
         await asyncio.sleep(1)
-        rss.append(mb(status_kb(pid, "VmRSS")))
+        result[f"rss_1s_after_abandon_{n}"] = mb(status_kb(pid, "VmRSS"))
     started = time.monotonic()
     code = await exchange(port, call("test_simple_text", {}))
-    return {"rss_with_calls_1": rss[0], "rss_1s_after_abandon_1": rss[1],
-            "rss_with_calls_2": rss[2], "rss_1s_after_abandon_2": rss[3],
-            "next_call_status": code, "next_call_ms": round((time.monotonic() - started) * 1000)}
+    return {**result, "next_call_status": code,
+            "next_call_ms": round((time.monotonic() - started) * 1000)}
 
 
-async def flood_tasks(pid, port, count):
+async def flood_tasks(pid, port, count, _settings):
     seen = await keep_alive_calls(port, call("slow_compute", {"seconds": 600}, TASKS), count)
     return {"rss_end": mb(status_kb(pid, "VmRSS")), "statuses": seen}
 
 
-async def flood_slow(pid, port, count, drip):
+async def flood_slow(pid, port, count, settings, drip):
     sockets = []
     for _ in range(count):
         s = socket.socket()
@@ -219,7 +236,7 @@ async def flood_slow(pid, port, count, drip):
     head = b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\nx-padding: " + b"a" * 100
     started = time.monotonic()
     i = 0
-    while time.monotonic() - started < 12:
+    while time.monotonic() - started < settings["watch"]:
         if drip and i < len(head):
             for s in sockets:
                 try:
@@ -232,15 +249,16 @@ async def flood_slow(pid, port, count, drip):
     code = await exchange(port, call("test_simple_text", {}), timeout=5)
     for s in sockets:
         s.close()
-    return {"open_after_12s": open_after, "of": count, "good_client_status": code}
+    return {"watched_s": settings["watch"], "open_after_watch": open_after, "of": count,
+            "good_client_status": code}
 
 
-async def flood_twice(pid, port, _count):
+async def flood_twice(pid, port, _count, _settings):
     data = call("test_simple_text", {}, extra="mcp-name: evil_tool\r\n")
     return {"status": await exchange(port, data)}
 
 
-async def flood_big(pid, port, _count, text=False):
+async def flood_big(pid, port, _count, _settings, text=False):
     await exchange(port, call("test_simple_text", {}))
     before = status_kb(pid, "VmHWM")
     if text:
@@ -259,22 +277,107 @@ FLOODS = {
     "listen": flood_listen,
     "abandon": flood_abandon,
     "tasks": flood_tasks,
-    "drip": lambda pid, port, n: flood_slow(pid, port, n, True),
-    "idle": lambda pid, port, n: flood_slow(pid, port, n, False),
+    "drip": lambda pid, port, n, settings: flood_slow(pid, port, n, settings, True),
+    "idle": lambda pid, port, n, settings: flood_slow(pid, port, n, settings, False),
     "twice": flood_twice,
     "big": flood_big,
-    "bigtext": lambda pid, port, n: flood_big(pid, port, n, True),
+    "bigtext": lambda pid, port, n, settings: flood_big(pid, port, n, settings, True),
 }
 
 
-def main():
-    if len(sys.argv) < 3 or sys.argv[2] not in FLOODS:
-        sys.exit(__doc__)
-    binary, flood = sys.argv[1], sys.argv[2]
-    count = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+class Check:
+    """One flood of the CI run: the server's options, the count, and whether the bound held."""
+
+    def __init__(self, flood, count, server_args, held, meaning, **settings):
+        self.flood, self.count, self.server_args = flood, count, server_args
+        self.held, self.meaning = held, meaning
+        self.settings = {"changes": 0, "watch": 0, "rounds": 0, **settings}
+
+
+def grew(r, key):
+    """How much the server's RSS grew from its start to `r[key]`, in MB."""
+    return r[key] - r["rss_start"]
+
+
+def kept_per_call_kb(r):
+    """RSS growth per abandoned call and round from the second round to the last, in KB: what
+    calls still running after their client left would keep (the first round also pays for
+    buffers that later rounds reuse)."""
+    last = max(int(k.rsplit("_", 1)[1]) for k in r if k.startswith("rss_with_calls_"))
+    growth = r[f"rss_with_calls_{last}"] - r["rss_with_calls_2"]
+    return growth * 1024 / (r["count"] * (last - 2))
+
+
+# Enough list changes to fill an unread stream's socket buffers on loopback (a few MB of
+# notifications) and then its queue.
+CI_LIST_CHANGES = 40_000
+
+# Small counts against small limits, so that each bound is reached in seconds; the growth
+# thresholds are generous (the same floods without the bounds grow far more: RELIABILITY.md,
+# "The floods before and after").
+CHECKS = [
+    Check("listen", 4, ["--listen-queue", "16"],
+          lambda r: r["streams_told_they_missed_changes"] == r["count"]
+          and r["trigger_statuses"] == {200: CI_LIST_CHANGES} and grew(r, "rss_end") < 64,
+          "every unread stream ended with -32000 once the kernel's buffers and its queue of 16 "
+          "were full; every trigger answered 200; RSS grew < 64 MB",
+          changes=CI_LIST_CHANGES),
+    Check("abandon", 500, [],
+          lambda r: r["next_call_status"] == 200 and kept_per_call_kb(r) < 4,
+          "five rounds of 500 abandoned calls: from the second round on, RSS grows < 4 KB per "
+          "call and round (calls still running after their client left keep about 10 KB "
+          "each); the next call answered 200",
+          rounds=5),
+    Check("tasks", 300, ["--max-tasks-per-principal", "100", "--max-tasks", "200"],
+          lambda r: r["statuses"] == {200: 100, 429: 200} and grew(r, "rss_end") < 64,
+          "exactly 100 tasks of one principal created, the other 200 calls refused with 429; "
+          "RSS grew < 64 MB"),
+    Check("drip", 50, ["--header-timeout-ms", "1000"],
+          lambda r: r["open_after_watch"] == 0 and r["good_client_status"] == 200,
+          "every connection dripping its head closed within 5 s (header timeout 1 s); a good "
+          "client then answered 200",
+          watch=5),
+    Check("idle", 60, ["--header-timeout-ms", "1000", "--max-connections", "20"],
+          lambda r: r["open_after_watch"] == 0 and r["good_client_status"] == 200,
+          "60 idle connections against a cap of 20 and an idle timeout of 1 s: all closed "
+          "within 6 s (those beyond the cap accepted as others closed); a good client then "
+          "answered 200",
+          watch=6),
+    Check("twice", 1, [], lambda r: r["status"] == 400, "Mcp-Name given twice: 400"),
+    Check("big", 1, [],
+          lambda r: r["status"] == 200 and r["peak_rss_after"] - r["peak_rss_before"] < 300,
+          "1.8 MB of small objects answered 200 with peak RSS < 300 MB above the warm-up's "
+          "(before the one typed read: +455 MB)"),
+    Check("big", 1, ["--max-body-bytes", "1000000"],
+          lambda r: r["status"] == 413 and r["peak_rss_after"] - r["peak_rss_before"] < 16,
+          "the same over a body limit of 1 MB: 413, peak RSS < 16 MB above the warm-up's"),
+    Check("bigtext", 1, [],
+          lambda r: r["status"] == 200 and r["peak_rss_after"] - r["peak_rss_before"] < 32,
+          "1.8 MB as one string answered 200 with peak RSS < 32 MB above the warm-up's"),
+]
+
+
+def ci(binary):
+    """Runs every check against `binary`; whether every bound held. One line per check."""
+    failed = 0
+    for check in CHECKS:
+        try:
+            result = run(binary, check.flood, check.count, check.server_args, check.settings)
+            held = check.held(result)
+        except Exception as e:  # a flood that broke down is a bound not shown to hold
+            result, held = {"flood": check.flood, "error": repr(e)}, False
+        failed += not held
+        verdict = "held" if held else "NOT HELD"
+        print(f"{verdict}: {check.flood} {' '.join(check.server_args)}: {check.meaning}")
+        print(f"    {json.dumps(result)}", flush=True)
+    print(f"floods: {len(CHECKS) - failed} of {len(CHECKS)} bounds held")
+    return failed == 0
+
+
+def run(binary, flood, count, server_args, settings):
+    """Starts the server, runs `flood` against it, stops it; the flood's result."""
     port = free_port()
-    extra = os.environ.get("FLOOD_SERVER_ARGS", "").split()
-    server = subprocess.Popen([binary, "--listen", f"127.0.0.1:{port}", *extra],
+    server = subprocess.Popen([binary, "--listen", f"127.0.0.1:{port}", *server_args],
                               stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
@@ -285,13 +388,26 @@ def main():
                 time.sleep(0.05)
         start = status_kb(server.pid, "VmRSS")
         began = time.monotonic()
-        result = asyncio.run(asyncio.wait_for(FLOODS[flood](server.pid, port, count), 300))
-        result = {"flood": flood, "count": count, "rss_start": mb(start), **result,
-                  "seconds": round(time.monotonic() - began, 1)}
-        print(json.dumps(result))
+        flooding = FLOODS[flood](server.pid, port, count, settings)
+        result = asyncio.run(asyncio.wait_for(flooding, 300))
+        return {"flood": flood, "count": count, "rss_start": mb(start), **result,
+                "seconds": round(time.monotonic() - began, 1)}
     finally:
         server.kill()
         server.wait()
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--ci":
+        if not os.access(sys.argv[2], os.X_OK):
+            sys.exit(f"floods: no server binary at {sys.argv[2]} (scripts/conformance.sh builds it)")
+        sys.exit(0 if ci(sys.argv[2]) else 1)
+    if len(sys.argv) < 3 or sys.argv[2] not in FLOODS:
+        sys.exit(__doc__)
+    binary, flood = sys.argv[1], sys.argv[2]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 200
+    extra = os.environ.get("FLOOD_SERVER_ARGS", "").split()
+    print(json.dumps(run(binary, flood, count, extra, settings_from_env())))
 
 
 if __name__ == "__main__":
