@@ -368,7 +368,8 @@ def ci(binary):
             result, held = {"flood": check.flood, "error": repr(e)}, False
         failed += not held
         verdict = "held" if held else "NOT HELD"
-        print(f"{verdict}: {check.flood} {' '.join(check.server_args)}: {check.meaning}")
+        options = "".join(f" {a}" for a in check.server_args)
+        print(f"{verdict}: {check.flood}{options}: {check.meaning}")
         print(f"    {json.dumps(result)}", flush=True)
     print(f"floods: {len(CHECKS) - failed} of {len(CHECKS)} bounds held")
     return failed == 0
