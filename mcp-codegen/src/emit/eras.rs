@@ -39,12 +39,13 @@ pub fn emit(
             pub use super::#new_name::{#(#shared),*};
         }
     });
+    // An outer doc comment of a module resolves its links in the parent's scope.
     let old_doc = format!(
-        " The types of revision {} (see [`overview`]).",
+        " The types of revision {} (see [`overview`]({old_name}::overview)).",
         old.revision
     );
     let new_doc = format!(
-        " The types of revision {} (see [`overview`]).",
+        " The types of revision {} (see [`overview`]({new_name}::overview)).",
         new.revision
     );
     let conversions = join.pairs.iter().map(|p| {
