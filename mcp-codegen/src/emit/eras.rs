@@ -2,13 +2,14 @@
 //! the newer revision's module, re-exported by the older one), and a `From` or `TryFrom` impl
 //! in each direction for every other type name both define, as the join decided. Each impl is
 //! data (the type's name, the revisions, why it may fail, where a default `resultType` is
-//! dropped) handed to `mcp_runtime::era`.
+//! dropped) handed to `mcp_runtime::era`. Then the data tables the caller gives (the era
+//! facts), as constants.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::EmitOptions;
-use crate::ir::{Module, RustName};
+use crate::ir::{DataTable, Module, RustName};
 use crate::join::{Conversion, Join};
 
 /// One revision's module in the file.
@@ -22,11 +23,13 @@ pub struct EraModule<'m> {
     pub module: &'m Module,
 }
 
-/// The file's items: the newer revision's module, the older one's, and the conversions.
+/// The file's items: the newer revision's module, the older one's, the conversions and the
+/// `tables`.
 pub fn emit(
     old: EraModule<'_>,
     new: EraModule<'_>,
     join: &Join,
+    tables: &[DataTable],
     options: &EmitOptions,
 ) -> TokenStream {
     let new_body = super::emit(new.module, options);
@@ -52,6 +55,7 @@ pub fn emit(
         let backward = conversion(&p.name, new, old, &p.backward);
         quote!(#forward #backward)
     });
+    let tables = tables.iter().map(super::table::table);
     quote! {
         #[doc = #old_doc]
         pub mod #old_name {
@@ -65,6 +69,8 @@ pub fn emit(
         }
 
         #(#conversions)*
+
+        #(#tables)*
     }
 }
 
