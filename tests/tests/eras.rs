@@ -238,3 +238,44 @@ fn the_resource_not_found_code_translates_between_the_eras() {
     let to_legacy = ErrorCodeFact::translate(ERROR_CODE_FACTS, -32602, Era::Modern, Era::Legacy);
     assert_eq!(to_legacy, -32602);
 }
+
+/// The figures of the closing note (printed with `--nocapture`), checked against the impls the
+/// generated file holds.
+#[test]
+fn the_counts_of_shared_and_converted_types_match_the_generated_impls() {
+    let text = include_str!(concat!(env!("OUT_DIR"), "/mcp-eras.rs"));
+    let count = |kind: &str, from: &str| {
+        text.matches(&format!("impl ::core::convert::{kind}<{from}::"))
+            .count()
+    };
+    let kinds = |pick: fn(&(&str, bool, bool)) -> bool| {
+        let from = CONVERTED.iter().filter(|c| pick(c)).count();
+        (from, CONVERTED.len() - from)
+    };
+    let forward = kinds(|c| c.1);
+    let backward = kinds(|c| c.2);
+    assert_eq!(
+        forward,
+        (
+            count("From", "v2025_11_25"),
+            count("TryFrom", "v2025_11_25")
+        )
+    );
+    assert_eq!(
+        backward,
+        (
+            count("From", "v2026_07_28"),
+            count("TryFrom", "v2026_07_28")
+        )
+    );
+    println!(
+        "shared: {}; converted pairs: {}; 2025-11-25 to 2026-07-28: From {}, TryFrom {}; \
+         2026-07-28 to 2025-11-25: From {}, TryFrom {}",
+        SHARED.len(),
+        CONVERTED.len(),
+        forward.0,
+        forward.1,
+        backward.0,
+        backward.1
+    );
+}

@@ -75,7 +75,9 @@ pub fn emit(
 }
 
 /// The impl converting `name` of `from` to `name` of `to`: `From` where every value converts,
-/// else `TryFrom`.
+/// else `TryFrom`. The function is `#[inline]`, so that it is compiled only where a conversion
+/// is used (each instantiates writing and reading both types through `serde_json::Value`; a
+/// crate including the module and converting nothing paid for all of them, issue 19 item 7).
 fn conversion(
     name: &RustName,
     from: EraModule<'_>,
@@ -87,6 +89,7 @@ fn conversion(
     if c.total() {
         quote! {
             impl ::core::convert::From<#f::#name> for #t::#name {
+                #[inline]
                 fn from(value: #f::#name) -> Self {
                     ::mcp_runtime::era::widen(&value, #direction)
                 }
@@ -96,6 +99,7 @@ fn conversion(
         quote! {
             impl ::core::convert::TryFrom<#f::#name> for #t::#name {
                 type Error = ::mcp_runtime::era::EraError;
+                #[inline]
                 fn try_from(value: #f::#name) -> ::core::result::Result<Self, Self::Error> {
                     ::mcp_runtime::era::convert(&value, #direction)
                 }
