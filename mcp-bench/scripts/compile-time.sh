@@ -5,13 +5,15 @@
 # Each probe crate is a library with one function that reads and writes one type, built in its
 # own target directory (so the other engineers' builds in this checkout do not share its lock).
 # Dependencies are built first, untimed; then the probe crate itself is rebuilt RUNS times
-# (touching its sources), and the best time is reported, for `cargo build` (dev profile) and
+# (touching its sources), and the best and the median time are reported, for `cargo build` (dev profile) and
 # `cargo build --release`. For the generated module, "the crate" includes its build script
 # running the generator, which is part of what a user pays; the script is timed separately too.
 #
 # Usage: mcp-bench/scripts/compile-time.sh [RUNS]   (from the workspace root; default RUNS=3)
 # PROBES="baseline generated" limits the run to those probes (default: all four; the fifth,
 # generated_eras, includes the two-revision module of 2025-11-25 and 2026-07-28).
+# RATIO="generated generated_eras" instead alternates the rebuilds of two probes and prints
+# their ratio (issue 19: the two-revision module against the one-revision module).
 set -euo pipefail
 
 RUNS=${1:-3}
@@ -115,30 +117,69 @@ for p in generated generated_eras generated_build rust_mcp_schema baseline; do
     cp "$ROOT/Cargo.lock" "$WORK/$p/Cargo.lock"
 done
 
-best() { # name, cargo args... -> best wall seconds of RUNS rebuilds of the probe crate
-    local name=$1
+prepare() { # name, cargo args...: builds the probe's dependencies (untimed)
+    local dir=$WORK/$1
     shift
-    local dir=$WORK/$name best=""
-    # Dependencies first, untimed.
     (cd "$dir" && cargo build -q "$@" 2>"$dir/build.log") || {
         cat "$dir/build.log" >&2
         exit 1
     }
-    for _ in $(seq "$RUNS"); do
-        touch "$dir/src/lib.rs"
-        [ -f "$dir/build.rs" ] && touch "$dir/build.rs"
-        local t0 t1
-        t0=$(date +%s.%N)
-        (cd "$dir" && cargo build -q "$@" 2>"$dir/build.log")
-        t1=$(date +%s.%N)
-        local t
-        t=$(echo "$t1 - $t0" | bc)
-        if [ -z "$best" ] || [ "$(echo "$t < $best" | bc)" = 1 ]; then best=$t; fi
-    done
-    printf '%.2f' "$best"
 }
 
-echo "| crate | dev build (s) | release build (s) |"
+once() { # name, cargo args... -> wall seconds of one rebuild of the probe crate
+    local dir=$WORK/$1
+    shift
+    touch "$dir/src/lib.rs"
+    [ -f "$dir/build.rs" ] && touch "$dir/build.rs"
+    local t0 t1
+    t0=$(date +%s.%N)
+    (cd "$dir" && cargo build -q "$@" 2>"$dir/build.log")
+    t1=$(date +%s.%N)
+    echo "$t1 - $t0" | bc
+}
+
+stats() { # seconds... -> "min median" (the median of an even count: the lower middle one)
+    local sorted
+    mapfile -t sorted < <(printf '%s\n' "$@" | sort -g)
+    echo "${sorted[0]} ${sorted[$(((${#sorted[@]} - 1) / 2))]}"
+}
+
+best() { # name, cargo args... -> "min (median m)" wall seconds of RUNS rebuilds of the probe
+    local name=$1 times=() min median
+    shift
+    prepare "$name" "$@"
+    for _ in $(seq "$RUNS"); do times+=("$(once "$name" "$@")"); done
+    read -r min median < <(stats "${times[@]}")
+    printf '%.2f (median %.2f)' "$min" "$median"
+}
+
+# RATIO="a b": the rebuilds of probes a and b alternate (a, b, a, b, ...), so that a load
+# that changes during the run weighs on both alike; prints each one's best and median and
+# the ratios b/a, per profile.
+if [ -n "${RATIO:-}" ]; then
+    read -r a b <<<"$RATIO"
+    echo "| profile | $a: best (median) s | $b: best (median) s | $b / $a, best | $b / $a, median |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    for profile in dev release; do
+        args=()
+        [ "$profile" = release ] && args=(--release)
+        prepare "$a" "${args[@]}"
+        prepare "$b" "${args[@]}"
+        ta=() tb=()
+        for _ in $(seq "$RUNS"); do
+            ta+=("$(once "$a" "${args[@]}")")
+            tb+=("$(once "$b" "${args[@]}")")
+        done
+        read -r amin amed < <(stats "${ta[@]}")
+        read -r bmin bmed < <(stats "${tb[@]}")
+        printf '| %s | %.2f (%.2f) | %.2f (%.2f) | %.2f | %.2f |\n' "$profile" "$amin" "$amed" \
+            "$bmin" "$bmed" "$(echo "$bmin / $amin" | bc -l)" "$(echo "$bmed / $amed" | bc -l)"
+        echo "$profile $a: ${ta[*]}; $b: ${tb[*]}" >&2
+    done
+    exit 0
+fi
+
+echo "| crate | dev build (s), best (median) | release build (s), best (median) |"
 echo "| --- | ---: | ---: |"
 PROBES=${PROBES:-baseline generated generated_build rust_mcp_schema}
 for p in $PROBES; do

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::emit::{EmitOptions, emit};
+use crate::era_facts::{MessageKind, Methods};
 use crate::error::{Error, SchemaError};
 use crate::extension::{Enabled, ExtensionDef};
 use crate::ir::Module;
@@ -367,8 +368,10 @@ impl Builder {
         extension_roles::assign(&mut module, &protocol, &names.rust_of);
         // overview: the generated module's docs.
         module.overview = overview::text(&module, defs, &protocol);
+        let methods = methods_of(&protocol);
         Ok(Lowered {
             module,
+            methods,
             revision: protocol.revision,
             sha256: loaded.sha256,
             extensions: ids,
@@ -564,12 +567,27 @@ fn same_file(a: &Path, b: &Path) -> bool {
 pub(crate) struct Lowered {
     /// The IR.
     pub module: Module,
+    /// The methods its schema defines (the era facts are checked against them).
+    pub methods: Methods,
     /// The revision whose overlay was applied.
     pub revision: Option<String>,
     /// The schema file's SHA-256.
     pub sha256: String,
     /// The extensions enabled on it.
     pub extensions: Vec<String>,
+}
+
+/// The requests and notifications of the protocol model, by method.
+fn methods_of(protocol: &Protocol) -> Methods {
+    let requests = protocol
+        .requests
+        .values()
+        .map(|r| (r.method.clone(), MessageKind::Request));
+    let notifications = protocol
+        .notifications
+        .values()
+        .map(|m| (m.clone(), MessageKind::Notification));
+    requests.chain(notifications).collect()
 }
 
 /// Parses the emitted tokens and prints them formatted, items spaced.

@@ -4,6 +4,7 @@
 
 use crate::builder::{Builder, Lowered, Source, format_file};
 use crate::emit::eras::{EraModule, emit};
+use crate::era_facts::EraFacts;
 use crate::error::Error;
 use crate::extension::ExtensionDef;
 use crate::ir::RustName;
@@ -90,6 +91,7 @@ pub fn generate(builder: &Builder, sources: &[Source]) -> Result<crate::Generate
         (&new_rev, &mut new_l.module),
         &joined,
     );
+    let tables = era_facts(&old_rev, &old_l, &new_rev, &new_l)?;
     let old_name = module_name(&old_rev);
     let new_name = module_name(&new_rev);
     let tokens = emit(
@@ -104,6 +106,7 @@ pub fn generate(builder: &Builder, sources: &[Source]) -> Result<crate::Generate
             module: &new_l.module,
         },
         &joined,
+        &tables,
         &builder.emit_options(),
     );
     let body = format_file(tokens)?;
@@ -120,6 +123,22 @@ pub fn generate(builder: &Builder, sources: &[Source]) -> Result<crate::Generate
         types,
         eras: Some(summary(&old_rev, &new_rev, &joined)),
     })
+}
+
+/// The tables of the era facts, checked against both schemas, when the facts are about these
+/// two revisions (none for another pair).
+fn era_facts(
+    old_rev: &str,
+    old: &Lowered,
+    new_rev: &str,
+    new: &Lowered,
+) -> Result<Vec<crate::ir::DataTable>, Error> {
+    let facts = EraFacts::builtin()?;
+    if !facts.applies(old_rev, new_rev) {
+        return Ok(Vec::new());
+    }
+    facts.check(&old.methods, &new.methods)?;
+    Ok(facts.tables(&old.methods, &new.methods))
 }
 
 /// Every extension asked for must be defined for one of the two revisions.

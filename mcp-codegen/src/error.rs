@@ -100,6 +100,14 @@ pub enum Error {
         /// Why it cannot be enabled.
         message: String,
     },
+    /// The era facts (`schema/eras.json`) are wrong at `key`, or disagree with a schema.
+    #[error("schema/eras.json: #{key}: {message}")]
+    EraFacts {
+        /// JSON pointer into the facts file of the offending key, e.g. `/methods/3/modern`.
+        key: String,
+        /// What is wrong there.
+        message: String,
+    },
     /// Several schemas (one per revision) that cannot be generated side by side.
     #[error("several schemas: {0}")]
     Eras(String),

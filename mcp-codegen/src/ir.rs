@@ -669,3 +669,36 @@ mod tests {
         }
     }
 }
+
+/// A constant slice of plain data the generated code lists for the runtime to read (the era
+/// facts of `schema/eras.json`): its item type is a runtime type, written by hand once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataTable {
+    /// The constant's name (`METHOD_FACTS`).
+    pub name: String,
+    /// Its doc comment.
+    pub doc: String,
+    /// The item type's path from the crate root (`["mcp_runtime", "era", "MethodFact"]`).
+    pub item: Vec<String>,
+    /// The items, each a [`DataValue::Struct`] of the item type.
+    pub rows: Vec<DataValue>,
+}
+
+/// A value of a [`DataTable`], built from literals, paths and struct expressions only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DataValue {
+    /// A `&'static str`.
+    Str(String),
+    /// An `i64`.
+    Int(i64),
+    /// A unit variant or a constant, by its path from the crate root.
+    Path(Vec<String>),
+    /// A tuple variant (or function) by its path, applied to its arguments.
+    Call(Vec<String>, Vec<DataValue>),
+    /// `Option::None`.
+    None,
+    /// `Option::Some` of the value.
+    Some(Box<DataValue>),
+    /// A struct expression: the type's path and each field's name and value.
+    Struct(Vec<String>, Vec<(String, DataValue)>),
+}

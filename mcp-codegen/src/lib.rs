@@ -37,6 +37,7 @@ mod builder;
 mod cycles;
 mod docs;
 mod emit;
+mod era_facts;
 mod eras;
 mod error;
 mod errors;

@@ -157,3 +157,100 @@ fn the_cli_takes_extension() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown extension"));
 }
+
+/// Two revisions side by side, 2025-11-25 and 2026-07-28, with `extensions` enabled.
+fn two_revisions(extensions: &[&str]) -> Result<mcp_codegen::Generated, mcp_codegen::Error> {
+    let mut b = mcp_codegen::Builder::new();
+    b.schema(official("2025-11-25"))
+        .schema(official("2026-07-28"))
+        .cargo_metadata(false);
+    for e in extensions {
+        b.extension(*e);
+    }
+    b.generate_string()
+}
+
+/// The text of the top-level module `name` (from its `pub mod` line to its closing brace).
+fn module<'t>(text: &'t str, name: &str) -> &'t str {
+    let start = text
+        .find(&format!("\npub mod {name} {{\n"))
+        .unwrap_or_else(|| panic!("no module {name}"));
+    let len = text[start..].find("\n}\n").expect("the module closes");
+    &text[start..start + len]
+}
+
+/// The lines of `text` that are code, not doc comments (the overviews list what the other
+/// revision defines, so they name the extension's types in both modules).
+fn code_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("///"))
+        .collect()
+}
+
+#[test]
+fn with_two_revisions_only_the_extensions_own_revision_is_extended() {
+    let plain = two_revisions(&[]).unwrap();
+    let tasks = two_revisions(&[TASKS]).unwrap();
+    // The header names the extension with 2026-07-28 only.
+    let header = tasks.text.lines().next().unwrap();
+    let (legacy_part, modern_part) = header.split_once(" and revision 2026-07-28").unwrap();
+    assert!(!legacy_part.contains(TASKS), "{header}");
+    assert!(
+        modern_part.contains(&format!(", extensions {TASKS})")),
+        "{header}"
+    );
+    // 2025-11-25's code is the same with and without it (its own experimental task types
+    // included: the extension's do not replace them).
+    let (legacy_plain, legacy_tasks) = (
+        module(&plain.text, "v2025_11_25"),
+        module(&tasks.text, "v2025_11_25"),
+    );
+    assert_eq!(code_lines(legacy_plain), code_lines(legacy_tasks));
+    assert!(legacy_tasks.contains("pub struct GetTaskPayloadRequest {"));
+    // 2026-07-28 gains the extension: its marker, its types, the task outcome of tools/call.
+    let modern = module(&tasks.text, "v2026_07_28");
+    for item in [
+        "pub struct TasksExtension;",
+        "pub struct UpdateTaskRequest {",
+        "Task(::mcp_runtime::extension::Granted<CreateTaskResult>)",
+        "impl ::mcp_runtime::extension::Supports<TasksExtension> for CallToolRequest {}",
+        "impl ::mcp_runtime::extension::ExtensionCapabilities for ClientCapabilities {",
+    ] {
+        assert!(modern.contains(item), "{item} is not in 2026-07-28");
+        assert!(!legacy_tasks.contains(item), "{item} is in 2025-11-25");
+        assert!(!module(&plain.text, "v2026_07_28").contains(item), "{item}");
+    }
+    // The join sees the extension's types as 2026-07-28's: one 2025-11-25 lacks is in neither
+    // list; one 2025-11-25 defines too (its own `Task`) converts.
+    let eras = tasks.eras.unwrap();
+    let converted = |n: &str| eras.converted.iter().any(|c| c.name == n);
+    assert!(
+        !converted("UpdateTaskRequest") && !eras.shared.iter().any(|s| s == "UpdateTaskRequest")
+    );
+    assert!(converted("Task") && !converted("TasksExtension"));
+}
+
+#[test]
+fn with_two_revisions_an_extension_of_neither_is_an_error() {
+    let e = mcp_codegen::Builder::new()
+        .schema(official("2025-06-18"))
+        .schema(official("2025-11-25"))
+        .extension(TASKS)
+        .generate_string()
+        .unwrap_err();
+    assert!(
+        matches!(&e, mcp_codegen::Error::Extension { id, .. } if id == TASKS),
+        "{e}"
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains("defined for 2026-07-28") && text.contains("neither schema"),
+        "{text}"
+    );
+    // An unknown one is refused as with one schema.
+    let e = two_revisions(&["com.example/nope"]).unwrap_err();
+    assert!(
+        matches!(&e, mcp_codegen::Error::UnknownExtension { name, .. } if name == "com.example/nope"),
+        "{e}"
+    );
+}

@@ -19,7 +19,11 @@
 //! - the generated code of two revisions (`Builder::schema` called once per revision) converts
 //!   between their types through [`convert()`] and [`widen()`]: the value written as JSON, a
 //!   `resultType` the target does not know dropped where it holds what its absence means, the
-//!   rest read by the target type (members it lacks kept in its lossless `extra`).
+//!   rest read by the target type (members it lacks kept in its lossless `extra`);
+//! - the same module lists the era facts the schemas cannot state (methods one era lacks or
+//!   carries another way, what replaces them, changed error codes) as tables of
+//!   [`MethodFact`] and [`ErrorCodeFact`], read with [`MethodFact::find`] and
+//!   [`ErrorCodeFact::translate`].
 //!
 //! The era is decided before a message can be read into the types of either revision (which
 //! differ), so the functions take what the transport has at that point: the message as a
@@ -617,7 +621,9 @@ impl<K: Eq + Hash> EraCache<K> {
 }
 
 mod convert;
+mod facts;
 #[cfg(test)]
 mod tests;
 
 pub use convert::{Direction, EraError, convert, widen};
+pub use facts::{Carried, ErrorCodeFact, MessageKind, MethodFact, Replacement};

@@ -138,3 +138,144 @@ fn conversion_errors_name_the_type_the_members_and_both_revisions() {
         .to_string();
     insta::assert_snapshot!(format!("{request}\n\n{list}\n\n{input}"));
 }
+
+/// Each `method` constant of a revision's official schema: the method and whether its `$def`
+/// is a notification (read from the JSON here, not through the generator).
+fn schema_methods(revision: &str) -> std::collections::BTreeMap<String, bool> {
+    let path = schema_dir().join(revision).join("schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let defs = schema["$defs"].as_object().unwrap();
+    defs.iter()
+        .filter_map(|(name, def)| {
+            let method = def["properties"]["method"]["const"].as_str()?;
+            Some((method.to_owned(), name.ends_with("Notification")))
+        })
+        .collect()
+}
+
+/// The methods of the `$def`s the modern schema's `InputRequest` union lists.
+fn input_request_methods() -> Vec<String> {
+    let path = schema_dir().join("2026-07-28").join("schema.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let defs = &schema["$defs"];
+    defs["InputRequest"]["anyOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let name = r["$ref"].as_str().unwrap().trim_start_matches("#/$defs/");
+            defs[name]["properties"]["method"]["const"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_era_facts_agree_with_both_schemas() {
+    use mcp_runtime::era::{Carried, Era, MessageKind, MethodFact, Replacement};
+    use mcp_tests::eras::METHOD_FACTS;
+    let modern_methods = schema_methods("2026-07-28");
+    for (era, revision) in [(Era::Legacy, "2025-11-25"), (Era::Modern, "2026-07-28")] {
+        let methods = schema_methods(revision);
+        for fact in METHOD_FACTS {
+            let defined = methods.get(fact.method);
+            let notification = fact.kind == MessageKind::Notification;
+            match fact.carried(era) {
+                Carried::Absent => assert_eq!(defined, None, "{revision} has {}", fact.method),
+                Carried::Message => {
+                    assert_eq!(defined, Some(&notification), "{revision}: {}", fact.method)
+                }
+                Carried::InputRequest => {
+                    assert_eq!(defined, Some(&false), "{revision}: {}", fact.method);
+                    assert!(input_request_methods().iter().any(|m| m == fact.method));
+                }
+            }
+        }
+    }
+    for fact in METHOD_FACTS {
+        match fact.replaced_by {
+            Some(Replacement::Method(m)) => assert!(modern_methods.contains_key(m), "{m}"),
+            Some(Replacement::Meta(key)) => {
+                let text =
+                    std::fs::read_to_string(schema_dir().join("2026-07-28").join("schema.json"))
+                        .unwrap();
+                assert!(text.contains(&format!("\"{key}\"")), "{key}");
+            }
+            None => {}
+        }
+    }
+    // What the issue lists is there, as the specification says.
+    let find = |m| MethodFact::find(METHOD_FACTS, m).unwrap_or_else(|| panic!("{m}"));
+    assert_eq!(
+        find("initialize").replaced_by,
+        Some(Replacement::Method("server/discover"))
+    );
+    assert!(!find("ping").exists_in(Era::Modern));
+    for m in ["resources/subscribe", "resources/unsubscribe"] {
+        assert_eq!(
+            find(m).replaced_by,
+            Some(Replacement::Method("subscriptions/listen"))
+        );
+    }
+    for m in ["sampling/createMessage", "elicitation/create", "roots/list"] {
+        assert_eq!(find(m).carried(Era::Modern), Carried::InputRequest, "{m}");
+    }
+}
+
+#[test]
+fn the_resource_not_found_code_translates_between_the_eras() {
+    use mcp_runtime::era::{Era, ErrorCodeFact};
+    use mcp_tests::eras::ERROR_CODE_FACTS;
+    let fact = ErrorCodeFact::find(ERROR_CODE_FACTS, "resource_not_found").unwrap();
+    assert_eq!((fact.legacy, fact.modern), (-32002, -32602));
+    let to_modern = ErrorCodeFact::translate(ERROR_CODE_FACTS, -32002, Era::Legacy, Era::Modern);
+    assert_eq!(to_modern, -32602);
+    // -32602 is every invalid-params error in the modern era: not taken for "not found".
+    let to_legacy = ErrorCodeFact::translate(ERROR_CODE_FACTS, -32602, Era::Modern, Era::Legacy);
+    assert_eq!(to_legacy, -32602);
+}
+
+/// The figures of the closing note (printed with `--nocapture`), checked against the impls the
+/// generated file holds.
+#[test]
+fn the_counts_of_shared_and_converted_types_match_the_generated_impls() {
+    let text = include_str!(concat!(env!("OUT_DIR"), "/mcp-eras.rs"));
+    let count = |kind: &str, from: &str| {
+        text.matches(&format!("impl ::core::convert::{kind}<{from}::"))
+            .count()
+    };
+    let kinds = |pick: fn(&(&str, bool, bool)) -> bool| {
+        let from = CONVERTED.iter().filter(|c| pick(c)).count();
+        (from, CONVERTED.len() - from)
+    };
+    let forward = kinds(|c| c.1);
+    let backward = kinds(|c| c.2);
+    assert_eq!(
+        forward,
+        (
+            count("From", "v2025_11_25"),
+            count("TryFrom", "v2025_11_25")
+        )
+    );
+    assert_eq!(
+        backward,
+        (
+            count("From", "v2026_07_28"),
+            count("TryFrom", "v2026_07_28")
+        )
+    );
+    println!(
+        "shared: {}; converted pairs: {}; 2025-11-25 to 2026-07-28: From {}, TryFrom {}; \
+         2026-07-28 to 2025-11-25: From {}, TryFrom {}",
+        SHARED.len(),
+        CONVERTED.len(),
+        forward.0,
+        forward.1,
+        backward.0,
+        backward.1
+    );
+}

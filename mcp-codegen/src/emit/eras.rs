@@ -2,13 +2,14 @@
 //! the newer revision's module, re-exported by the older one), and a `From` or `TryFrom` impl
 //! in each direction for every other type name both define, as the join decided. Each impl is
 //! data (the type's name, the revisions, why it may fail, where a default `resultType` is
-//! dropped) handed to `mcp_runtime::era`.
+//! dropped) handed to `mcp_runtime::era`. Then the data tables the caller gives (the era
+//! facts), as constants.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::EmitOptions;
-use crate::ir::{Module, RustName};
+use crate::ir::{DataTable, Module, RustName};
 use crate::join::{Conversion, Join};
 
 /// One revision's module in the file.
@@ -22,11 +23,13 @@ pub struct EraModule<'m> {
     pub module: &'m Module,
 }
 
-/// The file's items: the newer revision's module, the older one's, and the conversions.
+/// The file's items: the newer revision's module, the older one's, the conversions and the
+/// `tables`.
 pub fn emit(
     old: EraModule<'_>,
     new: EraModule<'_>,
     join: &Join,
+    tables: &[DataTable],
     options: &EmitOptions,
 ) -> TokenStream {
     let new_body = super::emit(new.module, options);
@@ -53,6 +56,7 @@ pub fn emit(
         let backward = conversion(&p.name, new, old, &p.backward);
         quote!(#forward #backward)
     });
+    let tables = tables.iter().map(super::table::table);
     quote! {
         #[doc = #old_doc]
         pub mod #old_name {
@@ -66,11 +70,15 @@ pub fn emit(
         }
 
         #(#conversions)*
+
+        #(#tables)*
     }
 }
 
 /// The impl converting `name` of `from` to `name` of `to`: `From` where every value converts,
-/// else `TryFrom`.
+/// else `TryFrom`. The function is `#[inline]`, so that it is compiled only where a conversion
+/// is used (each instantiates writing and reading both types through `serde_json::Value`; a
+/// crate including the module and converting nothing paid for all of them, issue 19 item 7).
 fn conversion(
     name: &RustName,
     from: EraModule<'_>,
@@ -82,6 +90,7 @@ fn conversion(
     if c.total() {
         quote! {
             impl ::core::convert::From<#f::#name> for #t::#name {
+                #[inline]
                 fn from(value: #f::#name) -> Self {
                     ::mcp_runtime::era::widen(&value, #direction)
                 }
@@ -91,6 +100,7 @@ fn conversion(
         quote! {
             impl ::core::convert::TryFrom<#f::#name> for #t::#name {
                 type Error = ::mcp_runtime::era::EraError;
+                #[inline]
                 fn try_from(value: #f::#name) -> ::core::result::Result<Self, Self::Error> {
                     ::mcp_runtime::era::convert(&value, #direction)
                 }

@@ -11,6 +11,7 @@ pub mod eras;
 mod items;
 mod prose;
 mod roles;
+mod table;
 mod tokens;
 
 use std::collections::BTreeSet;
