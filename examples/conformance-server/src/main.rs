@@ -24,12 +24,15 @@ mod tasks;
 mod tests;
 mod work;
 
-/// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
-/// lints a library's public API is exempt from (unused items, variant names that repeat the
-/// schema's `$def` names) apply; the names are the schema's own, on purpose.
-#[allow(dead_code, clippy::enum_variant_names)]
+/// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
+/// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
+/// legacy ones are under `mcp::v2025_11_25`. In a binary nothing is exported, so the lints a
+/// library's public API is exempt from (unused items, variant names that repeat the schema's
+/// `$def` names) apply; the names are the schema's own, on purpose.
+#[allow(dead_code, unused_imports, clippy::enum_variant_names)]
 mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+    pub use v2026_07_28::*;
 }
 
 use std::io::Read as _;
