@@ -1,9 +1,12 @@
 //! Streamable HTTP, stateless (2026-07-28): one POST per JSON-RPC message at `/mcp`, answered
 //! with `application/json`, or with `text/event-stream` when the request's notifications
-//! (progress, log messages) or a `subscriptions/listen` stream go with it.
+//! (progress, log messages) or a `subscriptions/listen` stream go with it. Legacy (2025-11-25)
+//! sessions share the endpoint: after check 2, a message is routed by its era
+//! (`crate::legacy::route`), and `initialize` or a message of a session goes to
+//! `crate::legacy`; `GET` and `DELETE` with an `Mcp-Session-Id` are a session's too.
 //!
-//! Every request goes through the same checks, in this order, each with the error and HTTP
-//! status the specification gives it:
+//! Every modern request goes through the same checks, in this order, each with the error and
+//! HTTP status the specification gives it:
 //!
 //! 1. `Host` and `Origin` name this machine (DNS-rebinding protection): else 403.
 //! 2. The body is one JSON-RPC message (no batches in 2026-07-28): else -32700 / -32600, 400.

@@ -58,10 +58,10 @@ pub enum Change {
     Prompts,
 }
 
-/// State shared by all requests. There is no per-client state: the protocol is stateless,
-/// and what a multi round-trip request needs travels in its sealed `requestState`. Tasks are
-/// the exception the tasks extension makes: the server keeps them, by unguessable id, for
-/// their TTL.
+/// State shared by all requests. A modern client has no state here: the protocol is
+/// stateless, and what a multi round-trip request needs travels in its sealed `requestState`.
+/// Tasks are the exception the tasks extension makes: the server keeps them, by unguessable
+/// id, for their TTL. Legacy (2025-11-25) clients have their sessions (`legacy/`).
 pub struct App {
     pub sealer: Sealer,
     pub tasks: Arc<tasks::store::Store>,

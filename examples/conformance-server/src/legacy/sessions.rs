@@ -163,11 +163,6 @@ impl Sessions {
         Some(Arc::clone(session))
     }
 
-    /// Whether `id` names a live session (of any principal).
-    pub fn knows(&self, id: &str) -> bool {
-        lock(&self.live).contains_key(id)
-    }
-
     /// Ends session `id` of `principal`; false if [`Sessions::find`] would not find it.
     pub fn end(&self, id: &str, principal: &str) -> bool {
         if self.find(id, principal).is_none() {
