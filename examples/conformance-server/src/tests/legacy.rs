@@ -359,3 +359,48 @@ async fn modern_only_refuses_initialize_naming_the_versions_it_serves() {
     );
     assert_eq!(app.sessions.count(), 0);
 }
+
+#[tokio::test]
+async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
+    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let mut init = initialize(1);
+    init["params"]["capabilities"]["roots"] = json!({});
+    let resp = send(&url, None, None, &init).await;
+    let id = resp.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let call = request(
+        5,
+        "tools/call",
+        json!({"name": "test_input_required_result_multiple_inputs", "arguments": {}}),
+    );
+    let mut resp = send(&url, Some(&id), None, &call).await;
+    let mut asked = Vec::new();
+    let last = loop {
+        let seen = read_until(&mut resp, |m| m.get("method").is_some() || m["id"] == 5).await;
+        let message = seen.last().unwrap().clone();
+        let Some(method) = message["method"].as_str() else {
+            break message;
+        };
+        asked.push(method.to_owned());
+        let result = match method {
+            "elicitation/create" => json!({"action": "accept", "content": {"name": "Ada"}}),
+            "sampling/createMessage" => json!({"role": "assistant", "model": "m",
+                "content": {"type": "text", "text": "Hello"}}),
+            "roots/list" => json!({"roots": [{"uri": "file:///a"}]}),
+            other => panic!("asked {other}"),
+        };
+        let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
+        assert_eq!(send(&url, Some(&id), None, &answer).await.status(), 202);
+    };
+    asked.sort();
+    assert_eq!(
+        asked,
+        ["elicitation/create", "roots/list", "sampling/createMessage"]
+    );
+    assert_eq!(
+        last["result"]["content"][0]["text"], "name=Ada; greeting=Hello; roots=file:///a",
+        "{last}"
+    );
+}
