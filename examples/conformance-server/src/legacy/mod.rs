@@ -421,12 +421,42 @@ async fn serve(
     }
 }
 
-/// `GET` with a session: its stream of server messages.
-pub fn get(app: &App, headers: &HeaderMap, id: &str) -> Response {
-    match app.sessions.find(id, &crate::http::principal(headers)) {
-        Some(session) => crate::http::sse_stream(session.open_stream()),
-        None => (StatusCode::NOT_FOUND, "Session not found").into_response(),
-    }
+/// `GET` with a session: its stream of server messages, the list changes (a legacy client
+/// learns of them only here).
+pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
+    let Some(session) = app.sessions.find(id, &crate::http::principal(headers)) else {
+        return (StatusCode::NOT_FOUND, "Session not found").into_response();
+    };
+    let (tx, rx, number) = session.open_stream();
+    let mut changes = app.changes.subscribe();
+    let mut shutdown = app.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            let change = tokio::select! {
+                () = tx.closed() => return,
+                _ = shutdown.changed() => return,
+                change = changes.recv() => change,
+            };
+            // A later GET took over, or the client fell behind: the stream ends.
+            let Ok(change) = change else { return };
+            if !session.is_current(number) {
+                return;
+            }
+            let text = match change {
+                crate::Change::Tools => {
+                    crate::rpc::to_json(&legacy::ToolListChangedNotification::new())
+                }
+                crate::Change::Prompts => {
+                    crate::rpc::to_json(&legacy::PromptListChangedNotification::new())
+                }
+            };
+            let Ok(text) = text else { continue };
+            if tx.try_send(text).is_err() {
+                return; // the client does not read: the stream ends rather than grow
+            }
+        }
+    });
+    crate::http::sse_stream(rx)
 }
 
 /// `DELETE` with a session: ends it.

@@ -29,8 +29,8 @@ pub struct Session {
     /// The server's requests waiting for the client's answer, by JSON-RPC id.
     pending: Mutex<HashMap<String, oneshot::Sender<Value>>>,
     next_id: AtomicU64,
-    /// The `GET` stream, if the client opened one.
-    stream: Mutex<Option<mpsc::Sender<String>>>,
+    /// Which `GET` stream is the session's: each new one takes over from the one before.
+    stream: AtomicU64,
     queue: usize,
 }
 
@@ -84,11 +84,18 @@ impl Session {
         lock(&self.pending).len()
     }
 
-    /// Opens the session's `GET` stream (replacing an earlier one, which ends).
-    pub fn open_stream(&self) -> mpsc::Receiver<String> {
+    /// Opens a `GET` stream that takes over from any earlier one: its sender, buffering up to
+    /// [`Limits::session_queue`] messages, its receiver, and its number for
+    /// [`Session::is_current`].
+    pub fn open_stream(&self) -> (mpsc::Sender<String>, mpsc::Receiver<String>, u64) {
         let (tx, rx) = mpsc::channel(self.queue);
-        *lock(&self.stream) = Some(tx);
-        rx
+        let number = self.stream.fetch_add(1, Ordering::SeqCst) + 1;
+        (tx, rx, number)
+    }
+
+    /// Whether stream `number` is still the session's (no later `GET` took over).
+    pub fn is_current(&self, number: u64) -> bool {
+        self.stream.load(Ordering::SeqCst) == number
     }
 }
 
@@ -140,7 +147,7 @@ impl Sessions {
             last_used: Mutex::new(Instant::now()),
             pending: Mutex::default(),
             next_id: AtomicU64::new(1),
-            stream: Mutex::new(None),
+            stream: AtomicU64::new(0),
             queue: self.limits.session_queue,
         });
         live.insert(id, Arc::clone(&session));

@@ -404,3 +404,40 @@ async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
         "{last}"
     );
 }
+
+#[tokio::test]
+async fn list_changes_reach_a_session_on_its_get_stream() {
+    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let id = open(&url).await;
+    let get = || {
+        reqwest::Client::new()
+            .get(&url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", &id)
+            .send()
+    };
+    let mut stream = get().await.unwrap();
+    assert_eq!(stream.status(), 200);
+    assert_eq!(stream.headers()["content-type"], "text/event-stream");
+    let trigger = request(
+        2,
+        "tools/call",
+        json!({"name": "test_trigger_tool_change", "arguments": {}}),
+    );
+    assert_eq!(post(&url, Some(&id), &trigger).await.0, 200);
+    let seen = read_until(&mut stream, |m| m.get("method").is_some()).await;
+    assert_eq!(
+        seen.last().unwrap(),
+        &json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+    );
+    // Without a session there is no GET stream; with an unknown one, 404.
+    let none = reqwest::Client::new().get(&url).send().await.unwrap();
+    assert_eq!(none.status(), 405);
+    let unknown = reqwest::Client::new()
+        .get(&url)
+        .header("mcp-session-id", "feed")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 404);
+}
