@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (npm @modelcontextprotocol/conformance, pinned with
 # Node.js 22 in examples/conformance-server/package-lock.json) against the example server and
-# client, which are built only on the types mcp-codegen generates from the 2026-07-28 schema:
+# client, which are built only on the types mcp-codegen generates from the 2026-07-28 and
+# 2025-11-25 schemas:
 #
 #   - every server scenario of the suite for 2026-07-28 (--requirements 2026-07-28): the ones
 #     that requirement set scores, and the ones it does not (the tasks extension's, the
 #     pending ones), listed after them;
+#   - every server scenario for 2025-11-25 (--requirements 2025-11-25: legacy sessions, opened
+#     with initialize) against the SAME server process, scored and unscored alike;
 #   - the seven non-auth client scenarios of that set, and json-schema-2020-12-preservation
 #     (not in the set; it checks that a tool's inputSchema reaches the model unchanged).
 #
@@ -41,7 +44,7 @@ cargo build --locked --profile "$PROFILE" -p mcp-conformance-server -p mcp-confo
 BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
 
 rm -rf "$OUT"
-mkdir -p "$OUT/server" "$OUT/client"
+mkdir -p "$OUT/server" "$OUT/server-2025" "$OUT/client"
 
 echo "== conformance: start the server"
 # Port 0: the kernel picks a free loopback port; the server prints the one it got.
@@ -60,6 +63,16 @@ set -e
 grep -E '^Total:' "$OUT/server-suite.log" |
   sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed/suite checks, all scenarios: \1 pass, \2 fail/' ||
   tail -n 5 "$OUT/server-suite.log"
+
+echo "== conformance: server scenarios (--requirements 2025-11-25, the same process)"
+set +e
+timeout 900 "$NODE" "$SUITE" server --url "$URL" --requirements 2025-11-25 -o "$OUT/server-2025" \
+  >"$OUT/server-2025-suite.log" 2>&1
+LEGACY_RC=$?
+set -e
+grep -E '^Total:' "$OUT/server-2025-suite.log" |
+  sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed/suite checks, all scenarios: \1 pass, \2 fail/' ||
+  tail -n 5 "$OUT/server-2025-suite.log"
 
 echo "== conformance: client scenarios"
 CLIENT_RC=0
@@ -85,10 +98,13 @@ const fs = require('fs');
 const path = require('path');
 const [out, referee, ...clientScenarios] = process.argv.slice(2);
 const YAML = require(path.join(referee, 'node_modules', 'yaml'));
-const reqs = YAML.parse(fs.readFileSync(path.join(referee,
-  'node_modules/@modelcontextprotocol/conformance/requirements/2026-07-28.yaml'), 'utf8'));
-const read = (leg) => {
-  const dir = path.join(out, leg);
+const requirements = (revision) => YAML.parse(fs.readFileSync(path.join(referee,
+  `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), 'utf8'));
+const reqs = requirements('2026-07-28');
+const legacyReqs = requirements('2025-11-25');
+// The results of one leg: the suite names each folder `<server|client>-<scenario>-<time>`.
+const read = (leg, folder = leg) => {
+  const dir = path.join(out, folder);
   const found = {};
   for (const d of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
     const f = path.join(dir, d, 'checks.json');
@@ -100,17 +116,21 @@ const read = (leg) => {
 };
 const row = (leg, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
-  const ok = checks !== undefined && n('FAILURE') === 0 && (leg === 'server' || n('WARNING') === 0);
+  const ok = checks !== undefined && n('FAILURE') === 0 && (leg !== 'client' || n('WARNING') === 0);
   return { leg, name, scored, ok, passed: n('SUCCESS'), failed: n('FAILURE'), warnings: n('WARNING'),
     skipped: n('SKIPPED'), missing: checks === undefined };
 };
 const server = read('server');
+const legacy = read('server', 'server-2025');
 const client = read('client');
 const rows = [];
 for (const s of reqs.server) rows.push(row('server', s, server[s], true));
+for (const s of legacyReqs.server) rows.push(row('2025', s, legacy[s], true));
 for (const s of clientScenarios) rows.push(row('client', s, client[s], true));
 for (const s of Object.keys(server).sort()) if (!reqs.server.includes(s)) rows.push(row('server', s, server[s], false));
+for (const s of Object.keys(legacy).sort()) if (!legacyReqs.server.includes(s)) rows.push(row('2025', s, legacy[s], false));
 const pad = (s, n) => String(s).padEnd(n);
+// leg: server (2026-07-28), 2025 (the server's 2025-11-25 legacy sessions), client.
 console.log(`${pad('leg', 7)}${pad('scenario', 48)}${pad('result', 10)}checks`);
 for (const r of rows) {
   const result = r.missing ? 'NOT RUN' : r.ok ? 'pass' : 'FAIL';
@@ -122,15 +142,17 @@ for (const r of rows) {
 const bad = rows.filter((r) => !r.ok || r.missing);
 const passing = (l, scored) => rows.filter((r) => r.leg === l && r.scored === scored);
 const count = (list) => `${list.filter((r) => r.ok).length}/${list.length}`;
-console.log(`\nserver: ${count(passing('server', true))} scored and ` +
-  `${count(passing('server', false))} unscored scenarios pass; client: ${count(passing('client', true))}`);
+console.log(`\nserver 2026-07-28: ${count(passing('server', true))} scored and ` +
+  `${count(passing('server', false))} unscored scenarios pass; server 2025-11-25: ` +
+  `${count(passing('2025', true))} scored and ${count(passing('2025', false))} unscored; ` +
+  `client: ${count(passing('client', true))}`);
 console.log(`${rows.length - bad.length} passed, ${bad.length} failed`);
 process.exit(bad.length === 0 ? 0 : 1);
 EOF
 TABLE_RC=$?
 set -e
-if [[ $SERVER_RC -ne 0 || $CLIENT_RC -ne 0 || $TABLE_RC -ne 0 ]]; then
-  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, client $CLIENT_RC; logs in $OUT)" >&2
+if [[ $SERVER_RC -ne 0 || $LEGACY_RC -ne 0 || $CLIENT_RC -ne 0 || $TABLE_RC -ne 0 ]]; then
+  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, server 2025-11-25 $LEGACY_RC, client $CLIENT_RC; logs in $OUT)" >&2
   exit 1
 fi
-echo "conformance: all 2026-07-28 scenarios pass, scored and unscored"
+echo "conformance: all 2026-07-28 and 2025-11-25 server scenarios and the client scenarios pass, scored and unscored"

@@ -6,7 +6,8 @@
 //! functions that do no I/O:
 //!
 //! - a dual-era **server** classifies each incoming message with [`classify`]: legacy (an
-//!   `initialize` request, or a message of a legacy session), modern (the `_meta` protocol
+//!   `initialize` request without the modern `_meta`, or a message of a legacy session),
+//!   modern (the `_meta` protocol
 //!   version, and on HTTP the `MCP-Protocol-Version` header that matches it), or neither (an
 //!   [`Unclassified`] the caller answers with an error);
 //! - a dual-era **client** reads the answer to its modern probe with [`probe`]: the expected
@@ -178,8 +179,8 @@ pub fn meta_version(message: &Value) -> Option<&str> {
 /// Why a message is served in the legacy era.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Legacy {
-    /// An `initialize` request: it opens a legacy session (HTTP) or the process's legacy era
-    /// (stdio).
+    /// An `initialize` request without the modern `_meta`: it opens a legacy session (HTTP)
+    /// or the process's legacy era (stdio).
     Initialize,
     /// A message of a live legacy session.
     Session,
@@ -232,7 +233,10 @@ pub enum Unclassified<'a> {
 
 /// The era a dual-era server serves `incoming` in. The rules, in order:
 ///
-/// 1. an `initialize` request is legacy (it opens the session, whatever else it carries);
+/// 1. an `initialize` request without a `_meta` protocol version is legacy (it opens the
+///    session); one that carries the modern `_meta` is a modern request (2026-07-28
+///    "Versioning": a request with the modern per-request `_meta` is served statelessly), for
+///    a method the modern era does not have;
 /// 2. a message of a live legacy session is legacy;
 /// 3. a request or notification with a `_meta` protocol version is modern, on HTTP only if
 ///    the `MCP-Protocol-Version` header is there and equal to it (else -32020);
@@ -259,7 +263,7 @@ pub enum Unclassified<'a> {
 /// assert_eq!(classify(&Incoming { transport: http(None), ..modern }), Classified::Neither(Unclassified::MissingHeader));
 /// ```
 pub fn classify<'a>(incoming: &Incoming<'a>) -> Classified<'a> {
-    if let Kind::Request { method: INITIALIZE } = incoming.kind {
+    if let (Kind::Request { method: INITIALIZE }, None) = (incoming.kind, incoming.meta_version) {
         return Classified::Legacy(Legacy::Initialize);
     }
     if incoming.session == Session::Known {

@@ -12,6 +12,8 @@
 //!   with the advertised extensions accepted, and the proof a server needs to answer with one.
 //! - [`era`]: which era a peer speaks (legacy `initialize` sessions or modern per-request
 //!   versions): the server's classification, the client's probe by code and shape, the cache.
+//! - [`bridge`]: a handler that answers `input_required` served to a legacy session: its input
+//!   requests asked of the client as server-to-client requests, its rounds run on the server.
 //! - `form` (feature `form`): elicitation forms from a struct deriving `schemars::JsonSchema`,
 //!   and the accepted answer read back into it, naming the member that does not fit.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
@@ -52,6 +54,7 @@
 // The derives name this crate `::mcp_runtime`; this makes that path resolve inside it too.
 extern crate self as mcp_runtime;
 
+pub mod bridge;
 pub mod capability;
 mod de;
 pub mod era;

@@ -83,8 +83,14 @@ pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, F
     }
 }
 
-fn discover() -> mcp::DiscoverResult {
-    let capabilities = mcp::ServerCapabilities::new()
+/// What this server tells a client about itself, in both eras.
+pub const INSTRUCTIONS: &str =
+    "A conformance fixture: the test_* tools, prompts and resources of the MCP conformance suite.";
+
+/// What this server offers: `server/discover` lists it, and a legacy `initialize` answers it
+/// in the 2025-11-25 shape.
+pub fn capabilities() -> mcp::ServerCapabilities {
+    mcp::ServerCapabilities::new()
         .with_completions(mcp::JSONObject::new())
         .with_logging(mcp::JSONObject::new())
         .with_prompts(mcp::ServerCapabilitiesPrompts::new().with_list_changed(true))
@@ -94,13 +100,20 @@ fn discover() -> mcp::DiscoverResult {
             [(mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new())]
                 .into_iter()
                 .collect::<std::collections::BTreeMap<_, _>>(),
-        );
-    let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
-    mcp::DiscoverResult::new(mcp::CacheScope::Public, capabilities, versions, DISCOVER_TTL_MS)
-        .with_meta(result_meta())
-        .with_instructions(
-            "A conformance fixture: the test_* tools, prompts and resources of the MCP conformance suite.",
         )
+}
+
+fn discover() -> mcp::DiscoverResult {
+    let capabilities = capabilities();
+    let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
+    mcp::DiscoverResult::new(
+        mcp::CacheScope::Public,
+        capabilities,
+        versions,
+        DISCOVER_TTL_MS,
+    )
+    .with_meta(result_meta())
+    .with_instructions(INSTRUCTIONS)
 }
 
 // ----- content helpers -----
@@ -318,6 +331,7 @@ pub(crate) fn tools() -> Vec<mcp::Tool> {
             schema(json!({"name": {"type": "string"}}), &["name"]),
         ),
     ];
+    tools.extend(crate::asking::tools());
     tools.extend(tasks::tools::tools());
     tools
 }
@@ -430,6 +444,7 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
                 .unwrap_or("stranger")
         ))]),
         name if mrtr::is_mrtr_tool(name) => mrtr::call_tool(ctx, r)?,
+        name if crate::asking::is_asking_tool(name) => crate::asking::call_tool(ctx, r)?,
         name if tasks::tools::is_task_tool(name) => tasks::tools::call_tool(ctx, r).await?,
         other => {
             return Err(Failure::new(

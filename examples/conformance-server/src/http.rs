@@ -1,9 +1,12 @@
 //! Streamable HTTP, stateless (2026-07-28): one POST per JSON-RPC message at `/mcp`, answered
 //! with `application/json`, or with `text/event-stream` when the request's notifications
-//! (progress, log messages) or a `subscriptions/listen` stream go with it.
+//! (progress, log messages) or a `subscriptions/listen` stream go with it. Legacy (2025-11-25)
+//! sessions share the endpoint: after check 2, a message is routed by its era
+//! (`crate::legacy::route`), and `initialize` or a message of a session goes to
+//! `crate::legacy`; `GET` and `DELETE` with an `Mcp-Session-Id` are a session's too.
 //!
-//! Every request goes through the same checks, in this order, each with the error and HTTP
-//! status the specification gives it:
+//! Every modern request goes through the same checks, in this order, each with the error and
+//! HTTP status the specification gives it:
 //!
 //! 1. `Host` and `Origin` name this machine (DNS-rebinding protection): else 403.
 //! 2. The body is one JSON-RPC message (no batches in 2026-07-28): else -32700 / -32600, 400.
@@ -38,6 +41,7 @@ use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::{ReceiverStream, UnboundedReceiverStream};
 
 use crate::headers;
+use crate::legacy::Route;
 use crate::mcp;
 use crate::probe::{self, Unreadable};
 use crate::rpc::{
@@ -49,7 +53,7 @@ use crate::{App, SUPPORTED_VERSIONS};
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
-        .route("/mcp", post(post_mcp).get(not_allowed).delete(not_allowed))
+        .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
         .fallback(not_found)
         .with_state(app)
 }
@@ -82,11 +86,38 @@ fn failure(f: Failure) -> Response {
     json_response(f.status, f.body)
 }
 
-async fn not_allowed(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+/// `GET`: a legacy session's stream; without a session, not allowed.
+async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
     if let Err(r) = check_host(&app, &headers) {
         return *r;
     }
-    // Stateless: there is no standalone GET stream and no session to DELETE.
+    match header_str(&headers, crate::legacy::SESSION_HEADER) {
+        Some(id) => crate::legacy::get(&app, &headers, id),
+        None => not_allowed(),
+    }
+}
+
+/// `DELETE`: ends a legacy session; without a session, not allowed.
+async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
+    if let Err(r) = check_host(&app, &headers) {
+        return *r;
+    }
+    match header_str(&headers, crate::legacy::SESSION_HEADER) {
+        Some(id) => crate::legacy::delete(&app, &headers, id),
+        None => not_allowed(),
+    }
+}
+
+/// Who is asking: the bearer credential if one came, else `anonymous` (this example has no
+/// authentication; requestState sealing and legacy sessions are bound to it).
+pub fn principal(headers: &HeaderMap) -> String {
+    header_str(headers, "authorization")
+        .map(str::to_owned)
+        .unwrap_or_else(|| "anonymous".to_owned())
+}
+
+fn not_allowed() -> Response {
+    // Modern requests are stateless: no standalone GET stream and no session to DELETE.
     (
         StatusCode::METHOD_NOT_ALLOWED,
         [(header::ALLOW, "POST")],
@@ -226,6 +257,16 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
             ));
         }
     };
+    let principal = principal(&headers);
+    match crate::legacy::route(&app, &headers, &envelope, &principal) {
+        Route::Modern => {}
+        Route::Initialize => return crate::legacy::initialize(&app, &principal, &body),
+        Route::Session(session) => {
+            drop(envelope);
+            return crate::legacy::post(app, session, &headers, &body).await;
+        }
+        Route::Refuse(f) => return failure(f),
+    }
     let Some(method) = envelope.method.as_deref() else {
         // A response: in the stateless protocol the server sends no requests to answer.
         return failure(Failure::new(
@@ -316,9 +357,6 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
     if let Err(f) = check_standard_headers(&headers, &id, method, params) {
         return failure(f);
     }
-    let principal = header_str(&headers, "authorization")
-        .map(str::to_owned)
-        .unwrap_or_else(|| "anonymous".to_owned());
     if tasks::methods().contains(&method) {
         return answer_task(app, id, meta, principal, method, &body);
     }
@@ -500,7 +538,7 @@ fn same_value(sent: &str, body: &str) -> bool {
 /// ending with the response.
 ///
 /// `cancel` goes with the response: dropping it (the client went away) stops the handler.
-async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Response {
+pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Response {
     match rx.recv().await {
         None => failure(Failure::new(
             None,

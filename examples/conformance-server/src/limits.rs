@@ -26,8 +26,19 @@ pub struct Limits {
     pub listen_queue: usize,
     /// Longest a graceful shutdown waits for open connections before it drops them.
     pub shutdown_grace: Duration,
-    // Sessions (the legacy era's `Mcp-Session-Id`) are not kept by this stateless server; when
-    // they come, their cap (per principal and in all) and idle expiry belong here.
+    /// Legacy (2025-11-25) sessions live at once: an `initialize` beyond them is refused
+    /// (429) until one ends or idles out.
+    pub max_sessions: usize,
+    /// A legacy session with no request for this long is dropped; its id is then unknown
+    /// (404) and the client initializes again.
+    pub session_idle: Duration,
+    /// Server-to-client requests of one legacy session waiting for answers, and messages
+    /// queued for its `GET` stream: one more is refused (the request that needed it ends with
+    /// an error).
+    pub session_queue: usize,
+    /// How long a legacy client has to answer a server-to-client request (an elicitation, a
+    /// sampling, a roots list): then the request that needed it ends with an error.
+    pub input_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -39,6 +50,10 @@ impl Default for Limits {
             max_connections: 512,
             listen_queue: 256,
             shutdown_grace: Duration::from_secs(5),
+            max_sessions: 1024,
+            session_idle: Duration::from_secs(600),
+            session_queue: 16,
+            input_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -56,7 +71,11 @@ pub const USAGE: &str = "Bounds (defaults in brackets; RELIABILITY.md says what 
   --max-connections <n>       connections served at once [512]
   --listen-queue <n>          notifications queued per unread listen stream [256]
   --max-tasks <n>             live tasks in all [10000]
-  --max-tasks-per-principal <n>  live tasks of one principal [1000]";
+  --max-tasks-per-principal <n>  live tasks of one principal [1000]
+  --max-sessions <n>          legacy sessions live at once [1024]
+  --session-idle-ms <ms>      a legacy session without requests is dropped after [600000]
+  --session-queue <n>         server requests awaiting answers per legacy session [16]
+  --input-timeout-ms <ms>     for a legacy client to answer a server request [60000]";
 
 /// Applies option `flag` (taking its value from `args`) to `limits` or `tasks`. `None` if
 /// `flag` is not one of [`USAGE`]'s (and then nothing is taken from `args`); else whether its
@@ -76,6 +95,10 @@ pub fn apply(
         "--listen-queue" => Box::new(|n| limits.listen_queue = to_usize(n)),
         "--max-tasks" => Box::new(|n| tasks.max_total = to_usize(n)),
         "--max-tasks-per-principal" => Box::new(|n| tasks.max_per_principal = to_usize(n)),
+        "--max-sessions" => Box::new(|n| limits.max_sessions = to_usize(n)),
+        "--session-idle-ms" => Box::new(|n| limits.session_idle = millis(n)),
+        "--session-queue" => Box::new(|n| limits.session_queue = to_usize(n)),
+        "--input-timeout-ms" => Box::new(|n| limits.input_timeout = millis(n)),
         _ => return None,
     };
     Some(positive(flag, args.next()).map(set))
@@ -110,6 +133,10 @@ mod tests {
         assert_eq!(run("--max-body-bytes", "1000"), Some(Ok(())));
         assert_eq!(run("--header-timeout-ms", "250"), Some(Ok(())));
         assert_eq!(run("--max-tasks-per-principal", "3"), Some(Ok(())));
+        assert_eq!(run("--max-sessions", "2"), Some(Ok(())));
+        assert_eq!(run("--session-idle-ms", "40"), Some(Ok(())));
+        assert_eq!(run("--session-queue", "1"), Some(Ok(())));
+        assert_eq!(run("--input-timeout-ms", "30"), Some(Ok(())));
         assert!(matches!(run("--max-connections", "0"), Some(Err(e)) if e.contains("positive")));
         assert!(matches!(run("--listen-queue", "x"), Some(Err(_))));
         assert_eq!(run("--listen", "127.0.0.1:0"), None);
@@ -123,5 +150,9 @@ mod tests {
         assert_eq!(limits.max_body, 1000);
         assert_eq!(limits.header_read, Duration::from_millis(250));
         assert_eq!(tasks.max_per_principal, 3);
+        assert_eq!(limits.max_sessions, 2);
+        assert_eq!(limits.session_idle, Duration::from_millis(40));
+        assert_eq!(limits.session_queue, 1);
+        assert_eq!(limits.input_timeout, Duration::from_millis(30));
     }
 }

@@ -1,5 +1,6 @@
-//! An MCP server for revision 2026-07-28 over Streamable HTTP, written against the types that
-//! `mcp-codegen` generates from the official schema (see `build.rs`), for the official
+//! An MCP server for revision 2026-07-28 over Streamable HTTP, and for 2025-11-25 clients in
+//! legacy sessions on the same endpoint (`legacy/`), written against the types that
+//! `mcp-codegen` generates from the official schemas (see `build.rs`), for the official
 //! conformance suite (`scripts/conformance.sh`).
 //!
 //! `mcp-conformance-server --listen 127.0.0.1:<port>` serves `http://127.0.0.1:<port>/mcp`:
@@ -11,9 +12,11 @@
 //! queue and store a client can grow is bounded (`limits.rs`), and a client that closes its
 //! connection cancels its call (`work.rs`).
 
+mod asking;
 mod features;
 mod headers;
 mod http;
+mod legacy;
 mod limits;
 mod mrtr;
 mod probe;
@@ -24,12 +27,15 @@ mod tasks;
 mod tests;
 mod work;
 
-/// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
-/// lints a library's public API is exempt from (unused items, variant names that repeat the
-/// schema's `$def` names) apply; the names are the schema's own, on purpose.
-#[allow(dead_code, clippy::enum_variant_names)]
+/// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
+/// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
+/// legacy ones are under `mcp::v2025_11_25`. In a binary nothing is exported, so the lints a
+/// library's public API is exempt from (unused items, variant names that repeat the schema's
+/// `$def` names) apply; the names are the schema's own, on purpose.
+#[allow(dead_code, unused_imports, clippy::enum_variant_names)]
 mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+    pub use v2026_07_28::*;
 }
 
 use std::io::Read as _;
@@ -52,10 +58,10 @@ pub enum Change {
     Prompts,
 }
 
-/// State shared by all requests. There is no per-client state: the protocol is stateless,
-/// and what a multi round-trip request needs travels in its sealed `requestState`. Tasks are
-/// the exception the tasks extension makes: the server keeps them, by unguessable id, for
-/// their TTL.
+/// State shared by all requests. A modern client has no state here: the protocol is
+/// stateless, and what a multi round-trip request needs travels in its sealed `requestState`.
+/// Tasks are the exception the tasks extension makes: the server keeps them, by unguessable
+/// id, for their TTL. Legacy (2025-11-25) clients have their sessions (`legacy/`).
 pub struct App {
     pub sealer: Sealer,
     pub tasks: Arc<tasks::store::Store>,
@@ -67,6 +73,10 @@ pub struct App {
     pub limits: limits::Limits,
     /// The handlers running now (`work.rs`): a response whose client went away leaves none.
     pub running: work::Running,
+    /// The legacy (2025-11-25) sessions (`legacy/sessions.rs`).
+    pub sessions: legacy::sessions::Sessions,
+    /// `--modern-only`: `initialize` is refused with -32022 instead of opening a session.
+    pub modern_only: bool,
 }
 
 /// This server's `Implementation`, sent in every result's `_meta`.
@@ -83,9 +93,11 @@ pub fn result_meta() -> mcp::ResultMetaObject {
 
 const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...
        [--task-ttl-ms <ms>] [--seal-keys <file>] [--seal-mode hmac|aead] [--seal-ttl-s <s>]
-       [bounds...]
+       [--modern-only] [bounds...]
 
-Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp.
+Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp, and legacy
+2025-11-25 sessions (initialize, Mcp-Session-Id) on the same endpoint with the same handlers;
+with --modern-only, initialize is refused with -32022 naming the versions served.
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
 refused (DNS-rebinding protection). Tasks (the io.modelcontextprotocol/tasks extension) are
 kept for --task-ttl-ms after their creation (default 300000).
@@ -107,6 +119,7 @@ struct Args {
     tasks: tasks::store::Settings,
     seal: SealArgs,
     limits: limits::Limits,
+    modern_only: bool,
 }
 
 /// How `requestState` is sealed: the key ring's file, the mode and the lifetime.
@@ -126,6 +139,7 @@ fn parse_args() -> Result<Args, String> {
         ttl: Sealer::DEFAULT_TTL,
     };
     let mut limits = limits::Limits::default();
+    let mut modern_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -169,6 +183,7 @@ fn parse_args() -> Result<Args, String> {
                     .ok_or_else(|| format!("--seal-ttl-s {v}: not a positive integer"))?;
                 seal.ttl = Duration::from_secs(s);
             }
+            "--modern-only" => modern_only = true,
             "-h" | "--help" => return Err(String::new()),
             other => match limits::apply(other, &mut args, &mut limits, &mut task_settings) {
                 Some(applied) => applied?,
@@ -182,6 +197,7 @@ fn parse_args() -> Result<Args, String> {
         tasks: task_settings,
         seal,
         limits,
+        modern_only,
     })
 }
 
@@ -272,7 +288,13 @@ pub fn new_app(
     limits: limits::Limits,
 ) -> Result<(Arc<App>, watch::Sender<bool>), String> {
     let sealer = Sealer::new(random_key()?).with_mode(Mode::Aead);
-    Ok(new_app_with(extra_hosts, task_settings, limits, sealer))
+    Ok(new_app_with(
+        extra_hosts,
+        task_settings,
+        limits,
+        sealer,
+        false,
+    ))
 }
 
 /// The shared state, sealing with `sealer`, with an empty task store, and the sender that
@@ -282,6 +304,7 @@ pub fn new_app_with(
     task_settings: tasks::store::Settings,
     limits: limits::Limits,
     sealer: Sealer,
+    modern_only: bool,
 ) -> (Arc<App>, watch::Sender<bool>) {
     let (changes, _) = broadcast::channel(limits::CHANGE_BUFFER);
     let (stop, shutdown) = watch::channel(false);
@@ -298,6 +321,8 @@ pub fn new_app_with(
         allowed_hosts,
         limits,
         running: work::Running::default(),
+        sessions: legacy::sessions::Sessions::new(limits),
+        modern_only,
     });
     (app, stop)
 }
@@ -310,7 +335,13 @@ async fn serve(args: Args) -> Result<(), String> {
         sealer.mode(),
         sealer.ttl().as_secs()
     );
-    let (app, stop) = new_app_with(args.allow_hosts, args.tasks, args.limits, sealer);
+    let (app, stop) = new_app_with(
+        args.allow_hosts,
+        args.tasks,
+        args.limits,
+        sealer,
+        args.modern_only,
+    );
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("binding {}: {e}", args.listen))?;

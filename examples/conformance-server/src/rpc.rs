@@ -161,6 +161,9 @@ pub struct Notifier {
     tx: Option<mpsc::UnboundedSender<Msg>>,
     progress_token: Option<mcp::ProgressToken>,
     log_level: Option<mcp::LoggingLevel>,
+    /// Whether the client is a legacy (2025-11-25) one: its notifications are converted to
+    /// that revision's types.
+    legacy: bool,
 }
 
 /// Severity rank of a log level, RFC 5424 order (debug lowest).
@@ -184,6 +187,28 @@ impl Notifier {
             tx,
             progress_token: meta.progress_token.clone(),
             log_level: meta.log_level,
+            legacy: false,
+        }
+    }
+
+    /// The same, for a legacy session's request: notifications in 2025-11-25's types.
+    pub fn legacy(mut self) -> Self {
+        self.legacy = true;
+        self
+    }
+
+    /// Sends the modern `notification`, or for a legacy client its 2025-11-25 form `L` (not
+    /// at all if it has none).
+    fn send_in_era<M, L>(&self, notification: M)
+    where
+        M: Serialize,
+        L: TryFrom<M> + Serialize,
+    {
+        if !self.legacy {
+            return self.send(&notification);
+        }
+        if let Ok(older) = L::try_from(notification) {
+            self.send(&older);
         }
     }
 
@@ -200,11 +225,13 @@ impl Notifier {
         let Some(token) = &self.progress_token else {
             return;
         };
-        self.send(&mcp::ProgressNotification::new(
-            mcp::ProgressNotificationParams::new(progress, token.clone())
-                .with_message(message)
-                .with_total(total),
-        ));
+        self.send_in_era::<_, mcp::v2025_11_25::ProgressNotification>(
+            mcp::ProgressNotification::new(
+                mcp::ProgressNotificationParams::new(progress, token.clone())
+                    .with_message(message)
+                    .with_total(total),
+            ),
+        );
     }
 
     /// `notifications/message`, only if the request set `io.modelcontextprotocol/logLevel`
@@ -216,9 +243,11 @@ impl Notifier {
         if severity(level) < severity(threshold) {
             return;
         }
-        self.send(&mcp::LoggingMessageNotification::new(
-            mcp::LoggingMessageNotificationParams::new(data, level)
-                .with_logger("mcp-conformance-server"),
-        ));
+        self.send_in_era::<_, mcp::v2025_11_25::LoggingMessageNotification>(
+            mcp::LoggingMessageNotification::new(
+                mcp::LoggingMessageNotificationParams::new(data, level)
+                    .with_logger("mcp-conformance-server"),
+            ),
+        );
     }
 }

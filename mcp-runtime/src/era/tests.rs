@@ -32,18 +32,27 @@ fn request<'a>(
 }
 
 #[test]
-fn initialize_is_legacy_whatever_it_carries() {
+fn initialize_is_legacy_unless_it_carries_the_modern_meta() {
     for transport in [Transport::Stdio, http(None), http(Some("2025-11-25"))] {
         for session in [Session::None, Session::Known, Session::Unknown] {
-            for meta in [None, Some(MODERN)] {
-                let incoming = request(INITIALIZE, meta, transport, session);
-                assert_eq!(
-                    classify(&incoming),
-                    Classified::Legacy(Legacy::Initialize),
-                    "{incoming:?}"
-                );
-            }
+            let incoming = request(INITIALIZE, None, transport, session);
+            assert_eq!(
+                classify(&incoming),
+                Classified::Legacy(Legacy::Initialize),
+                "{incoming:?}"
+            );
         }
+    }
+    // With the modern `_meta` (and header), a modern request whose method the era lacks.
+    for transport in [Transport::Stdio, http(Some(MODERN))] {
+        let incoming = request(INITIALIZE, Some(MODERN), transport, Session::None);
+        assert_eq!(
+            classify(&incoming),
+            Classified::Modern {
+                version: Some(MODERN)
+            },
+            "{incoming:?}"
+        );
     }
     // A notification named `initialize` is not the handshake.
     let notification = Incoming {

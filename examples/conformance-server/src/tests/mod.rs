@@ -3,6 +3,7 @@
 //! rules, `tasks` the tasks extension.
 
 mod bounds;
+mod legacy;
 mod shapes;
 mod tasks;
 

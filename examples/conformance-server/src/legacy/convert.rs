@@ -1,0 +1,133 @@
+//! A legacy session's requests and results, converted to and from the 2026-07-28 types with
+//! the generated conversions (`TryFrom` between `mcp::v2025_11_25` and `mcp::v2026_07_28`).
+
+use mcp_runtime::bridge::Retry;
+use serde_json::{Map, Value};
+
+use crate::mcp;
+use crate::mcp::v2025_11_25 as legacy;
+use crate::rpc::{Failure, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, status_for};
+
+/// The methods a session's request may have that the modern handlers answer; each has a
+/// result type of the same name in both revisions (see [`result_to_legacy`]).
+const SHARED_METHODS: &[&str] = &[
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "completion/complete",
+];
+
+/// The 2025-11-25 request `message` as the 2026-07-28 request (JSON): read as its legacy type,
+/// `meta` (what the session stands for) put in its `_meta`, converted.
+pub fn request_to_modern(
+    id: &mcp::RequestId,
+    mut message: Value,
+    meta: &mcp::RequestMetaObject,
+) -> Result<Value, Failure> {
+    let method = message.get("method").and_then(Value::as_str).unwrap_or("");
+    if !SHARED_METHODS.contains(&method) {
+        let text = format!("Method not found: {method}");
+        return Err(Failure::new(Some(id), METHOD_NOT_FOUND, text));
+    }
+    let invalid =
+        |e: String| Failure::new(Some(id), INVALID_PARAMS, format!("Invalid params: {e}"));
+    let meta = serde_json::to_value(meta).map_err(|e| invalid(e.to_string()))?;
+    let Value::Object(object) = &mut message else {
+        return Err(invalid("a request is an object".to_owned()));
+    };
+    let params = object
+        .entry("params")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(params) = params else {
+        return Err(invalid("params is not an object".to_owned()));
+    };
+    let own = params
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let (Value::Object(own), Value::Object(meta)) = (own, meta) else {
+        return Err(invalid("params._meta is not an object".to_owned()));
+    };
+    own.extend(meta);
+    let request: legacy::ClientRequest =
+        serde_json::from_value(message).map_err(|e| invalid(e.to_string()))?;
+    let modern = mcp::ClientRequest::try_from(request).map_err(|e| invalid(e.to_string()))?;
+    serde_json::to_value(&modern).map_err(|e| invalid(e.to_string()))
+}
+
+/// The modern request again, with a round's answers and state (as a modern client's retry).
+pub fn with_retry(modern: &Value, retry: Option<Retry>) -> Value {
+    let mut request = modern.clone();
+    if let (Some(retry), Some(Value::Object(params))) = (retry, request.get_mut("params")) {
+        params.insert(
+            "inputResponses".to_owned(),
+            Value::Object(retry.input_responses),
+        );
+        if let Some(state) = retry.request_state {
+            params.insert("requestState".to_owned(), Value::String(state));
+        }
+    }
+    request
+}
+
+/// The `result` of a handler's response text; its error response as the failure.
+pub fn result_of(id: &mcp::RequestId, text: &str) -> Result<Value, Failure> {
+    let mut response: Value = serde_json::from_str(text).map_err(|e| {
+        Failure::new(
+            Some(id),
+            INTERNAL_ERROR,
+            format!("reading the handler's answer: {e}"),
+        )
+    })?;
+    if let Some(result) = response.get_mut("result") {
+        return Ok(result.take());
+    }
+    let code = response
+        .pointer("/error/code")
+        .and_then(Value::as_i64)
+        .unwrap_or(INTERNAL_ERROR);
+    Err(Failure {
+        status: status_for(code),
+        body: text.to_owned(),
+    })
+}
+
+/// Reads `result` as the modern type `M`, converts it to the legacy `L` and drops the members
+/// the legacy type does not declare (`extra`: `ttlMs`, `cacheScope` and the like).
+macro_rules! to_legacy {
+    ($id:expr, $method:expr, $result:expr; $($m:literal => $t:ident),* $(,)?) => {
+        match $method {
+            $($m => {
+                let fail = |e: String| {
+                    Failure::new(Some($id), INTERNAL_ERROR, format!("{} for a 2025-11-25 client: {e}", stringify!($t)))
+                };
+                let modern: mcp::$t = serde_json::from_value($result).map_err(|e| fail(e.to_string()))?;
+                let mut older = legacy::$t::try_from(modern).map_err(|e| fail(e.to_string()))?;
+                older.extra.clear();
+                serde_json::to_value(&older).map_err(|e| fail(e.to_string()))
+            })*
+            other => Err(Failure::new(Some($id), METHOD_NOT_FOUND, format!("Method not found: {other}"))),
+        }
+    };
+}
+
+/// The modern handler's `result` for `method`, as the 2025-11-25 client expects it.
+pub fn result_to_legacy(
+    id: &mcp::RequestId,
+    method: &str,
+    result: Value,
+) -> Result<Value, Failure> {
+    to_legacy!(id, method, result;
+        "tools/list" => ListToolsResult,
+        "tools/call" => CallToolResult,
+        "prompts/list" => ListPromptsResult,
+        "prompts/get" => GetPromptResult,
+        "resources/list" => ListResourcesResult,
+        "resources/templates/list" => ListResourceTemplatesResult,
+        "resources/read" => ReadResourceResult,
+        "completion/complete" => CompleteResult,
+    )
+}

@@ -1,0 +1,469 @@
+//! Legacy (2025-11-25) sessions on the same endpoint as the modern requests, served by the
+//! same handlers.
+//!
+//! Which era a POST belongs to is `mcp_runtime::era::classify`'s decision ([`route`]):
+//! `initialize` opens a session ([`initialize`]), a message naming a live session is served
+//! in it ([`post`]), everything else goes on to the modern checks. In a session:
+//!
+//! - `ping`, `logging/setLevel`, `resources/subscribe` and `resources/unsubscribe` (methods
+//!   2026-07-28 removed) are answered here;
+//! - every other request is read as its 2025-11-25 type, converted to the 2026-07-28 type by
+//!   the generated conversions (with the session's capabilities and client in `_meta`, as a
+//!   modern client sends them with each request), and answered by the modern handler through
+//!   `mcp_runtime::bridge`: an `input_required` answer becomes server-to-client requests on
+//!   the request's SSE stream ([`peer`]), and the final result is converted back
+//!   ([`convert`]);
+//! - a JSON-RPC response from the client is handed to the server request waiting on it.
+//!
+//! The transport's answers (2025-11-25 `basic/transports`): a request of a session without
+//! `Mcp-Session-Id` is refused with 400, one with an id the server does not know (or that
+//! another principal opened) with 404; `DELETE` ends a session; `GET` opens its stream.
+
+mod convert;
+mod peer;
+pub mod sessions;
+
+use std::sync::Arc;
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::probe::Envelope;
+use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS, Msg, Notifier};
+use crate::work::Cancel;
+use crate::{App, mcp};
+use sessions::{OpenError, Session};
+
+use mcp::v2025_11_25 as legacy;
+
+/// The revision a legacy session speaks: the only one before 2026-07-28 generated here.
+pub const LEGACY_VERSION: &str = "2025-11-25";
+/// The header that names a legacy session.
+pub const SESSION_HEADER: &str = "mcp-session-id";
+/// Rounds of input one legacy request may take before it is answered with an error.
+const MAX_ROUNDS: usize = 8;
+
+/// Where a POST goes.
+pub enum Route {
+    /// The modern checks and handlers.
+    Modern,
+    /// `initialize`: a new session.
+    Initialize,
+    /// A message of this live session.
+    Session(Arc<Session>),
+    /// Refused before it is read further.
+    Refuse(Failure),
+}
+
+/// The `_meta` protocol version of the message, if a string (the modern marker).
+#[derive(serde::Deserialize)]
+struct MetaVersion {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
+    version: Option<String>,
+}
+
+/// The era of a POSTed message (`mcp_runtime::era::classify`), with the session it names.
+pub fn route(app: &App, headers: &HeaderMap, envelope: &Envelope<'_>, principal: &str) -> Route {
+    let header = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
+    let (session, found) = match header(SESSION_HEADER) {
+        None => (era::Session::None, None),
+        Some(id) => match app.sessions.find(id.trim(), principal) {
+            Some(s) => (era::Session::Known, Some(s)),
+            None => (era::Session::Unknown, None),
+        },
+    };
+    let kind = match (envelope.method.as_deref(), envelope.id.is_some()) {
+        (Some(method), true) => Kind::Request { method },
+        (Some(method), false) => Kind::Notification { method },
+        (None, _) => Kind::Response,
+    };
+    let meta: Option<MetaVersion> = envelope
+        .params
+        .as_ref()
+        .and_then(|p| p.0.meta)
+        .and_then(|raw| serde_json::from_str(raw.get()).ok());
+    let incoming = Incoming {
+        kind,
+        meta_version: meta.as_ref().and_then(|m| m.version.as_deref()),
+        transport: Transport::Http {
+            protocol_version: header("mcp-protocol-version").map(str::trim),
+        },
+        session,
+    };
+    let id = envelope.id.clone().flatten();
+    match era::classify(&incoming) {
+        Classified::Legacy(Legacy::Initialize) => Route::Initialize,
+        Classified::Legacy(Legacy::Session) => match found {
+            Some(s) => Route::Session(s),
+            None => Route::Modern, // classify saw a known session: unreachable in practice
+        },
+        Classified::Neither(Unclassified::UnknownSession) => {
+            let mut f = Failure::new(id.as_ref(), -32001, "Session not found");
+            f.status = StatusCode::NOT_FOUND;
+            Route::Refuse(f)
+        }
+        Classified::Neither(Unclassified::NoVersion { header: Some(v) })
+            if !app.modern_only && is_legacy_version(v) =>
+        {
+            let mut f = Failure::new(
+                id.as_ref(),
+                -32000,
+                "Bad Request: no Mcp-Session-Id (send initialize first)",
+            );
+            f.status = StatusCode::BAD_REQUEST;
+            Route::Refuse(f)
+        }
+        _ => Route::Modern,
+    }
+}
+
+/// Dated revisions before 2026-07-28 (the ones with the `initialize` handshake).
+fn is_legacy_version(version: &str) -> bool {
+    version.len() == 10 && version < "2026-07-28"
+}
+
+/// `--modern-only`: `initialize` answered with -32022 naming the versions served (400).
+fn modern_only(id: &mcp::RequestId, requested: &str) -> Response {
+    let supported: Vec<String> = crate::SUPPORTED_VERSIONS
+        .iter()
+        .map(|v| (*v).to_owned())
+        .collect();
+    let message = format!(
+        "Unsupported protocol version {requested:?}: this server serves only {} (no initialize)",
+        supported.join(", ")
+    );
+    let response =
+        mcp::UnsupportedProtocolVersionError::new(mcp::UnsupportedProtocolVersionErrorError::new(
+            mcp::UnsupportedProtocolVersionErrorErrorData::new(requested, supported),
+            message,
+        ))
+        .with_id(id.clone());
+    let f = Failure::typed(StatusCode::BAD_REQUEST, &response);
+    json(f.status, f.body)
+}
+
+/// A successful JSON-RPC response of a legacy session.
+#[derive(Serialize)]
+struct ResultResponse<'a, T> {
+    jsonrpc: &'static str,
+    id: &'a mcp::RequestId,
+    result: T,
+}
+
+fn result_text<T: Serialize>(id: &mcp::RequestId, result: T) -> Result<String, Failure> {
+    crate::rpc::to_json(&ResultResponse {
+        jsonrpc: "2.0",
+        id,
+        result,
+    })
+}
+
+/// The capabilities a legacy client is told: those `server/discover` lists, in the
+/// 2025-11-25 shape (no extensions, which that revision lacks), and resource subscriptions,
+/// a legacy-only method this server answers.
+fn legacy_capabilities() -> Result<legacy::ServerCapabilities, String> {
+    let mut modern = crate::features::capabilities();
+    modern.extensions = None;
+    let mut caps = legacy::ServerCapabilities::try_from(modern).map_err(|e| e.to_string())?;
+    caps.extra.clear();
+    let resources = caps.resources.get_or_insert_with(Default::default);
+    resources.subscribe = Some(true);
+    Ok(caps)
+}
+
+/// `initialize`: a new session for `principal`, its id in `Mcp-Session-Id`.
+pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
+    let request: legacy::InitializeRequest = match serde_json::from_slice(body) {
+        Ok(r) => r,
+        Err(e) => return invalid(None, &e.to_string()),
+    };
+    let id = request.id.clone();
+    if app.modern_only {
+        return modern_only(&id, &request.params.protocol_version);
+    }
+    let capabilities = match mcp::ClientCapabilities::try_from(request.params.capabilities) {
+        Ok(c) => c,
+        Err(e) => return invalid(Some(&id), &e.to_string()),
+    };
+    let session = match app
+        .sessions
+        .open(principal, capabilities, request.params.client_info)
+    {
+        Ok(s) => s,
+        Err(OpenError::Full(n)) => {
+            let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
+            return reply(Failure::too_many(&id, message));
+        }
+        Err(OpenError::NoRandomness(e)) => {
+            return reply(Failure::new(Some(&id), INTERNAL_ERROR, e));
+        }
+    };
+    // The one revision this server speaks in a session: a client asking another one reads
+    // this answer and decides whether to go on.
+    let result = legacy_capabilities().map(|caps| {
+        legacy::InitializeResult::new(caps, LEGACY_VERSION, crate::server_info())
+            .with_instructions(crate::features::INSTRUCTIONS)
+    });
+    let text = match result.map_err(|e| Failure::new(Some(&id), INTERNAL_ERROR, e)) {
+        Ok(result) => result_text(&id, result),
+        Err(f) => Err(f),
+    };
+    match text {
+        Ok(text) => {
+            let mut response = json(StatusCode::OK, text);
+            if let Ok(v) = HeaderValue::from_str(&session.id) {
+                response.headers_mut().insert(SESSION_HEADER, v);
+            }
+            response
+        }
+        Err(f) => reply(f),
+    }
+}
+
+fn json(status: StatusCode, text: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+/// A JSON-RPC error of a legacy session: errors are JSON-RPC results of the exchange, sent
+/// with 200 (transport refusals are made before this), except a bound reached (429).
+fn reply(mut f: Failure) -> Response {
+    if f.status != StatusCode::TOO_MANY_REQUESTS {
+        f.status = StatusCode::OK;
+    }
+    json(f.status, f.body)
+}
+
+fn invalid(id: Option<&mcp::RequestId>, e: &str) -> Response {
+    reply(Failure::new(
+        id,
+        INVALID_PARAMS,
+        format!("Invalid params: {e}"),
+    ))
+}
+
+/// A message of a live session.
+pub async fn post(
+    app: Arc<App>,
+    session: Arc<Session>,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Response {
+    if let Some(v) = headers
+        .get("mcp-protocol-version")
+        .and_then(|v| v.to_str().ok())
+        && v.trim() != LEGACY_VERSION
+    {
+        let message = format!(
+            "Bad Request: MCP-Protocol-Version {v:?} is not the session's {LEGACY_VERSION}"
+        );
+        let mut f = Failure::new(None, -32000, message);
+        f.status = StatusCode::BAD_REQUEST;
+        return json(f.status, f.body);
+    }
+    let message: Value = match serde_json::from_slice(body) {
+        Ok(m) => m,
+        Err(e) => return invalid(None, &e.to_string()),
+    };
+    let method = message.get("method").and_then(Value::as_str);
+    let id: Option<mcp::RequestId> = message
+        .get("id")
+        .and_then(|id| serde_json::from_value(id.clone()).ok());
+    match (method, id) {
+        (None, _) => {
+            // A response to one of the server's requests.
+            if let Some(id) = message.get("id").and_then(Value::as_str) {
+                session.answer(id, message.clone());
+            }
+            StatusCode::ACCEPTED.into_response()
+        }
+        (Some(_), None) => StatusCode::ACCEPTED.into_response(),
+        (Some(method), Some(id)) => {
+            let method = method.to_owned();
+            request(app, session, id, method, message).await
+        }
+    }
+}
+
+/// A request of a session: the legacy-only methods here, the rest by the modern handlers.
+async fn request(
+    app: Arc<App>,
+    session: Arc<Session>,
+    id: mcp::RequestId,
+    method: String,
+    message: Value,
+) -> Response {
+    let empty = || match result_text(&id, serde_json::Map::new()) {
+        Ok(text) => json(StatusCode::OK, text),
+        Err(f) => reply(f),
+    };
+    match method.as_str() {
+        "ping" => return empty(),
+        "logging/setLevel" => {
+            return match serde_json::from_value::<legacy::SetLevelRequest>(message) {
+                Ok(r) => {
+                    session.set_log_level(r.params.level);
+                    empty()
+                }
+                Err(e) => invalid(Some(&id), &e.to_string()),
+            };
+        }
+        // The fixture's resources never change, so a subscription has nothing to report.
+        "resources/subscribe" => {
+            return match serde_json::from_value::<legacy::SubscribeRequest>(message) {
+                Ok(_) => empty(),
+                Err(e) => invalid(Some(&id), &e.to_string()),
+            };
+        }
+        "resources/unsubscribe" => {
+            return match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
+                Ok(_) => empty(),
+                Err(e) => invalid(Some(&id), &e.to_string()),
+            };
+        }
+        _ => {}
+    }
+    let meta = modern_meta(&session, &message);
+    let modern = match convert::request_to_modern(&id, message, &meta) {
+        Ok(m) => m,
+        Err(f) => return reply(f),
+    };
+    let (tx, rx) = mpsc::unbounded_channel();
+    let running = app.running.enter();
+    let handler = tokio::spawn(async move {
+        let _running = running;
+        let done = serve(app, session, id, method, meta, modern, tx.clone()).await;
+        let _ = tx.send(Msg::Done(done));
+    });
+    let response = crate::http::respond(rx, Cancel::new(handler.abort_handle())).await;
+    legacy_status(response)
+}
+
+/// Errors of a session's request go with 200 (see [`reply`]).
+fn legacy_status(mut response: Response) -> Response {
+    let status = response.status();
+    if status.is_client_error() && status != StatusCode::TOO_MANY_REQUESTS
+        || status.is_server_error()
+    {
+        *response.status_mut() = StatusCode::OK;
+    }
+    response
+}
+
+/// What a modern client would send in `_meta`, from the session: its capabilities and client,
+/// the level `logging/setLevel` set, and the request's own progress token.
+fn modern_meta(session: &Session, message: &Value) -> mcp::RequestMetaObject {
+    let mut meta = mcp::RequestMetaObject::new(session.capabilities.clone(), LEGACY_VERSION)
+        .with_client_info(session.client_info.clone());
+    if let Some(level) = session.log_level() {
+        meta = meta.with_log_level(level);
+    }
+    let token: Option<mcp::ProgressToken> = message
+        .pointer("/params/_meta/progressToken")
+        .and_then(|t| serde_json::from_value(t.clone()).ok());
+    if let Some(token) = token {
+        meta = meta.with_progress_token(token);
+    }
+    meta
+}
+
+/// Answers a converted request with the modern handler, through the bridge.
+async fn serve(
+    app: Arc<App>,
+    session: Arc<Session>,
+    id: mcp::RequestId,
+    method: String,
+    meta: mcp::RequestMetaObject,
+    modern: Value,
+    tx: mpsc::UnboundedSender<Msg>,
+) -> Result<String, Failure> {
+    let notifier = Notifier::new(Some(tx.clone()), &meta).legacy();
+    let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.limits.input_timeout);
+    let handler = |retry: Option<mcp_runtime::bridge::Retry>| {
+        let ctx = Ctx {
+            id: id.clone(),
+            meta: meta.clone(),
+            principal: session.principal.clone(),
+            notifier: notifier.clone(),
+            app: Arc::clone(&app),
+        };
+        let request = convert::with_retry(&modern, retry);
+        async move {
+            let request: mcp::ClientRequest = serde_json::from_value(request).map_err(|e| {
+                Failure::new(
+                    Some(&ctx.id),
+                    INVALID_PARAMS,
+                    format!("Invalid params: {e}"),
+                )
+            })?;
+            let id = ctx.id.clone();
+            let text = crate::features::dispatch(ctx, request).await?;
+            convert::result_of(&id, &text)
+        }
+    };
+    use mcp_runtime::bridge::{self, BridgeError};
+    match bridge::serve(handler, &peer, MAX_ROUNDS).await {
+        Ok(result) => result_text(&id, convert::result_to_legacy(&id, &method, result)?),
+        Err(BridgeError::Handler(f)) => Err(f),
+        Err(BridgeError::Peer { key, error }) => Err(Failure::new(
+            Some(&id),
+            INTERNAL_ERROR,
+            format!("the client did not answer the server's request for input {key:?}: {error}"),
+        )),
+        Err(e) => Err(Failure::new(Some(&id), INTERNAL_ERROR, e.to_string())),
+    }
+}
+
+/// `GET` with a session: its stream of server messages, the list changes (a legacy client
+/// learns of them only here).
+pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
+    let Some(session) = app.sessions.find(id, &crate::http::principal(headers)) else {
+        return (StatusCode::NOT_FOUND, "Session not found").into_response();
+    };
+    let (tx, rx, number) = session.open_stream();
+    let mut changes = app.changes.subscribe();
+    let mut shutdown = app.shutdown.clone();
+    tokio::spawn(async move {
+        loop {
+            let change = tokio::select! {
+                () = tx.closed() => return,
+                _ = shutdown.changed() => return,
+                change = changes.recv() => change,
+            };
+            // A later GET took over, or the client fell behind: the stream ends.
+            let Ok(change) = change else { return };
+            if !session.is_current(number) {
+                return;
+            }
+            let text = match change {
+                crate::Change::Tools => {
+                    crate::rpc::to_json(&legacy::ToolListChangedNotification::new())
+                }
+                crate::Change::Prompts => {
+                    crate::rpc::to_json(&legacy::PromptListChangedNotification::new())
+                }
+            };
+            let Ok(text) = text else { continue };
+            if tx.try_send(text).is_err() {
+                return; // the client does not read: the stream ends rather than grow
+            }
+        }
+    });
+    crate::http::sse_stream(rx)
+}
+
+/// `DELETE` with a session: ends it.
+pub fn delete(app: &App, headers: &HeaderMap, id: &str) -> Response {
+    if app.sessions.end(id, &crate::http::principal(headers)) {
+        StatusCode::OK.into_response()
+    } else {
+        (StatusCode::NOT_FOUND, "Session not found").into_response()
+    }
+}

@@ -1,0 +1,185 @@
+//! The legacy sessions: one per `initialize`, named by an unguessable `Mcp-Session-Id` (128
+//! random bits), bound to the principal that opened it, ended by `DELETE` or after
+//! [`Limits::session_idle`] without a request. At most [`Limits::max_sessions`] live at once;
+//! each holds at most [`Limits::session_queue`] server-to-client requests waiting for their
+//! answers, and as many messages for its `GET` stream.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::limits::Limits;
+use crate::mcp;
+
+/// One legacy session.
+pub struct Session {
+    pub id: String,
+    /// Who opened it; a request of another principal is answered as if it did not exist.
+    pub principal: String,
+    /// The client's capabilities of `initialize`, as the modern handlers read them.
+    pub capabilities: mcp::ClientCapabilities,
+    pub client_info: mcp::Implementation,
+    /// The level `logging/setLevel` set; no log messages before one is set.
+    log_level: Mutex<Option<mcp::LoggingLevel>>,
+    last_used: Mutex<Instant>,
+    /// The server's requests waiting for the client's answer, by JSON-RPC id.
+    pending: Mutex<HashMap<String, oneshot::Sender<Value>>>,
+    next_id: AtomicU64,
+    /// Which `GET` stream is the session's: each new one takes over from the one before.
+    stream: AtomicU64,
+    queue: usize,
+}
+
+/// A lock, also when a thread panicked holding it (the maps stay consistent: every change is
+/// one insert or remove).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why a server-to-client request could not be sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueFull(pub usize);
+
+impl Session {
+    pub fn log_level(&self) -> Option<mcp::LoggingLevel> {
+        *lock(&self.log_level)
+    }
+
+    pub fn set_log_level(&self, level: mcp::LoggingLevel) {
+        *lock(&self.log_level) = Some(level);
+    }
+
+    /// A fresh id for a server-to-client request and the receiver of its answer; refused when
+    /// [`Limits::session_queue`] requests already wait.
+    pub fn expect_answer(&self) -> Result<(String, oneshot::Receiver<Value>), QueueFull> {
+        let mut pending = lock(&self.pending);
+        if pending.len() >= self.queue {
+            return Err(QueueFull(self.queue));
+        }
+        let id = format!("s-{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        let (tx, rx) = oneshot::channel();
+        pending.insert(id.clone(), tx);
+        Ok((id, rx))
+    }
+
+    /// Forgets a request that will not be answered (timed out, or its handler went away).
+    pub fn forget(&self, id: &str) {
+        lock(&self.pending).remove(id);
+    }
+
+    /// Hands the client's `response` to the request `id` waits on; false if none does.
+    pub fn answer(&self, id: &str, response: Value) -> bool {
+        match lock(&self.pending).remove(id) {
+            Some(tx) => tx.send(response).is_ok(),
+            None => false,
+        }
+    }
+
+    /// How many server-to-client requests wait now.
+    pub fn waiting(&self) -> usize {
+        lock(&self.pending).len()
+    }
+
+    /// Opens a `GET` stream that takes over from any earlier one: its sender, buffering up to
+    /// [`Limits::session_queue`] messages, its receiver, and its number for
+    /// [`Session::is_current`].
+    pub fn open_stream(&self) -> (mpsc::Sender<String>, mpsc::Receiver<String>, u64) {
+        let (tx, rx) = mpsc::channel(self.queue);
+        let number = self.stream.fetch_add(1, Ordering::SeqCst) + 1;
+        (tx, rx, number)
+    }
+
+    /// Whether stream `number` is still the session's (no later `GET` took over).
+    pub fn is_current(&self, number: u64) -> bool {
+        self.stream.load(Ordering::SeqCst) == number
+    }
+}
+
+/// All live sessions.
+pub struct Sessions {
+    limits: Limits,
+    live: Mutex<HashMap<String, Arc<Session>>>,
+}
+
+/// Why `initialize` opened no session.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpenError {
+    /// [`Limits::max_sessions`] are live.
+    Full(usize),
+    /// The system's random source failed.
+    NoRandomness(String),
+}
+
+impl Sessions {
+    pub fn new(limits: Limits) -> Self {
+        Sessions {
+            limits,
+            live: Mutex::default(),
+        }
+    }
+
+    /// Opens a session for `principal`; sessions idle past their timeout are dropped first.
+    pub fn open(
+        &self,
+        principal: &str,
+        capabilities: mcp::ClientCapabilities,
+        client_info: mcp::Implementation,
+    ) -> Result<Arc<Session>, OpenError> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).map_err(|e| OpenError::NoRandomness(e.to_string()))?;
+        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let mut live = lock(&self.live);
+        let idle = self.limits.session_idle;
+        live.retain(|_, s| lock(&s.last_used).elapsed() < idle);
+        if live.len() >= self.limits.max_sessions {
+            return Err(OpenError::Full(self.limits.max_sessions));
+        }
+        let session = Arc::new(Session {
+            id: id.clone(),
+            principal: principal.to_owned(),
+            capabilities,
+            client_info,
+            log_level: Mutex::new(None),
+            last_used: Mutex::new(Instant::now()),
+            pending: Mutex::default(),
+            next_id: AtomicU64::new(1),
+            stream: AtomicU64::new(0),
+            queue: self.limits.session_queue,
+        });
+        live.insert(id, Arc::clone(&session));
+        Ok(session)
+    }
+
+    /// The live session `id` of `principal`, marked used; `None` if there is none, it idled
+    /// out (it is then dropped), or another principal opened it.
+    pub fn find(&self, id: &str, principal: &str) -> Option<Arc<Session>> {
+        let mut live = lock(&self.live);
+        let session = live.get(id)?;
+        if lock(&session.last_used).elapsed() >= self.limits.session_idle {
+            live.remove(id);
+            return None;
+        }
+        if session.principal != principal {
+            return None;
+        }
+        *lock(&session.last_used) = Instant::now();
+        Some(Arc::clone(session))
+    }
+
+    /// Ends session `id` of `principal`; false if [`Sessions::find`] would not find it.
+    pub fn end(&self, id: &str, principal: &str) -> bool {
+        if self.find(id, principal).is_none() {
+            return false;
+        }
+        lock(&self.live).remove(id).is_some()
+    }
+
+    /// Sessions live now (idle ones included until the next `open` drops them).
+    pub fn count(&self) -> usize {
+        lock(&self.live).len()
+    }
+}
