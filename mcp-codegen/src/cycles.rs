@@ -1,10 +1,12 @@
 //! Breaks recursive containment: a type that holds itself by value (directly or through
-//! other types) gets a `Box` on the field or variant that closes the cycle.
+//! other types) gets a `Box` on the field or variant that closes the cycle. Then bounds
+//! sizes: a `Box` on the edges to huge types, and on the large members of a result whose
+//! `resultType` is fixed to another value than `complete` (see [`LEAN_ABOVE`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::{SchemaError, SchemaResult};
-use crate::ir::{Kind, Module, RustName, Ty};
+use crate::ir::{Kind, Module, ResultMode, RustName, Ty};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mark {
@@ -73,8 +75,18 @@ pub fn break_cycles(module: &mut Module) -> SchemaResult<()> {
 /// below it.
 const BOX_ABOVE: usize = 64 << 10;
 
+/// Above this estimated size (bytes) a member of a result with a fixed `resultType` other than
+/// `complete` (`InputRequiredResult`, an extension's `CreateTaskResult`) is boxed. Such a
+/// result is a variant of every outcome enum of its requests, the user's own included, beside
+/// results that may be small (a user's struct of one `String`): clippy's `large_enum_variant`
+/// fires there at 200 bytes of difference, and `InputRequiredResult` held its `_meta` (a
+/// `ResultMetaObject` with the server's `Implementation`, about 190 bytes) inline, 272 bytes in
+/// all. Its members in a box, it is 80 bytes, and no user boxes it or allows the lint.
+const LEAN_ABOVE: usize = 64;
+
 /// After `break_cycles` the by-value edges form a DAG: walks it bottom-up (with its own stack),
-/// estimating each type's size, and boxes the edges to types larger than [`BOX_ABOVE`].
+/// estimating each type's size, and boxes the edges to types larger than [`BOX_ABOVE`] (or
+/// than [`LEAN_ABOVE`], from a result with a fixed `resultType`).
 fn bound_sizes(module: &mut Module) {
     let names: Vec<RustName> = module.types.keys().cloned().collect();
     let mut sizes: BTreeMap<RustName, usize> = BTreeMap::new();
@@ -103,8 +115,12 @@ fn bound_sizes(module: &mut Module) {
                 continue;
             }
             let boxable = matches!(def.kind, Kind::Struct(_) | Kind::Union(_));
+            let above = match &def.kind {
+                Kind::Struct(s) if matches!(s.result, Some(ResultMode::Fixed(_))) => LEAN_ABOVE,
+                _ => BOX_ABOVE,
+            };
             for (slot, target) in edges {
-                if boxable && sizes.get(&target).is_some_and(|s| *s > BOX_ABOVE) {
+                if boxable && sizes.get(&target).is_some_and(|s| *s > above) {
                     box_slot(module, &name, slot).expect("structs and unions can box");
                 }
             }

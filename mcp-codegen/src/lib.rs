@@ -29,7 +29,8 @@
 //! extensions' definitions and patches merged in), `protocol` (the protocol model: requests,
 //! results, outcomes, and every overlay fact later passes read), `naming` and `lower` (a Rust
 //! name per definition, then the IR's types; `results` for result structs and outcomes),
-//! `cycles` (a `Box` where a type contains itself), `roles` and `extension_roles` (what each
+//! `cycles` (a `Box` where a type contains itself, or where a result with a fixed
+//! `resultType` holds a large member), `roles` and `extension_roles` (what each
 //! type is to the protocol), `overview` (the module's docs), and `emit` (IR to tokens). Names
 //! are typed in `names`, keywords classified in `keywords`, JSON pointers built in `pointer`.
 

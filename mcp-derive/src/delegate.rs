@@ -35,7 +35,9 @@ pub fn serialize(cont: &Container) -> TokenStream {
     }
 }
 
-/// `impl From<T> for Enum` for each variant whose type no other variant has.
+/// `impl From<T> for Enum` for each variant whose type no other variant has, and `From<&str>`
+/// beside `From<String>`, so that a string literal makes the union (a progress token, a
+/// request id) as it makes a `String` member.
 pub fn from_impls(cont: &Container) -> TokenStream {
     let ident = cont.ident;
     let mut count: HashMap<String, usize> = HashMap::new();
@@ -50,6 +52,17 @@ pub fn from_impls(cont: &Container) -> TokenStream {
             return None;
         }
         let variant = v.ident;
+        let from_str = is_string(ty).then(|| {
+            quote! {
+                #[automatically_derived]
+                impl ::core::convert::From<&str> for #ident {
+                    #[inline]
+                    fn from(__value: &str) -> Self {
+                        #ident::#variant(::core::convert::From::from(__value))
+                    }
+                }
+            }
+        });
         Some(quote! {
             #[automatically_derived]
             impl ::core::convert::From<#ty> for #ident {
@@ -58,9 +71,31 @@ pub fn from_impls(cont: &Container) -> TokenStream {
                     #ident::#variant(__value)
                 }
             }
+            #from_str
         })
     });
     quote!(#(#impls)*)
+}
+
+/// Whether `ty` is spelled as the standard `String` by its absolute path,
+/// `::std::string::String` or `::alloc::string::String` (as generated code spells it). Any
+/// other spelling (`String`, `std::string::String`) may name a type of the user's own, which
+/// need not convert from `&str`.
+fn is_string(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let plain = path.qself.is_none()
+        && path.path.leading_colon.is_some()
+        && path.path.segments.iter().all(|s| s.arguments.is_none());
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    plain
+        && matches!(names.as_slice(), [root, string, name] if (root == "std" || root == "alloc") && string == "string" && name == "String")
 }
 
 /// `impl Deserialize` whose visitor accepts only maps, running `body` in `visit_map` (with

@@ -24,18 +24,18 @@
 //! # use mcp_tests::tasks as mcp;
 //! use mcp::prelude::*;
 //! use mcp_runtime::extension::{Advertised, Reader};
+//! use mcp_runtime::{Response, RpcError};
 //!
 //! /// Runs every call as a task when the client can take one, else refuses with -32021.
-//! fn answer(request: &CallToolRequest) -> Result<CallToolResultResponse, MissingRequiredClientCapabilityError> {
+//! fn answer(request: &CallToolRequest) -> Response<CallToolRequest> {
 //!     let caps = &request.params.meta.client_capabilities;
 //!     let Some(tasks) = Advertised::<TasksExtension>::check(caps) else {
-//!         let id = Some(request.id.clone());
-//!         return Err(MissingRequiredClientCapabilityError::from_missing_extension::<TasksExtension>(id));
+//!         return Err(RpcError::missing_extension::<TasksExtension>());
 //!     };
 //!     let now = "2026-07-28T10:30:00Z";
 //!     let created = CreateTaskResult::new(now, now, TaskStatus::Working, "task-1", 3_600_000)
 //!         .with_poll_interval_ms(5000u64);
-//!     Ok(request.respond(tasks.grant(created)))
+//!     Ok(tasks.grant(created).into())
 //! }
 //!
 //! // The client advertises the extension on the request...
@@ -43,7 +43,7 @@
 //! caps.declare::<TasksExtension>();
 //! let meta = RequestMetaObject::new(caps.clone(), "2026-07-28");
 //! let request = CallToolRequest::new(RequestId::Integer(1), CallToolRequestParams::new(meta, "report"));
-//! let wire = serde_json::to_string(&answer(&request).unwrap())?;
+//! let wire = serde_json::to_string(&request.reply(answer(&request)))?;
 //! // ...and reads the answer with the extensions it advertised on it.
 //! let response: CallToolResultResponse = Reader::new(&caps).extension::<TasksExtension>().from_str(&wire)?;
 //! let CallToolOutcome::Task(created) = response.result else { panic!("a task") };
@@ -52,7 +52,7 @@
 //! // Without the extension: -32021, naming it in requiredCapabilities.extensions.
 //! let meta = RequestMetaObject::new(ClientCapabilities::new(), "2026-07-28");
 //! let request = CallToolRequest::new(RequestId::Integer(2), CallToolRequestParams::new(meta, "report"));
-//! let refusal = serde_json::to_value(answer(&request).unwrap_err())?;
+//! let refusal = serde_json::to_value(request.reply(answer(&request)))?;
 //! assert_eq!(refusal["error"]["code"], -32021);
 //! assert_eq!(
 //!     refusal["error"]["data"]["requiredCapabilities"],

@@ -16,6 +16,8 @@
 //!   requests asked of the client as server-to-client requests, its rounds run on the server.
 //! - `form` (feature `form`): elicitation forms from a struct deriving `schemars::JsonSchema`,
 //!   and the accepted answer read back into it, naming the member that does not fit.
+//! - [`number`]: [`IntoNumber`], what a JSON `number` member takes when built (any Rust integer
+//!   or float).
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP.
 //! - [`response`]: one return type for a handler ([`Response<R>`]: a result or a JSON-RPC
@@ -32,7 +34,8 @@
 //! Every generated struct has `new` with its required members (constants such as `jsonrpc`,
 //! `method` and `type` are never parameters) and a chainable `with_<member>` per optional
 //! member; parameters take `impl Into<T>`, so a `&str` makes a `String` and a variant
-//! converts into its union. The examples use `mcp`, a module generated from the 2026-07-28
+//! converts into its union, and a JSON `number` member (`f64`) takes any Rust integer or float
+//! ([`IntoNumber`]). The examples use `mcp`, a module generated from the 2026-07-28
 //! schema, and its prelude (which leaves out `Result` and `Error`, so as not to shadow
 //! Rust's).
 //!
@@ -64,6 +67,7 @@ pub mod form;
 #[cfg(feature = "schemars")]
 pub mod json_schema;
 pub mod mrtr;
+pub mod number;
 pub mod object_schema;
 #[cfg(feature = "http")]
 pub mod param_headers;
@@ -107,6 +111,7 @@ pub use protocol::{
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 pub type Reply<R> = <R as HasReply>::Reply;
+pub use number::IntoNumber;
 pub use object_schema::ObjectSchema;
 #[cfg(feature = "raw_json")]
 pub use raw_json::RawJson;

@@ -149,3 +149,28 @@ fn an_elicitation_form_from_named_fields() {
     assert_eq!(form.required, None);
     assert_eq!(form.properties.len(), 1);
 }
+
+#[test]
+fn a_number_member_takes_any_integer_or_float() {
+    let items: usize = 3;
+    let params = ProgressNotificationParams::new(items, "t").with_total(10_u64);
+    assert_eq!((params.progress, params.total), (3.0, Some(10.0)));
+    let half = ProgressNotificationParams::new(0.5_f32, 7).with_total(-1_i64);
+    assert_eq!((half.progress, half.total), (0.5, Some(-1.0)));
+    let schema = NumberSchema::new(NumberSchemaType::Integer)
+        .with_minimum(1_i8)
+        .with_default(2_u16);
+    let wire = serde_json::to_value(&schema).unwrap();
+    assert_eq!(
+        wire,
+        serde_json::json!({"type": "integer", "minimum": 1.0, "default": 2.0})
+    );
+}
+
+#[test]
+fn a_union_with_a_string_variant_takes_a_str() {
+    assert_eq!(ProgressToken::from("t"), ProgressToken::String("t".into()));
+    assert_eq!(RequestId::from("r-1"), RequestId::String("r-1".into()));
+    let request = CallToolRequest::new("call-1", CallToolRequestParams::new(meta(), "greet"));
+    assert_eq!(request.id, RequestId::String("call-1".into()));
+}

@@ -1,13 +1,14 @@
 //! The construction API of an open struct: `new` with the required members (in schema order;
 //! constants are never parameters, the kept-members bag starts empty), and a chainable
 //! `with_<member>` per optional member. Parameters take `impl Into<T>`, so a `&str` makes a
-//! `String` and a variant makes its union; being generic, none of it is compiled unless used.
+//! `String` and a variant makes its union, and an `f64` member takes any Rust integer or float
+//! (`impl mcp_runtime::IntoNumber`); being generic, none of it is compiled unless used.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::tokens::ty;
-use crate::ir::{Field, ResultMode, Struct, TypeDef};
+use crate::ir::{Field, ResultMode, Struct, Ty, TypeDef};
 
 /// Clippy's `too_many_arguments` threshold.
 const MANY_ARGUMENTS: usize = 7;
@@ -17,13 +18,10 @@ pub fn constructors(def: &TypeDef, s: &Struct) -> TokenStream {
     let name = &def.name;
     let required: Vec<&Field> = s.fields.iter().filter(|f| f.required).collect();
     let params = required.iter().map(|f| {
-        let (n, t) = (&f.rust, ty(&f.ty));
-        quote!(#n: impl ::core::convert::Into<#t>)
+        let (n, t) = (&f.rust, param_ty(&f.ty));
+        quote!(#n: #t)
     });
-    let members = members(s, |f| {
-        let n = &f.rust;
-        f.required.then(|| quote!(::core::convert::Into::into(#n)))
-    });
+    let members = members(s, |f| f.required.then(|| convert(&f.ty, &f.rust)));
     let many =
         (required.len() > MANY_ARGUMENTS).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let new_doc = new_doc(def, &required);
@@ -85,14 +83,35 @@ fn new_doc(def: &TypeDef, required: &[&Field]) -> String {
 fn setter(f: &Field) -> TokenStream {
     let n = &f.rust;
     let with = f.rust.prefixed("with_");
-    let t = ty(&f.ty);
+    let t = param_ty(&f.ty);
+    let value = convert(&f.ty, &quote!(value));
     let doc = format!(" Sets `{}`.", f.json);
     quote! {
         #[doc = #doc]
         #[must_use]
-        pub fn #with(mut self, value: impl ::core::convert::Into<#t>) -> Self {
-            self.#n = ::core::option::Option::Some(::core::convert::Into::into(value));
+        pub fn #with(mut self, value: #t) -> Self {
+            self.#n = ::core::option::Option::Some(#value);
             self
         }
+    }
+}
+
+/// The type of a parameter that sets a member of type `t`: `impl Into<t>`, or for a JSON
+/// number (`f64`, which `Into` reaches only from the small integers) any Rust integer or float.
+pub fn param_ty(t: &Ty) -> TokenStream {
+    match t {
+        Ty::F64 => quote!(impl ::mcp_runtime::IntoNumber),
+        _ => {
+            let t = ty(t);
+            quote!(impl ::core::convert::Into<#t>)
+        }
+    }
+}
+
+/// The member's value from the parameter `name` of type [`param_ty`]`(t)`.
+pub fn convert(t: &Ty, name: &impl quote::ToTokens) -> TokenStream {
+    match t {
+        Ty::F64 => quote!(::mcp_runtime::IntoNumber::into_number(#name)),
+        _ => quote!(::core::convert::Into::into(#name)),
     }
 }

@@ -9,7 +9,7 @@ use super::prose;
 use super::tokens::{Docs, allow_case, doc_lines, ty};
 use crate::ir::{
     ConstValue, Field, Kind, Module, Predicate, ResultMode, ResultSelect, Results, Select, Struct,
-    TypeDef, Union, UnionMode,
+    Ty, TypeDef, Union, UnionMode,
 };
 
 struct Emitter<'a> {
@@ -306,22 +306,38 @@ impl Emitter<'_> {
         let keys = &s.at_least_one_of;
         let type_name = def.name.unraw();
         let singles = one_of.iter().map(|one| single(name, s, one, &required));
+        // A boxed member (a large one, see cycles.rs) is read and set as what the box holds.
         let accessors = s.fields.iter().map(|f| {
             let n = &f.rust;
-            let t = ty(&f.ty);
             let doc = format!(" The `{}` member.", f.json);
-            if f.required {
-                quote!(#[doc = #doc] pub fn #n(&self) -> &#t { &self.#n })
-            } else {
-                quote!(#[doc = #doc] pub fn #n(&self) -> ::core::option::Option<&#t> { self.#n.as_ref() })
+            match (&f.ty, f.required) {
+                (Ty::Boxed(inner), true) => {
+                    let t = ty(inner);
+                    quote!(#[doc = #doc] pub fn #n(&self) -> &#t { &self.#n })
+                }
+                (Ty::Boxed(inner), false) => {
+                    let t = ty(inner);
+                    quote!(#[doc = #doc] pub fn #n(&self) -> ::core::option::Option<&#t> { self.#n.as_deref() })
+                }
+                (t, true) => {
+                    let t = ty(t);
+                    quote!(#[doc = #doc] pub fn #n(&self) -> &#t { &self.#n })
+                }
+                (t, false) => {
+                    let t = ty(t);
+                    quote!(#[doc = #doc] pub fn #n(&self) -> ::core::option::Option<&#t> { self.#n.as_ref() })
+                }
             }
         });
         let setters = s.fields.iter().map(|f| {
             let n = &f.rust;
             let with = f.rust.prefixed("with_");
-            let t = ty(&f.ty);
             let doc = format!(" Sets the `{}` member.", f.json);
-            let value = if f.required { quote!(value) } else { quote!(::core::option::Option::Some(value)) };
+            let (t, value) = match &f.ty {
+                Ty::Boxed(inner) => (ty(inner), quote!(::std::boxed::Box::new(value))),
+                t => (ty(t), quote!(value)),
+            };
+            let value = if f.required { value } else { quote!(::core::option::Option::Some(#value)) };
             quote!(#[doc = #doc] #[must_use] pub fn #with(mut self, value: #t) -> Self { self.#n = #value; self })
         });
         let extra_api = s.extra.as_ref().map(|e| {
@@ -483,7 +499,7 @@ fn single(
     one: &Field,
     required: &[&Field],
 ) -> TokenStream {
-    let (n, t) = (&one.rust, ty(&one.ty));
+    let (n, t) = (&one.rust, super::construct::param_ty(&one.ty));
     let from = one.rust.prefixed("from_");
     let params = required.iter().map(|f| {
         let (n, t) = (&f.rust, ty(&f.ty));
@@ -492,7 +508,8 @@ fn single(
     let members = super::construct::members(s, |f| {
         let n = &f.rust;
         if f.json == one.json {
-            Some(quote!(::core::option::Option::Some(::core::convert::Into::into(#n))))
+            let value = super::construct::convert(&one.ty, n);
+            Some(quote!(::core::option::Option::Some(#value)))
         } else {
             f.required.then(|| quote!(#n))
         }
@@ -506,7 +523,7 @@ fn single(
     quote! {
         #[doc = #doc]
         #[must_use]
-        pub fn #from(#n: impl ::core::convert::Into<#t> #(, #params)*) -> Self {
+        pub fn #from(#n: #t #(, #params)*) -> Self {
             #name { #members }
         }
     }
