@@ -8,6 +8,18 @@ use std::collections::BTreeMap;
 
 pub use crate::names::{RustName, RustPath};
 
+/// One schema's IR and what the header says of it.
+pub struct Lowered {
+    /// The IR.
+    pub module: Module,
+    /// The revision whose overlay was applied.
+    pub revision: Option<String>,
+    /// The schema file's SHA-256.
+    pub sha256: String,
+    /// The extensions enabled on it.
+    pub extensions: Vec<String>,
+}
+
 /// Every type to generate, keyed (and so ordered) by Rust name, and the roles they play.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Module {

@@ -51,6 +51,7 @@ mod names;
 mod naming;
 mod objects;
 mod opaque;
+mod output;
 mod overlay;
 mod overview;
 mod patch;
@@ -60,17 +61,17 @@ mod results;
 mod roles;
 mod union_dispatch;
 
-pub use builder::{Builder, Generated};
-pub use eras::{ConversionKind, ConvertedType, Eras};
+pub use builder::Builder;
 pub use error::{Error, SchemaError, SchemaResult};
+pub use output::{ConversionKind, ConvertedType, Eras, Generated};
 
 /// What this crate's own integration tests (and the workspace's property tests) reach inside
 /// the generator: not a stable API.
 #[doc(hidden)]
 pub mod __internals {
-    pub use crate::builder::holds_exactly;
     pub use crate::load::MAX_NESTING;
     pub use crate::names::SchemaName;
+    pub use crate::output::holds_exactly;
     pub use crate::overlay::Overlay;
     pub use crate::protocol::{Protocol, ResultKind};
 }
