@@ -11,10 +11,30 @@ pub(crate) fn join(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", escape_token(token))
 }
 
+/// The pointer of the schema's definitions object under its key `defs_key` (`/$defs`).
+pub(crate) fn defs(defs_key: &str) -> String {
+    format!("/{defs_key}")
+}
+
 /// The pointer of the definition `name` under the schema's definitions key `defs_key`
 /// (`/$defs/<name>`).
 pub(crate) fn def(defs_key: &str, name: &str) -> String {
-    join(&format!("/{defs_key}"), name)
+    join(&defs(defs_key), name)
+}
+
+/// A `$ref` to the definition `name` (`#/$defs/<name>`, the name escaped).
+pub(crate) fn reference(defs_key: &str, name: &str) -> String {
+    format!("#{}", def(defs_key, name))
+}
+
+/// The definition a `$ref` names when it is `#/<defs_key>/<name>` (one token, unescaped);
+/// `None` for any other reference (another document, a pointer into a definition).
+pub(crate) fn referenced_def(reference: &str, defs_key: &str) -> Option<String> {
+    let token = reference
+        .strip_prefix("#/")?
+        .strip_prefix(defs_key)?
+        .strip_prefix('/')?;
+    (!token.contains('/')).then(|| unescape_token(token))
 }
 
 /// Unescapes one reference token of a JSON pointer (the inverse of [`escape_token`]).

@@ -185,16 +185,15 @@ impl<'a> Lowerer<'a> {
     }
 
     fn resolve_ref(&self, target: &str, pointer: &str) -> SchemaResult<&'a str> {
-        let prefix = format!("#/{}/", self.defs_key);
-        let Some(name) = target.strip_prefix(&prefix) else {
+        let Some(name) = pointer::referenced_def(target, self.defs_key) else {
             return Err(SchemaError::new(
                 pointer,
                 format!(
-                    "unsupported $ref {target:?}: only references to {prefix}<name> are supported"
+                    "unsupported $ref {target:?}: only references to #/{}/<name> are supported",
+                    self.defs_key
                 ),
             ));
         };
-        let name = crate::pointer::unescape_token(name);
         self.defs
             .get_key_value(&name)
             .map(|(k, _)| k.as_str())
@@ -402,7 +401,7 @@ impl<'a> Lowerer<'a> {
             && !member.chars().all(|c| c.is_ascii_digit())
             && member != "items"
         {
-            self.fresh(RustName::pascal(&crate::pointer::unescape_token(member)))
+            self.fresh(RustName::pascal(&pointer::unescape_token(member)))
         } else {
             self.fresh(hint.clone())
         };
@@ -437,15 +436,9 @@ fn enum_values(values: &[String]) -> Vec<EnumValue> {
 
 /// The `$def` names of an anyOf that lists only `$ref`s.
 fn ref_list(any: &Value, defs_key: &str) -> Option<Vec<String>> {
-    let prefix = format!("#/{defs_key}/");
     any.as_array()?
         .iter()
-        .map(|v| {
-            v.get("$ref")?
-                .as_str()?
-                .strip_prefix(&prefix)
-                .map(str::to_owned)
-        })
+        .map(|v| pointer::referenced_def(v.get("$ref")?.as_str()?, defs_key))
         .collect()
 }
 
