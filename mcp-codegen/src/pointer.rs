@@ -27,14 +27,21 @@ pub(crate) fn reference(defs_key: &str, name: &str) -> String {
     format!("#{}", def(defs_key, name))
 }
 
-/// The definition a `$ref` names when it is `#/<defs_key>/<name>` (one token, unescaped);
-/// `None` for any other reference (another document, a pointer into a definition).
+/// The definition name a `$ref` of the form `#/<defs_key>/<name>` gives (unescaped); `None`
+/// for a reference elsewhere (another document, another part of this one). A pointer into a
+/// definition (`#/$defs/A/properties/x`) gives a name no definition has, which the caller
+/// reports as unresolvable.
 pub(crate) fn referenced_def(reference: &str, defs_key: &str) -> Option<String> {
-    let token = reference
+    let rest = reference
         .strip_prefix("#/")?
         .strip_prefix(defs_key)?
         .strip_prefix('/')?;
-    (!token.contains('/')).then(|| unescape_token(token))
+    Some(unescape_token(rest))
+}
+
+/// The last reference token of `pointer`, unescaped (empty for the empty pointer).
+pub(crate) fn last_token(pointer: &str) -> String {
+    unescape_token(pointer.rsplit('/').next().unwrap_or_default())
 }
 
 /// Unescapes one reference token of a JSON pointer (the inverse of [`escape_token`]).
