@@ -4,26 +4,11 @@
 //! `io.modelcontextprotocol/tasks`, SEP-2663), their shared types and the conversions between
 //! them.
 
-use std::path::PathBuf;
+include!("../generate_mcp.rs");
 
 fn main() {
-    println!("cargo:rerun-if-env-changed=MCP_SCHEMA_DIR");
-    let dir = PathBuf::from(std::env::var("MCP_SCHEMA_DIR").expect(
-        "MCP_SCHEMA_DIR is not set: .cargo/config.toml sets it to ../shared/mcp-schema; run cargo from the workspace",
-    ));
-    let legacy = dir.join("2025-11-25").join("schema.json");
-    let schema = dir.join("2026-07-28").join("schema.json");
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    if let Err(e) = mcp_codegen::Builder::new()
-        .schema(&legacy)
-        .schema(&schema)
-        .extension("io.modelcontextprotocol/tasks")
-        .generate(out.join("mcp.rs"))
-    {
-        panic!(
-            "generating from {} and {}: {e}",
-            legacy.display(),
-            schema.display()
-        );
-    }
+    generate_mcp(
+        &["2025-11-25", "2026-07-28"],
+        &["io.modelcontextprotocol/tasks"],
+    );
 }

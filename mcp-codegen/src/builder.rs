@@ -6,16 +6,16 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::emit::{EmitOptions, emit};
-use crate::era_facts::{MessageKind, Methods};
 use crate::error::{Error, SchemaError};
 use crate::extension::{Enabled, ExtensionDef};
-use crate::ir::Module;
-use crate::load;
+use crate::ir::{Lowered, MessageKind, Methods, Module};
+use crate::load::{self, Source};
 use crate::lower::{Lowerer, Options};
 use crate::naming::DefNames;
+use crate::output::{Generated, format_file, holds_exactly};
 use crate::overlay::Overlay;
 use crate::protocol::Protocol;
-use crate::{cycles, extension_roles, overview, roles};
+use crate::{cycles, eras, extension_roles, overview, roles};
 
 /// Configures and runs the generator.
 ///
@@ -44,44 +44,6 @@ impl Default for Builder {
     fn default() -> Self {
         Builder::new()
     }
-}
-
-/// Where the schema comes from.
-#[derive(Debug, Clone)]
-pub(crate) enum Source {
-    /// A file on disk, read when generating (and named in `cargo:rerun-if-changed`).
-    File(PathBuf),
-    /// Bytes in memory, named for errors and the header.
-    Memory { name: PathBuf, bytes: Vec<u8> },
-}
-
-impl Source {
-    /// The name errors and the header give the schema.
-    pub(crate) fn path(&self) -> &Path {
-        match self {
-            Source::File(path) | Source::Memory { name: path, .. } => path,
-        }
-    }
-
-    fn load(&self) -> Result<load::Loaded, Error> {
-        match self {
-            Source::File(path) => load::load(path),
-            Source::Memory { name, bytes } => load::parse(name, bytes),
-        }
-    }
-}
-
-/// The result of a generation.
-#[derive(Debug, Clone)]
-pub struct Generated {
-    /// The formatted Rust source.
-    pub text: String,
-    /// The protocol revision whose overlay was applied, if any.
-    pub revision: Option<String>,
-    /// Number of generated types.
-    pub types: usize,
-    /// With two schemas: what the revisions share and how the other types convert.
-    pub eras: Option<crate::Eras>,
 }
 
 impl Builder {
@@ -324,18 +286,14 @@ impl Builder {
         match self.schemas.as_slice() {
             [] => Err(Error::NoSchema),
             [source] => self.generate_one(source),
-            sources => crate::eras::generate(self, sources),
+            sources => self.generate_eras(sources),
         }
     }
 
     /// One schema's passes up to the IR: load, patch, extensions, protocol model, naming and
     /// lowering, cycles, roles, extension roles, overview. With several schemas
     /// (`own_extensions`), an extension defined for another revision is left out.
-    pub(crate) fn lower_source(
-        &self,
-        source: &Source,
-        own_extensions: bool,
-    ) -> Result<Lowered, Error> {
+    fn lower_source(&self, source: &Source, own_extensions: bool) -> Result<Lowered, Error> {
         self.print_rerun_lines(source);
         // load: the schema's bytes, parsed; the revision's overlay, picked.
         let mut loaded = source.load()?;
@@ -394,20 +352,10 @@ impl Builder {
     }
 
     /// The options emission takes.
-    pub(crate) fn emit_options(&self) -> EmitOptions {
+    fn emit_options(&self) -> EmitOptions {
         EmitOptions {
             json_schema: self.json_schema,
         }
-    }
-
-    /// The extensions asked for.
-    pub(crate) fn extensions(&self) -> &[String] {
-        &self.extensions
-    }
-
-    /// Whether `revision`/`overlay` were given (they name one schema's).
-    pub(crate) fn names_a_revision(&self) -> bool {
-        self.revision.is_some() || self.overlay.is_some()
     }
 
     /// The passes for one schema, then emit: the IR as formatted Rust, under a header.
@@ -421,6 +369,28 @@ impl Builder {
             types: lowered.module.types.len(),
             eras: None,
         })
+    }
+
+    /// The passes for each of several schemas, then the join of their IRs and one file with a
+    /// module per revision (see [`eras::generate`]).
+    fn generate_eras(&self, sources: &[Source]) -> Result<Generated, Error> {
+        let Ok(sources) = <&[Source; 2]>::try_from(sources) else {
+            return Err(Error::Eras(format!(
+                "{} schemas given; two revisions (an older and a newer one) are generated side by side",
+                sources.len()
+            )));
+        };
+        if self.revision.is_some() || self.overlay.is_some() {
+            return Err(Error::Eras(
+                "Builder::revision and Builder::overlay name the revision of one schema; with two, each revision is recognised from its schema's content or folder".to_owned(),
+            ));
+        }
+        eras::generate(
+            sources,
+            |source| self.lower_source(source, true),
+            &self.extensions,
+            &self.emit_options(),
+        )
     }
 
     /// With [`Builder::cargo_metadata`]: a `cargo:rerun-if-changed` line for the schema file and
@@ -527,21 +497,10 @@ fn definitions(loaded: &load::Loaded) -> Result<&Map<String, Value>, SchemaError
         .and_then(Value::as_object)
         .ok_or_else(|| {
             SchemaError::new(
-                format!("/{}", loaded.defs_key),
+                crate::pointer::defs(loaded.defs_key),
                 "the overlay's patches left no definitions object",
             )
         })
-}
-
-/// Whether the file `path` holds exactly `text`, reading at most one byte more than `text` (an
-/// endless file such as `/dev/zero` is not read to the end).
-pub fn holds_exactly(path: &Path, text: &[u8]) -> bool {
-    use std::io::Read as _;
-    let mut old = Vec::with_capacity(text.len() + 1);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(text.len() as u64 + 1).read_to_end(&mut old))
-        .is_ok()
-        && old == text
 }
 
 /// Whether `a` and `b` name one existing file: the same canonical path, or (on Unix) the same
@@ -563,20 +522,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
     false
 }
 
-/// One schema's IR and what the header says of it.
-pub(crate) struct Lowered {
-    /// The IR.
-    pub module: Module,
-    /// The methods its schema defines (the era facts are checked against them).
-    pub methods: Methods,
-    /// The revision whose overlay was applied.
-    pub revision: Option<String>,
-    /// The schema file's SHA-256.
-    pub sha256: String,
-    /// The extensions enabled on it.
-    pub extensions: Vec<String>,
-}
-
 /// The requests and notifications of the protocol model, by method.
 fn methods_of(protocol: &Protocol) -> Methods {
     let requests = protocol
@@ -588,12 +533,6 @@ fn methods_of(protocol: &Protocol) -> Methods {
         .values()
         .map(|m| (m.clone(), MessageKind::Notification));
     requests.chain(notifications).collect()
-}
-
-/// Parses the emitted tokens and prints them formatted, items spaced.
-pub(crate) fn format_file(tokens: proc_macro2::TokenStream) -> Result<String, Error> {
-    let file = syn::parse2::<syn::File>(tokens).map_err(|e| Error::Internal(e.to_string()))?;
-    Ok(space_items(&prettyplease::unparse(&file)))
 }
 
 /// A schema error from a schema no overlay was applied to: it may be a revision saved under
@@ -619,23 +558,6 @@ fn unrecognised_hint(error: Error, no_overlay: bool) -> Error {
 /// The stack size of the thread the stages run on: room for [`load::MAX_NESTING`] levels of
 /// nesting in a debug build (reserved address space; only the pages used are ever touched).
 const STACK_SIZE: usize = 256 << 20;
-
-/// Puts a blank line between top-level items (prettyplease leaves none).
-fn space_items(code: &str) -> String {
-    let mut out = String::with_capacity(code.len() + code.len() / 20);
-    let mut prev_ended_item = false;
-    for line in code.lines() {
-        let top = !line.is_empty() && !line.starts_with([' ', '}', ')', ']']);
-        if prev_ended_item && top {
-            out.push('\n');
-        }
-        let code_line = !line.starts_with("//") && !line.starts_with('#');
-        prev_ended_item = line == "}" || (top && code_line && line.ends_with([';', '}']));
-        out.push_str(line);
-        out.push('\n');
-    }
-    out
-}
 
 #[cfg(test)]
 mod tests {

@@ -4,27 +4,15 @@
 //! schemas, and turned into the data tables the two-revision module lists for
 //! `mcp_runtime::era::{MethodFact, ErrorCodeFact}`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
 use crate::error::{Error, OverlayError};
-use crate::ir::{DataTable, DataValue};
+use crate::ir::{DataTable, DataValue, MessageKind, Methods};
 
 /// The facts file, compiled in through the `mcp-codegen/schema` symlink (see `overlay.rs`).
 const BUILTIN: &str = include_str!("../schema/eras.json");
-
-/// Whether a method is a request or a notification, as a schema defines it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MessageKind {
-    /// A `$def` with a constant `method` that is answered.
-    Request,
-    /// A `*Notification` `$def` with a constant `method`.
-    Notification,
-}
-
-/// The methods one schema defines (requests and notifications), by name.
-pub type Methods = BTreeMap<String, MessageKind>;
 
 /// The facts file.
 #[derive(Debug, Clone, Deserialize)]

@@ -2,61 +2,30 @@
 //! ([`crate::join`]), and one file written with a module per revision, the shared types
 //! defined once and the conversions between the others.
 
-use crate::builder::{Builder, Lowered, Source, format_file};
+use std::path::{Path, PathBuf};
+
+use crate::emit::EmitOptions;
 use crate::emit::eras::{EraModule, emit};
 use crate::era_facts::EraFacts;
 use crate::error::Error;
 use crate::extension::ExtensionDef;
-use crate::ir::RustName;
+use crate::ir::{Lowered, RustName};
 use crate::join::{self, Era, Join};
+use crate::load::Source;
+use crate::output::{ConversionKind, ConvertedType, Eras, Generated, format_file};
 
-/// How a type converts to the other revision's type of the same name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ConversionKind {
-    /// Every value converts: `From`.
-    From,
-    /// Some values do not: `TryFrom`, whose error names the members that differ.
-    TryFrom,
-}
-
-/// A type name both revisions define, differently.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConvertedType {
-    /// The name.
-    pub name: String,
-    /// From the older revision to the newer.
-    pub older_to_newer: ConversionKind,
-    /// From the newer revision to the older.
-    pub newer_to_older: ConversionKind,
-}
-
-/// What a generation from two schemas shares and converts.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Eras {
-    /// The older and the newer revision.
-    pub revisions: Vec<String>,
-    /// The types both revisions share (one Rust type each), in name order.
-    pub shared: Vec<String>,
-    /// The other type names both define, in name order.
-    pub converted: Vec<ConvertedType>,
-}
-
-/// Generates the file of two revisions.
-pub fn generate(builder: &Builder, sources: &[Source]) -> Result<crate::Generated, Error> {
-    if sources.len() != 2 {
-        return Err(Error::Eras(format!(
-            "{} schemas given; two revisions (an older and a newer one) are generated side by side",
-            sources.len()
-        )));
-    }
-    if builder.names_a_revision() {
-        return Err(Error::Eras(
-            "Builder::revision and Builder::overlay name the revision of one schema; with two, each revision is recognised from its schema's content or folder".to_owned(),
-        ));
-    }
+/// Generates the file of two revisions: each of the `sources` lowered by `lower` (the
+/// passes of one schema), every extension of `extensions` defined for one of them, the output
+/// emitted with `options`.
+pub fn generate(
+    sources: &[Source; 2],
+    mut lower: impl FnMut(&Source) -> Result<Lowered, Error>,
+    extensions: &[String],
+    options: &EmitOptions,
+) -> Result<Generated, Error> {
     let mut lowered = Vec::new();
     for source in sources {
-        let l = builder.lower_source(source, true)?;
+        let l = lower(source)?;
         let Some(revision) = l.revision.clone() else {
             return Err(Error::Eras(format!(
                 "{}: the revision is not recognised, and it names the revision's module",
@@ -72,7 +41,7 @@ pub fn generate(builder: &Builder, sources: &[Source]) -> Result<crate::Generate
             lowered[0].0
         )));
     }
-    check_extensions(builder, &lowered)?;
+    check_extensions(extensions, &lowered)?;
     let (new, old) = (lowered.remove(1), lowered.remove(0));
     let (old_rev, mut old_l, old_path) = old;
     let (new_rev, mut new_l, new_path) = new;
@@ -107,7 +76,7 @@ pub fn generate(builder: &Builder, sources: &[Source]) -> Result<crate::Generate
         },
         &joined,
         &tables,
-        &builder.emit_options(),
+        options,
     );
     let body = format_file(tokens)?;
     let header = format!(
@@ -117,7 +86,7 @@ pub fn generate(builder: &Builder, sources: &[Source]) -> Result<crate::Generate
         describe(&new_rev, &new_l, &new_path),
     );
     let types = old_l.module.types.len() + new_l.module.types.len() - joined.shared.len();
-    Ok(crate::Generated {
+    Ok(Generated {
         text: header + &body,
         revision: Some(new_rev.clone()),
         types,
@@ -143,10 +112,10 @@ fn era_facts(
 
 /// Every extension asked for must be defined for one of the two revisions.
 fn check_extensions(
-    builder: &Builder,
-    lowered: &[(String, Lowered, std::path::PathBuf)],
+    extensions: &[String],
+    lowered: &[(String, Lowered, PathBuf)],
 ) -> Result<(), Error> {
-    for id in builder.extensions() {
+    for id in extensions {
         if !lowered.iter().any(|(_, l, _)| l.extensions.contains(id)) {
             let defined = ExtensionDef::builtin(id)
                 .map(|d| d.revisions.join(", "))
@@ -161,7 +130,7 @@ fn check_extensions(
 }
 
 /// `2025-11-25 (schema.json, sha256 …, extensions …)` for the header.
-fn describe(revision: &str, l: &Lowered, path: &std::path::Path) -> String {
+fn describe(revision: &str, l: &Lowered, path: &Path) -> String {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::pointer;
+
 /// What went wrong while generating, and where.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -158,8 +160,6 @@ impl SchemaError {
 /// The result of a stage that reads the schema.
 pub type SchemaResult<T> = std::result::Result<T, SchemaError>;
 
-pub(crate) use crate::pointer::escape_token;
-
 /// How an overlay is named in messages: `overlay <file>`, or `built-in overlay`.
 fn overlay_name(file: Option<&Path>) -> String {
     match file {
@@ -221,14 +221,12 @@ impl OverlayError {
         let mut key = String::new();
         for segment in e.path().iter() {
             match segment {
-                serde_path_to_error::Segment::Seq { index } => key += &format!("/{index}"),
-                serde_path_to_error::Segment::Map { key: k } => {
-                    key.push('/');
-                    key += &escape_token(k);
+                serde_path_to_error::Segment::Seq { index } => {
+                    key = pointer::join(&key, &index.to_string());
                 }
+                serde_path_to_error::Segment::Map { key: k } => key = pointer::join(&key, k),
                 serde_path_to_error::Segment::Enum { variant } => {
-                    key.push('/');
-                    key += &escape_token(variant);
+                    key = pointer::join(&key, variant);
                 }
                 // Only for values serde buffers (untagged enums, flatten): none here.
                 serde_path_to_error::Segment::Unknown => key += "/?",

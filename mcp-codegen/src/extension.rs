@@ -10,8 +10,9 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::error::{OverlayError, SchemaError, SchemaResult, escape_token};
+use crate::error::{OverlayError, SchemaError, SchemaResult};
 use crate::patch::{self, Patch};
+use crate::pointer;
 
 /// The extensions that ship with the generator, by identifier (files reached through the
 /// `mcp-codegen/schema` symlink, as the overlays are).
@@ -86,7 +87,7 @@ impl ExtensionDef {
         for name in def.result_types.keys() {
             if !def.defs.contains_key(name) {
                 return Err(OverlayError::new(
-                    format!("/result_types/{}", escape_token(name)),
+                    pointer::join("/result_types", name),
                     format!("the extension defines no $def named {name:?}"),
                 ));
             }
@@ -108,10 +109,10 @@ impl ExtensionDef {
     /// has is an error), its patches, and each of its results to the `result` union of the
     /// responses it extends.
     pub fn apply(&self, root: &mut Value, defs_key: &str) -> SchemaResult<()> {
-        let at = |name: &str| crate::pointer::def(defs_key, name);
+        let at = |name: &str| pointer::def(defs_key, name);
         let Some(defs) = root.get_mut(defs_key).and_then(Value::as_object_mut) else {
             return Err(SchemaError::new(
-                format!("/{defs_key}"),
+                pointer::defs(defs_key),
                 "the schema has no definitions to add the extension to",
             ));
         };
@@ -142,7 +143,7 @@ impl ExtensionDef {
                     )
                 })?;
             for result in self.result_types.keys() {
-                let reference = format!("#/{defs_key}/{}", escape_token(result));
+                let reference = pointer::reference(defs_key, result);
                 union.push(serde_json::json!({ "$ref": reference }));
             }
         }

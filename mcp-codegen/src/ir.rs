@@ -8,6 +8,32 @@ use std::collections::BTreeMap;
 
 pub use crate::names::{RustName, RustPath};
 
+/// One schema's IR and what the header says of it.
+pub struct Lowered {
+    /// The IR.
+    pub module: Module,
+    /// The methods its schema defines (the era facts are checked against them).
+    pub methods: Methods,
+    /// The revision whose overlay was applied.
+    pub revision: Option<String>,
+    /// The schema file's SHA-256.
+    pub sha256: String,
+    /// The extensions enabled on it.
+    pub extensions: Vec<String>,
+}
+
+/// Whether a method is a request or a notification, as a schema defines it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MessageKind {
+    /// A `$def` with a constant `method` that is answered.
+    Request,
+    /// A `*Notification` `$def` with a constant `method`.
+    Notification,
+}
+
+/// The methods one schema defines (requests and notifications), by name.
+pub type Methods = std::collections::BTreeMap<String, MessageKind>;
+
 /// Every type to generate, keyed (and so ordered) by Rust name, and the roles they play.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Module {

@@ -24,15 +24,17 @@
 //! `mcp_runtime::extension`). Without an extension the output is the revision's alone.
 //!
 //! The [`Builder`] runs the passes in order, each a private module with one job (the list
-//! reads in `Builder::generate_here`): `load` (read and parse the schema; `overlay` picks the
+//! reads in `Builder::lower_source`): `load` (read and parse the schema; `overlay` picks the
 //! revision's rules), `patch` (the overlay's corrections), `extension` (the enabled
 //! extensions' definitions and patches merged in), `protocol` (the protocol model: requests,
 //! results, outcomes, and every overlay fact later passes read), `naming` and `lower` (a Rust
 //! name per definition, then the IR's types; `results` for result structs and outcomes),
 //! `cycles` (a `Box` where a type contains itself, or where a result with a fixed
 //! `resultType` holds a large member), `roles` and `extension_roles` (what each
-//! type is to the protocol), `overview` (the module's docs), and `emit` (IR to tokens). Names
-//! are typed in `names`, keywords classified in `keywords`, JSON pointers built in `pointer`.
+//! type is to the protocol), `overview` (the module's docs), and `emit` (IR to tokens); with
+//! two schemas, `eras` joins the two IRs before emitting. Names are typed in `names`, keywords
+//! classified in `keywords`, JSON pointers built and read in `pointer`, and what a run
+//! produces is in `output`.
 
 mod builder;
 mod cycles;
@@ -53,6 +55,7 @@ mod names;
 mod naming;
 mod objects;
 mod opaque;
+mod output;
 mod overlay;
 mod overview;
 mod patch;
@@ -62,17 +65,17 @@ mod results;
 mod roles;
 mod union_dispatch;
 
-pub use builder::{Builder, Generated};
-pub use eras::{ConversionKind, ConvertedType, Eras};
+pub use builder::Builder;
 pub use error::{Error, SchemaError, SchemaResult};
+pub use output::{ConversionKind, ConvertedType, Eras, Generated};
 
 /// What this crate's own integration tests (and the workspace's property tests) reach inside
 /// the generator: not a stable API.
 #[doc(hidden)]
 pub mod __internals {
-    pub use crate::builder::holds_exactly;
     pub use crate::load::MAX_NESTING;
     pub use crate::names::SchemaName;
+    pub use crate::output::holds_exactly;
     pub use crate::overlay::Overlay;
     pub use crate::protocol::{Protocol, ResultKind};
 }

@@ -9,6 +9,32 @@ use sha2::{Digest, Sha256};
 
 use crate::error::Error;
 
+/// Where the schema comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// A file on disk, read when generating (and named in `cargo:rerun-if-changed`).
+    File(PathBuf),
+    /// Bytes in memory, named for errors and the header.
+    Memory { name: PathBuf, bytes: Vec<u8> },
+}
+
+impl Source {
+    /// The name errors and the header give the schema.
+    pub fn path(&self) -> &Path {
+        match self {
+            Source::File(path) | Source::Memory { name: path, .. } => path,
+        }
+    }
+
+    /// Reads (a file) and parses the schema.
+    pub fn load(&self) -> Result<Loaded, Error> {
+        match self {
+            Source::File(path) => load(path),
+            Source::Memory { name, bytes } => parse(name, bytes),
+        }
+    }
+}
+
 /// A parsed schema file.
 #[derive(Debug, Clone)]
 pub struct Loaded {
@@ -192,7 +218,7 @@ fn shape(bytes: &[u8], max: usize) -> Option<Shape> {
         stack
             .iter()
             .map(|f| match f {
-                Frame::Object(k, ..) => format!("/{}", crate::error::escape_token(k)),
+                Frame::Object(k, ..) => crate::pointer::join("", k),
                 Frame::Array(i) => format!("/{i}"),
             })
             .collect::<String>()

@@ -11,11 +11,13 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
-use crate::error::{OverlayError, SchemaResult, escape_token};
+use crate::error::{OverlayError, SchemaResult};
 use crate::extension::ExtensionDef;
 use crate::names::RustPath;
 use crate::patch::Patch;
+use crate::pointer;
 
 /// The overlays that ship with the generator, by revision. `mcp-codegen/schema` is a symlink to
 /// the workspace's `schema/` folder, the one source of the overlays; `cargo package` copies the
@@ -27,6 +29,40 @@ const BUILTIN: &[(&str, &str)] = &[
     ("2025-11-25", include_str!("../schema/2025-11-25.json")),
     ("2026-07-28", include_str!("../schema/2026-07-28.json")),
 ];
+
+/// What picks a built-in overlay: its revision and the schema it was written for. The
+/// identities are read once per process; an overlay itself is parsed when picked (its parsed
+/// Rust paths hold syn spans, which cannot be shared between threads).
+#[derive(Deserialize)]
+struct Identity {
+    revision: String,
+    #[serde(default)]
+    schema_sha256: Option<String>,
+    #[serde(default)]
+    schema_fingerprint: Option<String>,
+}
+
+/// The identities of the built-in overlays with their texts, in [`BUILTIN`]'s order.
+fn builtin_identities() -> &'static [(Identity, &'static str)] {
+    static READ: OnceLock<Vec<(Identity, &'static str)>> = OnceLock::new();
+    READ.get_or_init(|| {
+        BUILTIN
+            .iter()
+            .map(|(_, text)| {
+                let identity = serde_json::from_str(text).expect("built-in overlays are valid");
+                (identity, *text)
+            })
+            .collect()
+    })
+}
+
+/// The built-in overlay whose identity satisfies `picks`, parsed.
+fn builtin_where(picks: impl Fn(&Identity) -> bool) -> Option<Overlay> {
+    builtin_identities()
+        .iter()
+        .find(|(identity, _)| picks(identity))
+        .map(|(_, text)| Overlay::parse(text).expect("built-in overlays are valid"))
+}
 
 /// One revision's overlay.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -173,7 +209,7 @@ impl TryFrom<RawWhen> for CapabilityWhen {
                 one_of: Some(values),
                 any_present: None,
             } => {
-                crate::pointer::check(&pointer).map_err(|e| format!("`pointer`: {e}"))?;
+                pointer::check(&pointer).map_err(|e| format!("`pointer`: {e}"))?;
                 if values.is_empty() {
                     return Err("`one_of` is empty: the rule would never apply".into());
                 }
@@ -188,7 +224,7 @@ impl TryFrom<RawWhen> for CapabilityWhen {
                     return Err("`any_present` is empty: the rule would never apply".into());
                 }
                 for (i, p) in pointers.iter().enumerate() {
-                    crate::pointer::check(p).map_err(|e| format!("`any_present` item {i}: {e}"))?;
+                    pointer::check(p).map_err(|e| format!("`any_present` item {i}: {e}"))?;
                 }
                 Ok(CapabilityWhen::AnyPresent(pointers))
             }
@@ -263,27 +299,18 @@ impl Overlay {
     /// official schemas), so the `expect` cannot fire in a tested build: a `Result` would hand
     /// every caller an error that cannot happen.
     pub fn builtin(revision: &str) -> Option<Overlay> {
-        BUILTIN
-            .iter()
-            .find(|(r, _)| *r == revision)
-            .map(|(_, text)| Overlay::parse(text).expect("built-in overlays are valid"))
+        builtin_where(|o| o.revision == revision)
     }
 
     /// The built-in overlay written for the schema with this SHA-256.
     pub fn for_sha256(sha256: &str) -> Option<Overlay> {
-        BUILTIN
-            .iter()
-            .map(|(_, text)| Overlay::parse(text).expect("built-in overlays are valid"))
-            .find(|o| o.schema_sha256.as_deref() == Some(sha256))
+        builtin_where(|o| o.schema_sha256.as_deref() == Some(sha256))
     }
 
     /// The built-in overlay written for the schema with this content fingerprint, however its
     /// file is formatted.
     pub fn for_fingerprint(fingerprint: &str) -> Option<Overlay> {
-        BUILTIN
-            .iter()
-            .map(|(_, text)| Overlay::parse(text).expect("built-in overlays are valid"))
-            .find(|o| o.schema_fingerprint.as_deref() == Some(fingerprint))
+        builtin_where(|o| o.schema_fingerprint.as_deref() == Some(fingerprint))
     }
 
     /// The revisions that have a built-in overlay.
@@ -326,16 +353,16 @@ impl Overlay {
     pub fn check_names(&self, defs: &Map<String, Value>) -> Result<(), OverlayError> {
         let mut named: Vec<(String, &str)> = Vec::new();
         for name in self.rust_types.keys() {
-            named.push((format!("/rust_types/{}", escape_token(name)), name));
+            named.push((pointer::join("/rust_types", name), name));
         }
         if let Some(r) = &self.results {
             named.push(("/results/input_required".into(), &r.input_required));
             for name in r.fixed.keys() {
-                named.push((format!("/results/fixed/{}", escape_token(name)), name));
+                named.push((pointer::join("/results/fixed", name), name));
             }
         }
         for name in self.at_least_one_of.keys() {
-            named.push((format!("/at_least_one_of/{}", escape_token(name)), name));
+            named.push((pointer::join("/at_least_one_of", name), name));
         }
         if let Some(n) = &self.input_requests {
             for (key, name) in [
@@ -403,9 +430,12 @@ mod tests {
 
     #[test]
     fn builtin_overlays_parse() {
-        for (rev, text) in BUILTIN {
+        for ((rev, text), (identity, _)) in BUILTIN.iter().zip(builtin_identities()) {
             let o = Overlay::parse(text).unwrap_or_else(|e| panic!("{rev}: {e}"));
             assert_eq!(&o.revision, rev);
+            assert_eq!(identity.revision, o.revision);
+            assert_eq!(identity.schema_sha256, o.schema_sha256);
+            assert_eq!(identity.schema_fingerprint, o.schema_fingerprint);
         }
     }
 

@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
 use crate::error::{SchemaError, SchemaResult};
-use crate::pointer::{escape_token, unescape_token};
+use crate::pointer::{join, unescape_token};
 
 /// The operation of a [`Patch`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -129,7 +129,7 @@ fn apply_one(root: &mut Value, patch: &Patch, index: usize, owner: &str) -> Sche
         PatchOp::Replace | PatchOp::Add => {
             if patch.op == PatchOp::Replace && !parent.contains_key(&key) {
                 return Err(SchemaError::new(
-                    format!("{parent_ptr}/{}", escape_token(&key)),
+                    join(parent_ptr, &key),
                     format!("{at} replaces a node that does not exist"),
                 ));
             }

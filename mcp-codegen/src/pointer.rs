@@ -11,10 +11,37 @@ pub(crate) fn join(pointer: &str, token: &str) -> String {
     format!("{pointer}/{}", escape_token(token))
 }
 
+/// The pointer of the schema's definitions object under its key `defs_key` (`/$defs`).
+pub(crate) fn defs(defs_key: &str) -> String {
+    format!("/{defs_key}")
+}
+
 /// The pointer of the definition `name` under the schema's definitions key `defs_key`
 /// (`/$defs/<name>`).
 pub(crate) fn def(defs_key: &str, name: &str) -> String {
-    join(&format!("/{defs_key}"), name)
+    join(&defs(defs_key), name)
+}
+
+/// A `$ref` to the definition `name` (`#/$defs/<name>`, the name escaped).
+pub(crate) fn reference(defs_key: &str, name: &str) -> String {
+    format!("#{}", def(defs_key, name))
+}
+
+/// The definition name a `$ref` of the form `#/<defs_key>/<name>` gives (unescaped); `None`
+/// for a reference elsewhere (another document, another part of this one). A pointer into a
+/// definition (`#/$defs/A/properties/x`) gives a name no definition has, which the caller
+/// reports as unresolvable.
+pub(crate) fn referenced_def(reference: &str, defs_key: &str) -> Option<String> {
+    let rest = reference
+        .strip_prefix("#/")?
+        .strip_prefix(defs_key)?
+        .strip_prefix('/')?;
+    Some(unescape_token(rest))
+}
+
+/// The last reference token of `pointer`, unescaped (empty for the empty pointer).
+pub(crate) fn last_token(pointer: &str) -> String {
+    unescape_token(pointer.rsplit('/').next().unwrap_or_default())
 }
 
 /// Unescapes one reference token of a JSON pointer (the inverse of [`escape_token`]).

@@ -117,13 +117,7 @@ fn const_str<'a>(def: &'a Value, key: &str) -> Option<&'a str> {
 
 /// The `$def` name a `$ref` to `#/<defs_key>/<name>` names (its pointer token unescaped).
 fn ref_name(schema: &Value, defs_key: &str) -> Option<String> {
-    let token = schema
-        .get("$ref")?
-        .as_str()?
-        .strip_prefix("#/")?
-        .strip_prefix(defs_key)?
-        .strip_prefix('/')?;
-    Some(crate::pointer::unescape_token(token))
+    crate::pointer::referenced_def(schema.get("$ref")?.as_str()?, defs_key)
 }
 
 impl Protocol {

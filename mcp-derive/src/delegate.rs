@@ -2,6 +2,7 @@
 //! `From` impl per variant type.
 
 use crate::ast::Container;
+use crate::shell;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use std::collections::HashMap;
@@ -17,22 +18,7 @@ pub fn serialize(cont: &Container) -> TokenStream {
         let call = quote_spanned!(ty.span()=> <#ty as #serde::Serialize>::serialize);
         Some(quote!(#ident::#variant(__value) => #call(__value, __serializer),))
     });
-    quote! {
-        #[automatically_derived]
-        impl #serde::Serialize for #ident {
-            fn serialize<__S>(
-                &self,
-                __serializer: __S,
-            ) -> ::core::result::Result<__S::Ok, __S::Error>
-            where
-                __S: #serde::Serializer,
-            {
-                match self {
-                    #(#arms)*
-                }
-            }
-        }
-    }
+    shell::serialize(cont, quote!(match self { #(#arms)* }))
 }
 
 /// `impl From<T> for Enum` for each variant whose type no other variant has, and `From<&str>`
@@ -101,54 +87,28 @@ fn is_string(ty: &syn::Type) -> bool {
 /// `impl Deserialize` whose visitor accepts only maps, running `body` in `visit_map` (with
 /// `__map: __A` in scope).
 pub fn map_deserialize(cont: &Container, body: TokenStream) -> TokenStream {
-    let ident = cont.ident;
-    let serde = cont.serde();
-    let read = map_visit(cont, body);
-    quote! {
-        #[automatically_derived]
-        impl<'de> #serde::Deserialize<'de> for #ident {
-            fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
-            where
-                __D: #serde::Deserializer<'de>,
-            {
-                #read
-            }
-        }
-    }
+    shell::deserialize(cont, quote!(), map_visit(cont, body))
 }
 
 /// A block that reads `__deserializer` as a map with a visitor running `body` in `visit_map`
 /// (with `__map: __A` in scope), giving `Result<Enum, __D::Error>`.
 pub fn map_visit(cont: &Container, body: TokenStream) -> TokenStream {
-    let ident = cont.ident;
     let serde = cont.serde();
-    let expecting = cont.expecting_object();
-    quote! {{
-        #[doc(hidden)]
-        struct __Visitor;
-
-        #[automatically_derived]
-        impl<'de> #serde::de::Visitor<'de> for __Visitor {
-            type Value = #ident;
-
-            fn expecting(
-                &self,
-                __formatter: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                ::core::fmt::Formatter::write_str(__formatter, #expecting)
-            }
-
-            fn visit_map<__A>(
-                self,
-                mut __map: __A,
-            ) -> ::core::result::Result<Self::Value, __A::Error>
-            where
-                __A: #serde::de::MapAccess<'de>,
-            {
-                #body
-            }
+    let visit_map = quote! {
+        fn visit_map<__A>(
+            self,
+            mut __map: __A,
+        ) -> ::core::result::Result<Self::Value, __A::Error>
+        where
+            __A: #serde::de::MapAccess<'de>,
+        {
+            #body
         }
-
-        #serde::Deserializer::deserialize_map(__deserializer, __Visitor)
-    }}
+    };
+    shell::visit(
+        cont,
+        &cont.expecting_object(),
+        visit_map,
+        quote!(deserialize_map),
+    )
 }

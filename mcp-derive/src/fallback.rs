@@ -6,6 +6,7 @@ use crate::ast::Container;
 use crate::delegate;
 use crate::kind::Kind;
 use crate::outcome;
+use crate::shell;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -15,34 +16,9 @@ pub fn fallback(cont: &Container) -> TokenStream {
     let krate = cont.krate();
     let generics = &cont.input.generics;
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let mut de_generics = generics.clone();
-    de_generics.params.insert(0, syn::parse_quote!('de));
-    let (de_impl_generics, _, _) = de_generics.split_for_impl();
-
-    let mut out = quote! {
-        #[automatically_derived]
-        impl #impl_generics #serde::Serialize for #ident #ty_generics #where_clause {
-            fn serialize<__S>(
-                &self,
-                __serializer: __S,
-            ) -> ::core::result::Result<__S::Ok, __S::Error>
-            where
-                __S: #serde::Serializer,
-            {
-                ::core::unreachable!("the derive reported an error")
-            }
-        }
-
-        #[automatically_derived]
-        impl #de_impl_generics #serde::Deserialize<'de> for #ident #ty_generics #where_clause {
-            fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
-            where
-                __D: #serde::Deserializer<'de>,
-            {
-                ::core::unreachable!("the derive reported an error")
-            }
-        }
-    };
+    let never = quote!(::core::unreachable!("the derive reported an error"));
+    let mut out = shell::serialize(cont, never.clone());
+    out.extend(shell::deserialize(cont, quote!(), never));
     if matches!(cont.kind, Kind::Object | Kind::ResultStruct) {
         out.extend(quote! {
             #[automatically_derived]

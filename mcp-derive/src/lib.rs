@@ -50,6 +50,7 @@ mod fallback;
 mod kind;
 mod object;
 mod outcome;
+mod shell;
 mod tagged;
 mod union;
 mod words;

@@ -4,6 +4,7 @@
 
 use crate::ast::{Container, Field};
 use crate::attr::{Constant, Literal};
+use crate::shell;
 use crate::words::{COMPLETE, RESULT_TYPE};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -98,7 +99,6 @@ fn constant_value(c: &Constant) -> TokenStream {
 }
 
 fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
-    let ident = cont.ident;
     let krate = cont.krate();
     let serde = cont.serde();
     let entry = quote!(#serde::ser::SerializeMap::serialize_entry);
@@ -179,28 +179,18 @@ fn serialize(cont: &Container, mode: &ResultMode) -> TokenStream {
         None => Default::default(),
     };
 
-    quote! {
-        #[automatically_derived]
-        impl #serde::Serialize for #ident {
-            fn serialize<__S>(
-                &self,
-                __serializer: __S,
-            ) -> ::core::result::Result<__S::Ok, __S::Error>
-            where
-                __S: #serde::Serializer,
-            {
-                #extra_decl
-                let __len: usize = #fixed #(#counted)* #extra_len;
-                let mut __map = #serde::Serializer::serialize_map(
-                    __serializer,
-                    ::core::option::Option::Some(__len),
-                )?;
-                #(#writes)*
-                #extra_write
-                #serde::ser::SerializeMap::end(__map)
-            }
-        }
-    }
+    let body = quote! {
+        #extra_decl
+        let __len: usize = #fixed #(#counted)* #extra_len;
+        let mut __map = #serde::Serializer::serialize_map(
+            __serializer,
+            ::core::option::Option::Some(__len),
+        )?;
+        #(#writes)*
+        #extra_write
+        #serde::ser::SerializeMap::end(__map)
+    };
+    shell::serialize(cont, body)
 }
 
 /// What one declared member (`resultType`, a constant, a field) or the extra members add to
@@ -597,19 +587,9 @@ fn finish_and_entries_fns(cx: &Ctx, members: &[Member]) -> TokenStream {
 
 /// `impl Deserialize`: a map read with the `Fields` impl.
 fn deserialize_impl(cx: &Ctx) -> TokenStream {
-    let (krate, serde) = (&cx.krate, &cx.serde);
-    let ident = cx.cont.ident;
+    let krate = &cx.krate;
     let expecting = cx.cont.expecting_object();
-    quote! {
-        #[automatically_derived]
-        impl<'de> #serde::Deserialize<'de> for #ident {
-            #[inline]
-            fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
-            where
-                __D: #serde::Deserializer<'de>,
-            {
-                #krate::__private::de::deserialize_fields::<Self, __D>(__deserializer, #expecting)
-            }
-        }
-    }
+    let body =
+        quote!(#krate::__private::de::deserialize_fields::<Self, __D>(__deserializer, #expecting));
+    shell::deserialize(cx.cont, quote!(#[inline]), body)
 }

@@ -4,6 +4,7 @@
 use crate::ast::Container;
 use crate::attr::{JsonType, Literal, Predicate, UnionMode};
 use crate::delegate;
+use crate::shell;
 use crate::tagged::{self, Arm, Dispatch, Unknown};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -202,34 +203,13 @@ fn by_json_type(cont: &Container) -> TokenStream {
         format!("a JSON {list} ({})", cont.name)
     };
 
-    quote! {
-        #[automatically_derived]
-        impl<'de> #serde::Deserialize<'de> for #ident {
-            fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
-            where
-                __D: #serde::Deserializer<'de>,
-            {
-                #[doc(hidden)]
-                struct __Visitor;
-
-                #[automatically_derived]
-                impl<'de> #serde::de::Visitor<'de> for __Visitor {
-                    type Value = #ident;
-
-                    fn expecting(
-                        &self,
-                        __formatter: &mut ::core::fmt::Formatter<'_>,
-                    ) -> ::core::fmt::Result {
-                        ::core::fmt::Formatter::write_str(__formatter, #expecting)
-                    }
-
-                    #(#methods)*
-                }
-
-                #serde::Deserializer::deserialize_any(__deserializer, __Visitor)
-            }
-        }
-    }
+    let read = shell::visit(
+        cont,
+        &expecting,
+        quote!(#(#methods)*),
+        quote!(deserialize_any),
+    );
+    shell::deserialize(cont, quote!(), read)
 }
 
 fn predicate(krate: &TokenStream, p: &Predicate) -> TokenStream {
@@ -268,7 +248,6 @@ fn by_shape(cont: &Container) -> TokenStream {
     let ident = cont.ident;
     let name = &cont.name;
     let krate = cont.krate();
-    let serde = cont.serde();
     let mut tries = Vec::new();
     let mut descriptions = Vec::new();
     for (v, ty) in newtypes(cont) {
@@ -294,17 +273,10 @@ fn by_shape(cont: &Container) -> TokenStream {
         });
     }
     let described = descriptions.join("; ");
-    quote! {
-        #[automatically_derived]
-        impl<'de> #serde::Deserialize<'de> for #ident {
-            fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
-            where
-                __D: #serde::Deserializer<'de>,
-            {
-                let __object = #krate::__private::de::deserialize_object(__deserializer, #name)?;
-                #(#tries)*
-                ::core::result::Result::Err(#krate::__private::de::no_shape_match::<__D::Error>(#name, #described))
-            }
-        }
-    }
+    let body = quote! {
+        let __object = #krate::__private::de::deserialize_object(__deserializer, #name)?;
+        #(#tries)*
+        ::core::result::Result::Err(#krate::__private::de::no_shape_match::<__D::Error>(#name, #described))
+    };
+    shell::deserialize(cont, quote!(), body)
 }

@@ -98,6 +98,41 @@ macro_rules! outgoing {
     )*};
 }
 
+/// What an answer to a request that may need input says: the request's end, or what the
+/// server needs first.
+enum Round<T> {
+    /// The answer the request ends with.
+    Done(T),
+    /// The server needs input: the request is sent again with the client's answers.
+    NeedsInput(Box<mcp::InputRequiredResult>),
+}
+
+/// How [`Session::until_done`] sends a request and its retries.
+struct Exchange<'a> {
+    /// The request's `Mcp-Name` (the tool, resource or prompt).
+    name: &'a str,
+    /// Its `Mcp-Param-*` headers.
+    headers: Vec<(String, String)>,
+    /// For `tools/call`, the call's arguments: a `HeaderMismatch` answer makes the client list
+    /// the tools again (once) and send the call with the new definition's headers.
+    relist: Option<&'a serde_json::Map<String, Value>>,
+    /// The `_meta` of each request sent, given its id.
+    meta: fn(&Session, &mcp::RequestId) -> mcp::RequestMetaObject,
+}
+
+impl<'a> Exchange<'a> {
+    /// A request named `name` without `Mcp-Param-*` headers, each sent with the session's
+    /// usual `_meta`.
+    fn plain(name: &'a str) -> Self {
+        Exchange {
+            name,
+            headers: Vec::new(),
+            relist: None,
+            meta: |session, _| session.meta(),
+        }
+    }
+}
+
 /// What the client reads of a JSON-RPC message before reading it whole as its type: whom it
 /// answers, and whether it is a result or an error.
 #[derive(serde::Deserialize)]
@@ -408,51 +443,100 @@ impl Session {
         tool: &mcp::Tool,
         arguments: serde_json::Map<String, Value>,
     ) -> Result<mcp::CallToolResult, ClientError> {
-        let mut param_headers = tool_headers(tool, &arguments)?;
+        /// How a call ends: with its result, or as a task to follow.
+        enum Called {
+            Done(mcp::CallToolResult),
+            Task(mcp_runtime::extension::Granted<mcp::CreateTaskResult>),
+        }
+        let headers = tool_headers(tool, &arguments)?;
         let id = self.next_id();
         let params = mcp::CallToolRequestParams::new(self.call_meta(&id), &tool.name)
-            .with_arguments(arguments);
-        let mut request = mcp::CallToolRequest::new(id, params);
+            .with_arguments(arguments.clone());
+        let request = mcp::CallToolRequest::new(id, params);
+        let exchange = Exchange {
+            name: &tool.name,
+            headers,
+            relist: Some(&arguments),
+            meta: Session::call_meta,
+        };
+        let called = self
+            .until_done(
+                request,
+                exchange,
+                |r: mcp::CallToolResultResponse| match r.result {
+                    mcp::CallToolOutcome::Complete(done) => Round::Done(Called::Done(done)),
+                    mcp::CallToolOutcome::Task(created) => Round::Done(Called::Task(created)),
+                    mcp::CallToolOutcome::InputRequired(ask) => Round::NeedsInput(Box::new(ask)),
+                },
+            )
+            .await?;
+        match called {
+            Called::Done(done) => Ok(done),
+            Called::Task(created) => {
+                let task = self.follow_task(&created).await?;
+                read_task_result(&task)
+            }
+        }
+    }
+
+    /// Sends a request that may answer that it needs input, until it ends: each input-required
+    /// answer is answered (see [`Session::answer`]) and the request sent again as its
+    /// generated `retry` builds it, with a new id and `_meta`, at most [`MAX_ROUNDS`] times.
+    /// `read` tells the final answer from a request for input; `exchange` says how the request
+    /// is sent.
+    async fn until_done<Req, Resp, T>(
+        &mut self,
+        mut request: Req,
+        exchange: Exchange<'_>,
+        read: impl Fn(Resp) -> Round<T>,
+    ) -> Result<T, ClientError>
+    where
+        Req: Outgoing
+            + mcp_runtime::mrtr::Retry<Id = mcp::RequestId, Answer = mcp::InputRequiredResult>,
+        Resp: DeserializeOwned,
+    {
+        let Exchange {
+            name,
+            mut headers,
+            relist,
+            meta,
+        } = exchange;
         let mut relisted = false;
         for _ in 0..MAX_ROUNDS {
-            let name = request.params.name.clone();
-            let (sent, r): (_, mcp::CallToolResultResponse) = match self
-                .send(request.clone(), Some(&name), &param_headers)
-                .await
-            {
+            let (sent, answer) = match self.send(request.clone(), Some(name), &headers).await {
                 Err(ClientError::Rpc(e)) if e.code == HEADER_MISMATCH && !relisted => {
+                    let Some(arguments) = relist else {
+                        return Err(ClientError::Rpc(e));
+                    };
                     eprintln!(
-                        "tools/call {name:?}: {}; listing the tools again",
+                        "{} {name:?}: {}; listing the tools again",
+                        Req::METHOD,
                         e.message
                     );
                     relisted = true;
-                    let fresh = self.listed(&name).await?;
-                    let arguments = request.params.arguments.clone().unwrap_or_default();
-                    param_headers = tool_headers(&fresh, &arguments)?;
-                    request.id = self.next_id();
+                    let fresh = self.listed(name).await?;
+                    headers = tool_headers(&fresh, arguments)?;
+                    let id = self.next_id();
+                    request.reset(id.clone(), meta(self, &id));
                     continue;
                 }
                 other => other?,
             };
-            match r.result {
-                mcp::CallToolOutcome::Complete(done) => return Ok(done),
-                mcp::CallToolOutcome::Task(created) => {
-                    let task = self.follow_task(&created).await?;
-                    return read_task_result(&task);
-                }
-                mcp::CallToolOutcome::InputRequired(ask) => {
+            match read(answer) {
+                Round::Done(done) => return Ok(done),
+                Round::NeedsInput(ask) => {
                     let responses = self.answer(&ask)?;
                     let id = self.next_id();
                     request = sent
-                        .retry(id, &ask, responses)
+                        .retry(id.clone(), &ask, responses)
                         .map_err(|e| ClientError::Protocol(e.to_string()))?;
-                    request.params.meta = self.call_meta(&request.id);
+                    request.reset(id.clone(), meta(self, &id));
                 }
             }
         }
         Err(ClientError::Protocol(format!(
-            "tools/call {:?} still needs input after {MAX_ROUNDS} rounds",
-            tool.name
+            "{} {name:?} still needs input after {MAX_ROUNDS} rounds",
+            Req::METHOD
         )))
     }
 
@@ -562,25 +646,17 @@ impl Session {
         uri: &str,
     ) -> Result<mcp::ReadResourceResult, ClientError> {
         let params = mcp::ReadResourceRequestParams::new(self.meta(), uri);
-        let mut request = mcp::ReadResourceRequest::new(self.next_id(), params);
-        for _ in 0..MAX_ROUNDS {
-            let (sent, r): (_, mcp::ReadResourceResultResponse) =
-                self.send(request, Some(uri), &[]).await?;
-            match r.result {
-                mcp::ReadResourceOutcome::Complete(done) => return Ok(done),
-                mcp::ReadResourceOutcome::InputRequired(ask) => {
-                    let responses = self.answer(&ask)?;
-                    let id = self.next_id();
-                    request = sent
-                        .retry(id, &ask, responses)
-                        .map_err(|e| ClientError::Protocol(e.to_string()))?;
-                    request.params.meta = self.meta();
-                }
-            }
-        }
-        Err(ClientError::Protocol(format!(
-            "resources/read {uri:?} still needs input after {MAX_ROUNDS} rounds"
-        )))
+        let request = mcp::ReadResourceRequest::new(self.next_id(), params);
+        let exchange = Exchange::plain(uri);
+        self.until_done(
+            request,
+            exchange,
+            |r: mcp::ReadResourceResultResponse| match r.result {
+                mcp::ReadResourceOutcome::Complete(done) => Round::Done(done),
+                mcp::ReadResourceOutcome::InputRequired(ask) => Round::NeedsInput(Box::new(ask)),
+            },
+        )
+        .await
     }
 
     pub async fn get_prompt(
@@ -591,25 +667,17 @@ impl Session {
         let mut params = mcp::GetPromptRequestParams::new(self.meta(), name);
         // No `arguments` member for a prompt that takes none.
         params.arguments = (!arguments.is_empty()).then_some(arguments);
-        let mut request = mcp::GetPromptRequest::new(self.next_id(), params);
-        for _ in 0..MAX_ROUNDS {
-            let (sent, r): (_, mcp::GetPromptResultResponse) =
-                self.send(request, Some(name), &[]).await?;
-            match r.result {
-                mcp::GetPromptOutcome::Complete(done) => return Ok(done),
-                mcp::GetPromptOutcome::InputRequired(ask) => {
-                    let responses = self.answer(&ask)?;
-                    let id = self.next_id();
-                    request = sent
-                        .retry(id, &ask, responses)
-                        .map_err(|e| ClientError::Protocol(e.to_string()))?;
-                    request.params.meta = self.meta();
-                }
-            }
-        }
-        Err(ClientError::Protocol(format!(
-            "prompts/get {name:?} still needs input after {MAX_ROUNDS} rounds"
-        )))
+        let request = mcp::GetPromptRequest::new(self.next_id(), params);
+        let exchange = Exchange::plain(name);
+        self.until_done(
+            request,
+            exchange,
+            |r: mcp::GetPromptResultResponse| match r.result {
+                mcp::GetPromptOutcome::Complete(done) => Round::Done(done),
+                mcp::GetPromptOutcome::InputRequired(ask) => Round::NeedsInput(Box::new(ask)),
+            },
+        )
+        .await
     }
 
     /// Answers every input request of `ask` (a headless client: it accepts elicitations

@@ -3,6 +3,7 @@
 //! pass itself (a `$def`'s kind, a member's type, inline enums, the recursion guard); objects
 //! are lowered in `structs`, unions in `unions`.
 
+mod cursor;
 mod structs;
 mod unions;
 
@@ -25,6 +26,7 @@ use crate::results;
 use crate::union_dispatch::{
     JsonType, Member, json_type_of, merge_array_members, shaped, string_enum, tagged,
 };
+use cursor::Cursor;
 
 /// How deep lowering may recurse before the generator refuses the schema (a guard against
 /// hostile input): deeper than any schema the loader accepts ([`crate::load::MAX_NESTING`])
@@ -144,17 +146,17 @@ impl<'a> Lowerer<'a> {
     /// and overview are the passes after this one).
     pub fn lower(mut self) -> SchemaResult<Module> {
         for (name, def) in self.defs {
-            let pointer = pointer::def(self.defs_key, name);
+            let at = Cursor::def(self.defs_key, name);
             let rust = self.names.rust_of[name.as_str()].clone();
-            let s = obj(def, &pointer)?;
+            let s = obj(def, at.pointer())?;
             let docs = description(s);
             let kind = match self.protocol.rust_types.get(name.as_str()) {
                 Some(path) => Kind::Alias(Ty::Path(path.clone())),
-                None => self.def_kind(s, &pointer, &rust, Some(name), 0)?,
+                None => self.def_kind(s, &at, &rust, Some(name))?,
             };
             self.insert(TypeDef {
                 name: rust,
-                pointer,
+                pointer: at.pointer().to_owned(),
                 docs,
                 kind,
             });
@@ -185,16 +187,15 @@ impl<'a> Lowerer<'a> {
     }
 
     fn resolve_ref(&self, target: &str, pointer: &str) -> SchemaResult<&'a str> {
-        let prefix = format!("#/{}/", self.defs_key);
-        let Some(name) = target.strip_prefix(&prefix) else {
+        let Some(name) = pointer::referenced_def(target, self.defs_key) else {
             return Err(SchemaError::new(
                 pointer,
                 format!(
-                    "unsupported $ref {target:?}: only references to {prefix}<name> are supported"
+                    "unsupported $ref {target:?}: only references to #/{}/<name> are supported",
+                    self.defs_key
                 ),
             ));
         };
-        let name = crate::pointer::unescape_token(name);
         self.defs
             .get_key_value(&name)
             .map(|(k, _)| k.as_str())
@@ -210,14 +211,12 @@ impl<'a> Lowerer<'a> {
     fn def_kind(
         &mut self,
         s: &Map<String, Value>,
-        pointer: &str,
+        at: &Cursor,
         rust: &RustName,
         def: Option<&str>,
-        depth: usize,
     ) -> SchemaResult<Kind> {
-        if depth > MAX_DEPTH {
-            return Err(SchemaError::new(pointer, "schema nests too deeply"));
-        }
+        at.check_depth("schema nests too deeply")?;
+        let pointer = at.pointer();
         keywords::check(s, pointer)?;
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
             let target = self.resolve_ref(r, pointer)?;
@@ -229,14 +228,12 @@ impl<'a> Lowerer<'a> {
             } else {
                 "oneOf"
             };
-            return self.union_kind(any, &join(pointer, key), rust, depth);
+            return self.union_kind(any, &at.at(key), rust);
         }
         if let Some(all) = s.get("allOf") {
-            let merged = self.merge_all_of(all, &join(pointer, "allOf"), depth)?;
+            let merged = self.merge_all_of(all, &at.at("allOf"))?;
             let m = merged.as_object().expect("merge gives an object");
-            return Ok(Kind::Struct(
-                self.lower_struct(m, pointer, rust, def, depth)?,
-            ));
+            return Ok(Kind::Struct(self.lower_struct(m, at, rust, def)?));
         }
         if let Some(values) = string_enum(s) {
             return Ok(Kind::StringEnum(enum_values(&values)));
@@ -258,33 +255,23 @@ impl<'a> Lowerer<'a> {
                 let members = self.type_list_members(types, &join(pointer, "type"))?;
                 self.json_type_union(members, pointer, rust)
             }
-            Some(Value::String(t)) if t == "object" => {
-                self.object_kind(s, pointer, rust, def, depth)
-            }
+            Some(Value::String(t)) if t == "object" => self.object_kind(s, at, rust, def),
             None if s.contains_key("properties") || s.contains_key("additionalProperties") => {
-                self.object_kind(s, pointer, rust, def, depth)
+                self.object_kind(s, at, rust, def)
             }
             _ => Ok(Kind::Alias(self.ty_of(
                 &Value::Object(s.clone()),
-                pointer,
+                &at.deeper(),
                 rust,
-                depth + 1,
             )?)),
         }
     }
 
     /// The Rust type of a member or item schema; anonymous objects, enums and unions become
     /// named types built from `hint`.
-    fn ty_of(
-        &mut self,
-        v: &Value,
-        pointer: &str,
-        hint: &RustName,
-        depth: usize,
-    ) -> SchemaResult<Ty> {
-        if depth > MAX_DEPTH {
-            return Err(SchemaError::new(pointer, "schema nests too deeply"));
-        }
+    fn ty_of(&mut self, v: &Value, at: &Cursor, hint: &RustName) -> SchemaResult<Ty> {
+        at.check_depth("schema nests too deeply")?;
+        let pointer = at.pointer();
         let s = obj(v, pointer)?;
         keywords::check(s, pointer)?;
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
@@ -303,7 +290,7 @@ impl<'a> Lowerer<'a> {
                 return Ok(Ty::Named(name.clone()));
             }
             // An anonymous union of $refs: later identical ones share its name.
-            let ty = self.named_inline(s, pointer, hint, depth)?;
+            let ty = self.named_inline(s, at, hint)?;
             if let Ty::Named(name) = &ty {
                 self.unions.insert(refs, name.clone());
             }
@@ -311,12 +298,12 @@ impl<'a> Lowerer<'a> {
         }
         let structural = ["anyOf", "oneOf", "allOf", "enum", "const", "properties"];
         if structural.iter().any(|k| s.contains_key(*k)) {
-            return self.named_inline(s, pointer, hint, depth);
+            return self.named_inline(s, at, hint);
         }
         match s.get("type") {
             None => {
                 if s.contains_key("additionalProperties") {
-                    return self.map_ty(s, pointer, hint, depth);
+                    return self.map_ty(s, at, hint);
                 }
                 if s.contains_key("items") {
                     return Err(SchemaError::new(pointer, "`items` without `type: array`"));
@@ -336,22 +323,19 @@ impl<'a> Lowerer<'a> {
                 "array" => {
                     let items = match s.get("items") {
                         None => Ty::Value,
-                        Some(items) => self.ty_of(
-                            items,
-                            &join(pointer, "items"),
-                            &hint.suffixed("Item"),
-                            depth + 1,
-                        )?,
+                        Some(items) => {
+                            self.ty_of(items, &at.child("items"), &hint.suffixed("Item"))?
+                        }
                     };
                     Ok(Ty::Vec(Box::new(items)))
                 }
-                "object" => self.map_ty(s, pointer, hint, depth),
+                "object" => self.map_ty(s, at, hint),
                 other => Err(SchemaError::new(
                     join(pointer, "type"),
                     format!("unknown type {other:?}"),
                 )),
             },
-            Some(Value::Array(_)) => self.named_inline(s, pointer, hint, depth),
+            Some(Value::Array(_)) => self.named_inline(s, at, hint),
             Some(_) => Err(SchemaError::new(
                 join(pointer, "type"),
                 "type must be a string or an array of strings",
@@ -362,10 +346,10 @@ impl<'a> Lowerer<'a> {
     fn named_inline(
         &mut self,
         s: &Map<String, Value>,
-        pointer: &str,
+        at: &Cursor,
         hint: &RustName,
-        depth: usize,
     ) -> SchemaResult<Ty> {
+        let pointer = at.pointer();
         let name = self.fresh(hint.clone());
         // Reserve the name before lowering the inside, which may name more types.
         self.insert(TypeDef {
@@ -374,7 +358,7 @@ impl<'a> Lowerer<'a> {
             docs: None,
             kind: Kind::Alias(Ty::Value),
         });
-        let kind = self.def_kind(s, pointer, &name, None, depth + 1)?;
+        let kind = self.def_kind(s, &at.deeper(), &name, None)?;
         self.insert(TypeDef {
             name: name.clone(),
             pointer: pointer.to_owned(),
@@ -396,13 +380,13 @@ impl<'a> Lowerer<'a> {
         }
         let shared = self.enum_counts.get(&values).copied().unwrap_or(0) > 1;
         // A shared enum is named after its member (`cacheScope` -> `CacheScope`).
-        let member = pointer.rsplit('/').next().unwrap_or_default();
+        let member = pointer::last_token(pointer);
         let name = if shared
             && !member.is_empty()
             && !member.chars().all(|c| c.is_ascii_digit())
             && member != "items"
         {
-            self.fresh(RustName::pascal(&crate::pointer::unescape_token(member)))
+            self.fresh(RustName::pascal(&member))
         } else {
             self.fresh(hint.clone())
         };
@@ -437,15 +421,9 @@ fn enum_values(values: &[String]) -> Vec<EnumValue> {
 
 /// The `$def` names of an anyOf that lists only `$ref`s.
 fn ref_list(any: &Value, defs_key: &str) -> Option<Vec<String>> {
-    let prefix = format!("#/{defs_key}/");
     any.as_array()?
         .iter()
-        .map(|v| {
-            v.get("$ref")?
-                .as_str()?
-                .strip_prefix(&prefix)
-                .map(str::to_owned)
-        })
+        .map(|v| pointer::referenced_def(v.get("$ref")?.as_str()?, defs_key))
         .collect()
 }
 

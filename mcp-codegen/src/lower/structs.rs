@@ -11,7 +11,7 @@ use super::*;
 /// One member of an object schema, where it is.
 struct MemberAt<'s> {
     key: &'s String,
-    pointer: String,
+    at: Cursor,
     /// Its schema; none for a required member the schema does not declare.
     schema: Option<&'s Value>,
     required: bool,
@@ -100,24 +100,17 @@ impl<'a> Lowerer<'a> {
     pub(super) fn object_schema(
         &self,
         s: &Map<String, Value>,
-        pointer: &str,
-        depth: usize,
+        at: &Cursor,
     ) -> SchemaResult<Option<Value>> {
-        if depth > MAX_DEPTH {
-            return Err(SchemaError::new(
-                pointer,
-                "schema nests too deeply (or $refs form a cycle)",
-            ));
-        }
+        at.check_depth("schema nests too deeply (or $refs form a cycle)")?;
         if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-            let name = self.resolve_ref(r, pointer)?;
-            let target = obj(&self.defs[name], pointer)?;
-            return self.object_schema(target, &pointer::def(self.defs_key, name), depth + 1);
+            let name = self.resolve_ref(r, at.pointer())?;
+            let target = obj(&self.defs[name], at.pointer())?;
+            let there = at.relocated(pointer::def(self.defs_key, name)).deeper();
+            return self.object_schema(target, &there);
         }
         if let Some(all) = s.get("allOf") {
-            return self
-                .merge_all_of(all, &join(pointer, "allOf"), depth + 1)
-                .map(Some);
+            return self.merge_all_of(all, &at.child("allOf")).map(Some);
         }
         let is_object =
             s.get("type").and_then(Value::as_str) == Some("object") || s.contains_key("properties");
@@ -125,26 +118,18 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Merges the object schemas of an allOf into one.
-    pub(super) fn merge_all_of(
-        &self,
-        all: &Value,
-        pointer: &str,
-        depth: usize,
-    ) -> SchemaResult<Value> {
+    pub(super) fn merge_all_of(&self, all: &Value, at: &Cursor) -> SchemaResult<Value> {
         let list = all
             .as_array()
-            .ok_or_else(|| SchemaError::new(pointer, "allOf must be an array"))?;
+            .ok_or_else(|| at.error("allOf must be an array"))?;
         let mut properties = Map::new();
         let mut required: Vec<Value> = Vec::new();
         for (i, member) in list.iter().enumerate() {
-            let p = join(pointer, &i.to_string());
-            let m = obj(member, &p)?;
-            keywords::check(m, &p)?;
-            let Some(Value::Object(o)) = self.object_schema(m, &p, depth + 1)? else {
-                return Err(SchemaError::new(
-                    p,
-                    "unsupported allOf member: only object schemas can be merged",
-                ));
+            let p = at.at(&i.to_string());
+            let m = obj(member, p.pointer())?;
+            keywords::check(m, p.pointer())?;
+            let Some(Value::Object(o)) = self.object_schema(m, &p.deeper())? else {
+                return Err(p.error("unsupported allOf member: only object schemas can be merged"));
             };
             if let Some(Value::Object(props)) = o.get("properties") {
                 for (k, v) in props {
@@ -193,40 +178,32 @@ impl<'a> Lowerer<'a> {
     pub(super) fn object_kind(
         &mut self,
         s: &Map<String, Value>,
-        pointer: &str,
+        at: &Cursor,
         rust: &RustName,
         def: Option<&str>,
-        depth: usize,
     ) -> SchemaResult<Kind> {
         if s.contains_key("properties")
             || def.is_some_and(|d| self.protocol.results.contains_key(d))
         {
-            return Ok(Kind::Struct(
-                self.lower_struct(s, pointer, rust, def, depth)?,
-            ));
+            return Ok(Kind::Struct(self.lower_struct(s, at, rust, def)?));
         }
-        Ok(Kind::Alias(self.map_ty(s, pointer, rust, depth)?))
+        Ok(Kind::Alias(self.map_ty(s, at, rust)?))
     }
 
     /// The map type of an object schema without `properties`.
     pub(super) fn map_ty(
         &mut self,
         s: &Map<String, Value>,
-        pointer: &str,
+        at: &Cursor,
         hint: &RustName,
-        depth: usize,
     ) -> SchemaResult<Ty> {
         match s.get("additionalProperties") {
             None | Some(Value::Bool(true)) => Ok(Ty::Object),
             Some(Value::Object(m)) if m.keys().all(|k| k == "description") => Ok(Ty::Object),
             Some(Value::Bool(false)) => Ok(Ty::Object),
             Some(v) => {
-                let inner = self.ty_of(
-                    v,
-                    &join(pointer, "additionalProperties"),
-                    &hint.suffixed("Value"),
-                    depth + 1,
-                )?;
+                let at = at.child("additionalProperties");
+                let inner = self.ty_of(v, &at, &hint.suffixed("Value"))?;
                 Ok(Ty::Map(Box::new(inner)))
             }
         }
@@ -235,23 +212,22 @@ impl<'a> Lowerer<'a> {
     pub(super) fn lower_struct(
         &mut self,
         s: &Map<String, Value>,
-        pointer: &str,
+        at: &Cursor,
         rust: &RustName,
         def: Option<&str>,
-        depth: usize,
     ) -> SchemaResult<Struct> {
-        let props = properties(s, pointer)?;
-        let required = required_keys(s, pointer)?;
+        let props = properties(s, at.pointer())?;
+        let required = required_keys(s, at.pointer())?;
         let result = def.and_then(|d| self.protocol.results.get(d)).cloned();
         let mut st = Struct::default();
         let mut names = FieldNames::default();
-        let props_ptr = join(pointer, "properties");
+        let props_at = at.at("properties");
         // Declared members in schema order, then required members the schema does not declare.
         let undeclared = required.iter().filter(|k| !props.contains_key(*k));
         for key in props.keys().chain(undeclared) {
             let member = MemberAt {
                 key,
-                pointer: join(&props_ptr, key),
+                at: props_at.at(key),
                 schema: props.get(key),
                 required: required.contains(key),
             };
@@ -262,7 +238,7 @@ impl<'a> Lowerer<'a> {
                 }
                 continue;
             }
-            match self.member(&member, rust, def, depth)? {
+            match self.member(&member, rust, def)? {
                 Lowered::Field(mut f) => {
                     f.rust = names.unique(f.rust);
                     st.fields.push(f);
@@ -277,7 +253,7 @@ impl<'a> Lowerer<'a> {
         if self.options.lossless {
             st.extra = Some(names.unique(RustName::field("extra")));
         }
-        self.seal(&mut st, pointer, def)?;
+        self.seal(&mut st, at.pointer(), def)?;
         Ok(st)
     }
 
@@ -288,8 +264,8 @@ impl<'a> Lowerer<'a> {
         m: &MemberAt<'_>,
         rust: &RustName,
         def: Option<&str>,
-        depth: usize,
     ) -> SchemaResult<Lowered> {
+        let pointer = m.at.pointer();
         let field = |ty: Ty, required: bool, docs: Option<String>| {
             Lowered::Field(Field {
                 json: m.key.clone(),
@@ -303,20 +279,20 @@ impl<'a> Lowerer<'a> {
             // Required but not declared: any JSON value.
             return Ok(field(Ty::Value, true, None));
         };
-        let ps = obj(schema, &m.pointer)?;
+        let ps = obj(schema, pointer)?;
         let hint = rust.suffixed(RustName::pascal(m.key).unraw());
         if let (Some(Value::String(c)), false) = (ps.get("const"), m.required) {
             // An optional string constant is a field of a one-value enum, so that a member
             // left out stays left out when written back.
-            keywords::check(ps, &m.pointer)?;
-            let name = self.inline_enum(vec![c.clone()], &m.pointer, &hint, ps);
+            keywords::check(ps, pointer)?;
+            let name = self.inline_enum(vec![c.clone()], pointer, &hint, ps);
             return Ok(field(Ty::Named(name), false, description(ps)));
         }
         if let Some(c) = ps.get("const") {
-            keywords::check(ps, &m.pointer)?;
+            keywords::check(ps, pointer)?;
             return Ok(Lowered::Constant(Constant {
                 json: m.key.clone(),
-                value: const_value(c, &m.pointer)?,
+                value: const_value(c, pointer)?,
                 optional: !m.required,
             }));
         }
@@ -326,10 +302,10 @@ impl<'a> Lowerer<'a> {
         let ty = match outcome {
             Some(o) => Ty::Named(o.clone()),
             None if self.options.raw_json && opaque::is_opaque(ps) => {
-                keywords::check(ps, &m.pointer)?;
+                keywords::check(ps, pointer)?;
                 Ty::Raw
             }
-            None => self.ty_of(schema, &m.pointer, &hint, depth + 1)?,
+            None => self.ty_of(schema, &m.at.deeper(), &hint)?,
         };
         Ok(field(ty, m.required, description(ps)))
     }

@@ -32,10 +32,10 @@ impl<'a> Lowerer<'a> {
     pub(super) fn union_kind(
         &mut self,
         any: &Value,
-        pointer: &str,
+        at: &Cursor,
         rust: &RustName,
-        depth: usize,
     ) -> SchemaResult<Kind> {
+        let pointer = at.pointer();
         let list = any
             .as_array()
             .ok_or_else(|| SchemaError::new(pointer, "anyOf must be an array"))?;
@@ -50,21 +50,22 @@ impl<'a> Lowerer<'a> {
         // Each member with its index in `list`, whose pointer it keeps.
         let merged = merge_array_members(list);
         let indexed: Vec<(usize, &Value)> = match &merged {
-            Some(m) => m.iter().map(|(at, v)| (*at, v)).collect(),
+            Some(m) => m.iter().map(|(index, v)| (*index, v)).collect(),
             None => list.iter().enumerate().collect(),
         };
         let mut members: Vec<Member<'a>> = Vec::new();
-        for (i, (at, v)) in indexed.into_iter().enumerate() {
-            let p = pointers
-                .get(at)
-                .cloned()
-                .unwrap_or_else(|| join(pointer, &at.to_string()));
-            let s = obj(v, &p)?;
-            keywords::check(s, &p)?;
+        for (i, (index, v)) in indexed.into_iter().enumerate() {
+            let here = match pointers.get(index) {
+                Some(p) => at.relocated(p.clone()),
+                None => at.at(&index.to_string()),
+            };
+            let p = here.pointer();
+            let s = obj(v, p)?;
+            keywords::check(s, p)?;
             if let Some(r) = s.get("$ref").and_then(Value::as_str) {
-                let target = self.resolve_ref(r, &p)?;
-                let tdef = obj(&self.defs[target], &p)?;
-                let object = self.object_schema(tdef, &p, depth + 1)?;
+                let target = self.resolve_ref(r, p)?;
+                let tdef = obj(&self.defs[target], p)?;
+                let object = self.object_schema(tdef, &here.deeper())?;
                 let json = json_type_of(tdef, object.is_some());
                 members.push(Member {
                     name: self.names.rust_of[target].clone(),
@@ -74,14 +75,14 @@ impl<'a> Lowerer<'a> {
                     def: Some(target),
                 });
             } else if let Some(Value::Array(types)) = s.get("type") {
-                members.extend(self.type_list_members(types, &join(&p, "type"))?);
+                members.extend(self.type_list_members(types, &join(p, "type"))?);
             } else {
-                let object = self.object_schema(s, &p, depth + 1)?;
+                let object = self.object_schema(s, &here.deeper())?;
                 let json = json_type_of(s, object.is_some());
                 let name = json
                     .map(|j| RustName::pascal(j.variant()))
                     .unwrap_or_else(|| RustName::pascal("Variant").suffixed(i));
-                let ty = self.ty_of(v, &p, &rust.suffixed(name.unraw()), depth + 1)?;
+                let ty = self.ty_of(v, &here.deeper(), &rust.suffixed(name.unraw()))?;
                 members.push(Member {
                     name,
                     ty,
