@@ -30,6 +30,7 @@ VENV=$OUT/venv
 REQUIREMENTS=$ROOT/scripts/interop/requirements.txt
 
 source scripts/lib/servers.sh
+source scripts/lib/interop.sh
 trap stop_servers EXIT
 trap 'exit 130' INT TERM
 
@@ -91,33 +92,5 @@ EXPECTED=(
   'prompts/get "review": 1 message(s): "Please review this code: conformance"'
   'prompts/get "hello": 1 message(s): "Say hello."'
 )
-passed=0
-failed=0
-if [[ $rc -eq 0 ]]; then
-  echo "ok   our client exited 0"
-  passed=$((passed + 1))
-else
-  echo "FAIL our client exited $rc"
-  failed=$((failed + 1))
-fi
-for line in "${EXPECTED[@]}"; do
-  if grep -qxF -- "$line" "$OUT/our-client.log"; then
-    echo "ok   $line"
-    passed=$((passed + 1))
-  else
-    echo "FAIL $line"
-    failed=$((failed + 1))
-  fi
-done
-echo "$passed passed, $failed failed"
-if [[ $failed -ne 0 ]]; then
-  echo "our client's log ($OUT/our-client.log):" >&2
-  cat "$OUT/our-client.log" >&2
-  FAILED=1
-fi
-
-if [[ $FAILED -ne 0 ]]; then
-  echo "interop with the Python SDK: FAILED (logs in $OUT)" >&2
-  exit 1
-fi
-echo "interop with the Python SDK: both directions pass"
+check_our_client "$rc" "${EXPECTED[@]}"
+interop_verdict "the Python SDK"

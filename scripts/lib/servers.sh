@@ -1,4 +1,4 @@
-# Starting and stopping the servers that scripts/conformance.sh and scripts/interop-python.sh
+# Starting and stopping the servers that scripts/conformance.sh and the interop scripts
 # run on loopback ports. Sourced, not run: `source scripts/lib/servers.sh`, then
 # `trap stop_servers EXIT`.
 

@@ -42,13 +42,14 @@ pub fn emit(
             pub use super::#new_name::{#(#shared),*};
         }
     });
-    // An outer doc comment of a module resolves its links in the parent's scope.
+    // An outer doc comment of a module resolves its links in the parent's scope; the label is
+    // not a path, so the link is not redundant where the parent re-exports the module's items.
     let old_doc = format!(
-        " The types of revision {} (see [`overview`]({old_name}::overview)).",
+        " The types of revision {} (see [its overview]({old_name}::overview)).",
         old.revision
     );
     let new_doc = format!(
-        " The types of revision {} (see [`overview`]({new_name}::overview)).",
+        " The types of revision {} (see [its overview]({new_name}::overview)).",
         new.revision
     );
     let conversions = join.pairs.iter().map(|p| {
