@@ -51,18 +51,19 @@ const TYPE_SHAPING: &[&str] = &["minimum", "exclusiveMinimum"];
 /// Keywords that identify a schema or describe encoded content, not the value's shape.
 const IDENTIFYING: &[&str] = &["$schema", "$id", "contentEncoding", "contentMediaType"];
 
+/// Every class of keyword the generator knows, the one list of them.
+const CLASSES: [&[&str]; 6] = [
+    STRUCTURAL,
+    DESCRIBING,
+    OTHER_ANNOTATIONS,
+    VALIDATION,
+    TYPE_SHAPING,
+    IDENTIFYING,
+];
+
 /// Whether the generator knows `key` (it either shapes the type or may be ignored safely).
 pub fn is_known(key: &str) -> bool {
-    [
-        STRUCTURAL,
-        DESCRIBING,
-        OTHER_ANNOTATIONS,
-        VALIDATION,
-        TYPE_SHAPING,
-        IDENTIFYING,
-    ]
-    .iter()
-    .any(|list| list.contains(&key))
+    CLASSES.iter().any(|list| list.contains(&key))
 }
 
 /// Whether `key` only annotates (documents or says something of a value without constraining
@@ -153,16 +154,8 @@ mod tests {
     /// Each keyword has one class: no list repeats another's word.
     #[test]
     fn every_keyword_has_one_class() {
-        let lists = [
-            STRUCTURAL,
-            DESCRIBING,
-            OTHER_ANNOTATIONS,
-            VALIDATION,
-            TYPE_SHAPING,
-            IDENTIFYING,
-        ];
         let mut seen = std::collections::BTreeSet::new();
-        for key in lists.iter().flat_map(|l| l.iter()) {
+        for key in CLASSES.iter().flat_map(|l| l.iter()) {
             assert!(seen.insert(*key), "{key} is in two lists");
             assert!(is_known(key));
         }
