@@ -61,19 +61,12 @@ timeout 180 "$VENV/bin/python" scripts/interop/python_client.py "$SERVER_URL" \
   tee "$OUT/python-client.log"
 rc=${PIPESTATUS[0]}
 set -e
-if [[ $rc -ne 0 ]]; then
-  echo "their client: exit code $rc (stderr in $OUT/python-client.err)" >&2
-  tail -n 20 "$OUT/python-client.err" >&2
-  FAILED=1
-fi
+check_their_client "$rc" python-client
 stop_servers
 
 echo "== interop 2: the example client against the Python SDK's server"
 start_server "$OUT/python-server.log" "$VENV/bin/python" scripts/interop/python_server.py
-set +e
-timeout 120 "$BIN_DIR/mcp-conformance-client" --progress "$SERVER_URL" 2>"$OUT/our-client.log"
-rc=$?
-set -e
+run_our_client
 stop_servers
 # What the client must have logged: each answer as the Python server writes it.
 EXPECTED=(
@@ -92,5 +85,5 @@ EXPECTED=(
   'prompts/get "review": 1 message(s): "Please review this code: conformance"'
   'prompts/get "hello": 1 message(s): "Say hello."'
 )
-check_our_client "$rc" "${EXPECTED[@]}"
+check_our_client "$OUR_RC" "${EXPECTED[@]}"
 interop_verdict "the Python SDK"

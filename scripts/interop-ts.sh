@@ -69,19 +69,12 @@ timeout 180 "$NODE" "$OUT/ts_client.mjs" "$SERVER_URL" 2>"$OUT/ts-client.err" |
   tee "$OUT/ts-client.log"
 rc=${PIPESTATUS[0]}
 set -e
-if [[ $rc -ne 0 ]]; then
-  echo "their client: exit code $rc (stderr in $OUT/ts-client.err)" >&2
-  tail -n 20 "$OUT/ts-client.err" >&2
-  FAILED=1
-fi
+check_their_client "$rc" ts-client
 stop_servers
 
 echo "== interop 2: the example client against the TypeScript SDK's server"
 start_server "$OUT/ts-server.log" "$NODE" "$OUT/ts_server.mjs"
-set +e
-timeout 120 "$BIN_DIR/mcp-conformance-client" --progress "$SERVER_URL" 2>"$OUT/our-client.log"
-rc=$?
-set -e
+run_our_client
 stop_servers
 # What the client must have logged: each answer as the TypeScript server writes it.
 EXPECTED=(
@@ -100,5 +93,5 @@ EXPECTED=(
   'prompts/get "review": 1 message(s): "Please review this code: conformance"'
   'prompts/get "hello": 1 message(s): "Say hello."'
 )
-check_our_client "$rc" "${EXPECTED[@]}"
+check_our_client "$OUR_RC" "${EXPECTED[@]}"
 interop_verdict "the TypeScript SDK"
