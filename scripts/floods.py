@@ -95,15 +95,47 @@ def mb(kb):
 
 
 async def exchange(port, data, timeout=30):
-    """One request on its own connection; the status code, or None if the server closed."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    """One request on its own connection; the status code, or None if the server closed
+    without answering.
+
+    The answer is read while the request is still being sent: a server that refuses a body
+    from its head (413) answers and closes without reading the rest, so the send may fail
+    with a broken pipe after the answer is already waiting to be read."""
+    loop = asyncio.get_running_loop()
+    s = socket.socket()
+    s.setblocking(False)
+    sending = None
     try:
-        writer.write(data)
-        await writer.drain()
-        line = await asyncio.wait_for(reader.readline(), timeout)
+        await loop.sock_connect(s, ("127.0.0.1", port))
+        sending = asyncio.ensure_future(send_until_closed(s, data))
+        line = await asyncio.wait_for(read_status_line(s), timeout)
         return int(line.split()[1]) if line else None
     finally:
-        writer.close()
+        if sending is not None:
+            sending.cancel()
+        s.close()
+
+
+async def send_until_closed(s, data):
+    """Sends `data` on `s`; stops quietly if the server closed the connection first."""
+    try:
+        await asyncio.get_running_loop().sock_sendall(s, data)
+    except (BrokenPipeError, ConnectionResetError):
+        pass
+
+
+async def read_status_line(s):
+    """The first line the server sends on `s` (empty if it closed before sending one)."""
+    received = b""
+    while b"\r\n" not in received:
+        try:
+            chunk = await asyncio.get_running_loop().sock_recv(s, 4096)
+        except ConnectionResetError:
+            chunk = b""
+        if not chunk:
+            break
+        received += chunk
+    return received.split(b"\r\n")[0]
 
 
 async def keep_alive_calls(port, data, count, connections=8):
