@@ -2,7 +2,7 @@
 // (prompts/get) can answer with.
 use mcp_runtime::Respond;
 use mcp_runtime::extension::Advertised;
-use mcp_tests::tasks as mcp;
+use mcp_compile_fail::tasks as mcp;
 
 fn answer(request: &mcp::GetPromptRequest, created: mcp::CreateTaskResult) {
     let caps = &request.params.meta.client_capabilities;

@@ -1,6 +1,6 @@
 // A variant marked resultType "task" must hold a result type whose RESULT_TYPE is "task".
 use mcp_runtime::McpResult;
-use mcp_tests::tasks as mcp;
+use mcp_compile_fail::tasks as mcp;
 
 #[derive(Debug, McpResult)]
 #[mcp(request = mcp::CallToolRequest)]

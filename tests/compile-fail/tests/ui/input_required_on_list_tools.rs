@@ -1,5 +1,5 @@
 use mcp_runtime::McpResult;
-use mcp_tests::mcp;
+use mcp_compile_fail::mcp;
 
 #[derive(Debug, McpResult)]
 #[mcp(request = mcp::ListToolsRequest)]
