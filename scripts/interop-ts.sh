@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # Interoperability with the official MCP TypeScript SDK (@modelcontextprotocol/client and
 # @modelcontextprotocol/server on npm, the exact versions in scripts/interop-ts/package-lock.json),
-# both ways, over Streamable HTTP at protocol revision 2026-07-28 (the modern era):
+# both ways, over Streamable HTTP, in both eras: the legacy 2025-11-25 (initialize, a session)
+# and the modern 2026-07-28 (server/discover, per-request envelope).
 #
-#   1. their client (scripts/interop-ts/ts_client.mjs) against the example server: era
-#      detection ('auto' negotiation stays modern) and a pinned connect, tools of every kind,
-#      a tool error for invalid arguments (isError, not -32602), Mcp-Param headers (plain and
-#      Base64), progress and log notifications on SSE, the multi round-trip tools (elicitation,
-#      sampling, roots, requestState, several rounds), an unknown tool (-32602), the -32021
-#      refusal, prompts, resources and completion. One line per check.
-#   2. the example client against their server (scripts/interop-ts/ts_server.mjs, modern-only):
-#      discovery, tools with arguments, a failing tool (isError), an x-mcp-header argument
-#      (their server checks the header), a progress stream, the multi round-trip tools
-#      (elicitation, sampling, roots), a resource and prompts. The client's log is checked line
-#      by line against what the server must have answered.
+#   1. their client (scripts/interop-ts/ts_client.mjs) against the example server, in each era
+#      against the same server process. Modern: era detection ('auto' stays modern) and a
+#      pinned connect, Mcp-Param headers (plain and Base64), logLevel in _meta, the input
+#      tools answered through input_required rounds (MRTR), the -32021 refusal. Legacy (the
+#      SDK's default connect): initialize and the session id, ping, logging/setLevel, the
+#      same input tools answered as server-to-client requests (elicitation/create,
+#      sampling/createMessage, roots/list) through the server's bridge, resources/subscribe,
+#      a list change on the session's GET stream, DELETE. Both: tools of every kind, a tool
+#      error for invalid arguments (isError, not -32602), progress and logs on SSE, an unknown
+#      tool (-32602), prompts, resources and completion. One line per check.
+#   2. the example client against their modern-only server (ts_server.mjs): discovery,
+#      tools with arguments, a failing tool (isError), an x-mcp-header argument (their server
+#      checks the header), a progress stream, the input tools (elicitation, sampling, roots), a
+#      resource and prompts. The client's log is checked line by line against what the server
+#      must have answered.
 #
-# The legacy era (2025-11-25) is not covered yet: the example server and client are modern-only.
+# Not covered yet: the example client against a legacy-only server (it speaks the modern era
+# only).
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;
-# every wait is bounded; both servers are stopped on exit.
+# every wait is bounded; every server is stopped on exit.
 #
 # Environment: INTEROP_PROFILE (cargo profile, default release), INTEROP_NODE (Node.js 20 or
 # newer, default: the Node.js 22 the conformance referee pins if installed, else `node`).
@@ -60,38 +66,15 @@ echo "== interop: build ($PROFILE)"
 cargo build --locked --profile "$PROFILE" -p mcp-conformance-server -p mcp-conformance-client
 BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
 
-FAILED=0
-
-echo "== interop 1: the TypeScript SDK's client against the example server"
+echo "== interop 1: the TypeScript SDK's client against the example server, both eras"
 start_server "$OUT/our-server.log" "$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0
-set +e
-timeout 180 "$NODE" "$OUT/ts_client.mjs" "$SERVER_URL" 2>"$OUT/ts-client.err" |
-  tee "$OUT/ts-client.log"
-rc=${PIPESTATUS[0]}
-set -e
-check_their_client "$rc" ts-client
+run_their_client ts-client modern "$NODE" "$OUT/ts_client.mjs"
+run_their_client ts-client legacy "$NODE" "$OUT/ts_client.mjs"
 stop_servers
 
-echo "== interop 2: the example client against the TypeScript SDK's server"
-start_server "$OUT/ts-server.log" "$NODE" "$OUT/ts_server.mjs"
-run_our_client
-stop_servers
-# What the client must have logged: each answer as the TypeScript server writes it.
-EXPECTED=(
-  'discovered Some("ts-interop-server"), versions ["2026-07-28"]'
-  '8 tool(s)'
-  'tools/call "echo": 1 content block(s): "echo: conformance"'
-  'tools/call "add": 1 content block(s): "sum: 2"'
-  'tools/call "fail": 1 content block(s) (isError): "this tool always fails"'
-  'tools/call "deploy": 1 content block(s): "deploying to conformance"'
-  'notifications/progress: 3/3 "step 3 of 3"'
-  'tools/call "count_with_progress": 1 content block(s): "counted to 3"'
-  'tools/call "greet": 1 content block(s): "Hello, conformance!"'
-  'tools/call "capital": 1 content block(s): "the model says: A canned answer from the conformance client."'
-  'tools/call "count_roots": 1 content block(s): "1 root(s): file:///workspace"'
-  'resources/read "interop://static": 1 content(s)'
-  'prompts/get "review": 1 message(s): "Please review this code: conformance"'
-  'prompts/get "hello": 1 message(s): "Say hello."'
-)
-check_our_client "$OUR_RC" "${EXPECTED[@]}"
+echo "== interop 2: the example client against the TypeScript SDK's modern-only server"
+run_our_client ts-modern "$NODE" "$OUT/ts_server.mjs"
+# What the client must log: each answer as the TypeScript server writes it.
+their_answers "this tool always fails"
+check_our_client ts-modern 'discovered Some("ts-interop-server"), versions ["2026-07-28"]' "${ANSWERS[@]}"
 interop_verdict "the TypeScript SDK"
