@@ -14,21 +14,24 @@
 #      a list change on the session's GET stream, DELETE. Both: tools of every kind, a tool
 #      error for invalid arguments (isError, not -32602), progress and logs on SSE, an unknown
 #      tool (-32602), prompts, resources and completion. One line per check.
-#   2. the example client against their modern-only server (ts_server.mjs): discovery,
+#   2. the example client against their modern-only server (ts_server.mjs modern): discovery,
 #      tools with arguments, a failing tool (isError), an x-mcp-header argument (their server
 #      checks the header), a progress stream, the input tools (elicitation, sampling, roots), a
 #      resource and prompts. The client's log is checked line by line against what the server
 #      must have answered.
-#
-# Not covered yet: the example client against a legacy-only server (it speaks the modern era
-# only).
+#   3. the example client against their legacy-only server (ts_server.mjs legacy, the SDK's
+#      stateful 2025-11-25 transport; its input tools send server-to-client requests): the same
+#      answers, and the server must have seen the client finish a 2025-11-25 handshake. Runs
+#      only with INTEROP_LEGACY_SERVERS=1 (scripts/lib/interop.sh): the example client does
+#      not speak the legacy era yet.
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;
 # every wait is bounded; every server is stopped on exit.
 #
 # Environment: INTEROP_PROFILE (cargo profile, default release), INTEROP_NODE (Node.js 20 or
-# newer, default: the Node.js 22 the conformance referee pins if installed, else `node`).
+# newer, default: the Node.js 22 the conformance referee pins if installed, else `node`),
+# INTEROP_LEGACY_SERVERS (1: run part 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -72,9 +75,19 @@ run_their_client ts-client modern "$NODE" "$OUT/ts_client.mjs"
 run_their_client ts-client legacy "$NODE" "$OUT/ts_client.mjs"
 stop_servers
 
-echo "== interop 2: the example client against the TypeScript SDK's modern-only server"
-run_our_client ts-modern "$NODE" "$OUT/ts_server.mjs"
-# What the client must log: each answer as the TypeScript server writes it.
+# What the client must log against either server: each answer as the TypeScript server writes it.
 their_answers "this tool always fails"
+
+echo "== interop 2: the example client against the TypeScript SDK's modern-only server"
+run_our_client ts-modern "$NODE" "$OUT/ts_server.mjs" modern
 check_our_client ts-modern 'discovered Some("ts-interop-server"), versions ["2026-07-28"]' "${ANSWERS[@]}"
+
+echo "== interop 3: the example client against the TypeScript SDK's legacy-only server"
+if interop_legacy_servers_on; then
+  run_our_client ts-legacy "$NODE" "$OUT/ts_server.mjs" legacy
+  check_our_client ts-legacy "${ANSWERS[@]}" \
+    'server: session initialized: client mcp-conformance-client, protocol version 2025-11-25'
+else
+  echo "skipped (INTEROP_LEGACY_SERVERS=1 runs it)"
+fi
 interop_verdict "the TypeScript SDK"
