@@ -19,14 +19,20 @@
 #      stream, the multi round-trip tools (elicitation, sampling, roots), a resource and
 #      prompts. The client's log is checked line by line against what the server must have
 #      answered. Their server serves both eras on one endpoint, so the client finds the modern
-#      one; the TypeScript SDK's legacy-only server (scripts/interop-ts.sh) checks the other.
+#      one.
+#   3. the example client against the same fixture on the SDK's last legacy-only line, mcp 1
+#      (scripts/interop/requirements-legacy.txt, a second venv): 2025-11-25 only, its input
+#      tools sending server-to-client requests; the same answers. Runs only with
+#      INTEROP_LEGACY_SERVERS=1 (scripts/lib/interop.sh): the example client does not speak the
+#      legacy era yet.
 #
-# Exits non-zero on any failure. The venv lives in target/interop-python (made once, kept);
-# PyPI is the only network it needs. Talks to 127.0.0.1 only; every wait is bounded; both
+# Exits non-zero on any failure. The venvs live in target/interop-python (made once, kept);
+# PyPI is the only network they need. Talks to 127.0.0.1 only; every wait is bounded; both
 # servers are stopped on exit.
 #
 # Environment: INTEROP_PROFILE (cargo profile, default release), INTEROP_PYTHON (interpreter
-# for the venv, default python3; the SDK needs 3.10 or newer).
+# for the venvs, default python3; the SDK needs 3.10 or newer), INTEROP_LEGACY_SERVERS (1: run
+# part 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -34,23 +40,30 @@ PROFILE=${INTEROP_PROFILE:-release}
 PYTHON=${INTEROP_PYTHON:-python3}
 OUT=$ROOT/target/interop-python
 VENV=$OUT/venv
-REQUIREMENTS=$ROOT/scripts/interop/requirements.txt
+LEGACY_VENV=$OUT/venv-legacy
 
 source scripts/lib/servers.sh
 source scripts/lib/interop.sh
 trap stop_servers EXIT
 trap 'exit 130' INT TERM
 
+# make_venv VENV REQUIREMENTS: a venv holding exactly REQUIREMENTS, made again only when the
+# list changed.
+make_venv() {
+  local venv=$1 requirements=$2
+  if [[ ! -x $venv/bin/python ]] || ! cmp -s "$requirements" "$venv/requirements.txt"; then
+    rm -rf "$venv"
+    "$PYTHON" -m venv "$venv"
+    timeout 600 "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps \
+      -r "$requirements"
+    cp "$requirements" "$venv/requirements.txt"
+  fi
+  "$venv/bin/pip" check --disable-pip-version-check >/dev/null
+}
+
 echo "== interop: the Python SDK (venv in $VENV)"
 mkdir -p "$OUT"
-if [[ ! -x $VENV/bin/python ]] || ! cmp -s "$REQUIREMENTS" "$VENV/requirements.txt"; then
-  rm -rf "$VENV"
-  "$PYTHON" -m venv "$VENV"
-  timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check --no-deps \
-    -r "$REQUIREMENTS"
-  cp "$REQUIREMENTS" "$VENV/requirements.txt"
-fi
-"$VENV/bin/pip" check --disable-pip-version-check >/dev/null
+make_venv "$VENV" scripts/interop/requirements.txt
 echo "$("$VENV/bin/python" --version), mcp $("$VENV/bin/python" -c \
   'import importlib.metadata as m, mcp_types.version as v; print(m.version("mcp"),
     "(revisions: handshake", v.LATEST_HANDSHAKE_VERSION, "modern", v.LATEST_MODERN_VERSION, end=")")')"
@@ -70,4 +83,16 @@ run_our_client python "$VENV/bin/python" scripts/interop/python_server.py
 # What the client must log: each answer as the Python server writes it.
 their_answers "Error executing tool fail"
 check_our_client python 'discovered Some("python-interop-server"), versions ["2026-07-28"]' "${ANSWERS[@]}"
+
+echo "== interop 3: the example client against the Python SDK's legacy-only server (mcp 1)"
+if interop_legacy_servers_on; then
+  make_venv "$LEGACY_VENV" scripts/interop/requirements-legacy.txt
+  echo "mcp $("$LEGACY_VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))')"
+  run_our_client python-legacy "$LEGACY_VENV/bin/python" scripts/interop/python_server.py
+  # mcp 1 words a failing tool's error differently.
+  their_answers "Error executing tool fail: this tool always fails"
+  check_our_client python-legacy "${ANSWERS[@]}"
+else
+  echo "skipped (INTEROP_LEGACY_SERVERS=1 runs it)"
+fi
 interop_verdict "the Python SDK"
