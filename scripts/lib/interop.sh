@@ -1,15 +1,36 @@
 # The steps scripts/interop-python.sh and scripts/interop-ts.sh share. Sourced, not run:
-# `source scripts/lib/interop.sh` after scripts/lib/servers.sh; the scripts set OUT (their
-# logs) and BIN_DIR (the example binaries). Any failed check sets FAILED=1; interop_verdict
+# `source scripts/lib/interop.sh` after scripts/lib/servers.sh; the scripts set ROOT, PROFILE
+# (the cargo profile) and OUT (their logs). Any failed check sets FAILED=1; interop_verdict
 # reads it at the end.
 
 FAILED=0
 
+# build_examples: the example server and client in $PROFILE (after conformance.sh, which builds
+# the same two packages, there is nothing to do); BIN_DIR is where they are.
+build_examples() {
+  echo "== interop: build ($PROFILE)"
+  cargo build --locked --profile "$PROFILE" -p mcp-conformance-server -p mcp-conformance-client
+  BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
+}
+
 # interop_legacy_servers_on: whether to run the example client against the SDKs' legacy-only
-# (2025-11-25) servers: INTEROP_LEGACY_SERVERS=1. Off by default until the example client
-# speaks the legacy era (issue 20, item 4); once it does, .ci/run sets it.
+# (2025-11-25) servers: INTEROP_LEGACY_SERVERS=1; says "skipped" when not. Off by default until
+# the example client speaks the legacy era (issue 20, item 4); once it does, .ci/run sets it.
 interop_legacy_servers_on() {
-  [[ ${INTEROP_LEGACY_SERVERS:-0} == 1 ]]
+  if [[ ${INTEROP_LEGACY_SERVERS:-0} == 1 ]]; then
+    return 0
+  fi
+  echo "skipped (INTEROP_LEGACY_SERVERS=1 runs it)"
+  return 1
+}
+
+# run_their_clients NAME COMMAND...: the SDK's client in each era, modern then legacy, against
+# one example server process (run_their_client for each).
+run_their_clients() {
+  start_server "$OUT/our-server.log" "$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0
+  run_their_client "$1" modern "${@:2}"
+  run_their_client "$1" legacy "${@:2}"
+  stop_servers
 }
 
 # run_their_client NAME ERA COMMAND...: the SDK's client, `COMMAND $SERVER_URL ERA`, against
