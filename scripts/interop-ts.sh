@@ -1,28 +1,37 @@
 #!/usr/bin/env bash
 # Interoperability with the official MCP TypeScript SDK (@modelcontextprotocol/client and
 # @modelcontextprotocol/server on npm, the exact versions in scripts/interop-ts/package-lock.json),
-# both ways, over Streamable HTTP at protocol revision 2026-07-28 (the modern era):
+# both ways, over Streamable HTTP, in both eras: the legacy 2025-11-25 (initialize, a session)
+# and the modern 2026-07-28 (server/discover, per-request envelope).
 #
-#   1. their client (scripts/interop-ts/ts_client.mjs) against the example server: era
-#      detection ('auto' negotiation stays modern) and a pinned connect, tools of every kind,
-#      a tool error for invalid arguments (isError, not -32602), Mcp-Param headers (plain and
-#      Base64), progress and log notifications on SSE, the multi round-trip tools (elicitation,
-#      sampling, roots, requestState, several rounds), an unknown tool (-32602), the -32021
-#      refusal, prompts, resources and completion. One line per check.
-#   2. the example client against their server (scripts/interop-ts/ts_server.mjs, modern-only):
-#      discovery, tools with arguments, a failing tool (isError), an x-mcp-header argument
-#      (their server checks the header), a progress stream, the multi round-trip tools
-#      (elicitation, sampling, roots), a resource and prompts. The client's log is checked line
-#      by line against what the server must have answered.
-#
-# The legacy era (2025-11-25) is not covered yet: the example server and client are modern-only.
+#   1. their client (scripts/interop-ts/ts_client.mjs) against the example server, in each era
+#      against the same server process. Modern: era detection ('auto' stays modern) and a
+#      pinned connect, Mcp-Param headers (plain and Base64), logLevel in _meta, the input
+#      tools answered through input_required rounds (MRTR), the -32021 refusal. Legacy (the
+#      SDK's default connect): initialize and the session id, ping, logging/setLevel, the
+#      same input tools answered as server-to-client requests (elicitation/create,
+#      sampling/createMessage, roots/list) through the server's bridge, resources/subscribe,
+#      a list change on the session's GET stream, DELETE. Both: tools of every kind, a tool
+#      error for invalid arguments (isError, not -32602), progress and logs on SSE, an unknown
+#      tool (-32602), prompts, resources and completion. One line per check.
+#   2. the example client against their modern-only server (ts_server.mjs modern): discovery,
+#      tools with arguments, a failing tool (isError), an x-mcp-header argument (their server
+#      checks the header), a progress stream, the input tools (elicitation, sampling, roots), a
+#      resource and prompts. The client's log is checked line by line against what the server
+#      must have answered.
+#   3. the example client against their legacy-only server (ts_server.mjs legacy, the SDK's
+#      stateful 2025-11-25 transport; its input tools send server-to-client requests): the same
+#      answers, and the server must have seen the client finish a 2025-11-25 handshake. Runs
+#      only with INTEROP_LEGACY_SERVERS=1 (scripts/lib/interop.sh): the example client does
+#      not speak the legacy era yet.
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;
-# every wait is bounded; both servers are stopped on exit.
+# every wait is bounded; every server is stopped on exit.
 #
 # Environment: INTEROP_PROFILE (cargo profile, default release), INTEROP_NODE (Node.js 20 or
-# newer, default: the Node.js 22 the conformance referee pins if installed, else `node`).
+# newer, default: the Node.js 22 the conformance referee pins if installed, else `node`),
+# INTEROP_LEGACY_SERVERS (1: run part 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -56,42 +65,22 @@ version() { "$NODE" -p "require('$OUT/node_modules/@modelcontextprotocol/$1/pack
 echo "node $("$NODE" --version), @modelcontextprotocol/client $(version client)," \
   "@modelcontextprotocol/server $(version server)"
 
-echo "== interop: build ($PROFILE)"
-cargo build --locked --profile "$PROFILE" -p mcp-conformance-server -p mcp-conformance-client
-BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
+build_examples
 
-FAILED=0
+echo "== interop 1: the TypeScript SDK's client against the example server, both eras"
+run_their_clients ts-client "$NODE" "$OUT/ts_client.mjs"
 
-echo "== interop 1: the TypeScript SDK's client against the example server"
-start_server "$OUT/our-server.log" "$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0
-set +e
-timeout 180 "$NODE" "$OUT/ts_client.mjs" "$SERVER_URL" 2>"$OUT/ts-client.err" |
-  tee "$OUT/ts-client.log"
-rc=${PIPESTATUS[0]}
-set -e
-check_their_client "$rc" ts-client
-stop_servers
+# What the client must log against either server: each answer as the TypeScript server writes it.
+their_answers "this tool always fails"
 
-echo "== interop 2: the example client against the TypeScript SDK's server"
-start_server "$OUT/ts-server.log" "$NODE" "$OUT/ts_server.mjs"
-run_our_client
-stop_servers
-# What the client must have logged: each answer as the TypeScript server writes it.
-EXPECTED=(
-  'discovered Some("ts-interop-server"), versions ["2026-07-28"]'
-  '8 tool(s)'
-  'tools/call "echo": 1 content block(s): "echo: conformance"'
-  'tools/call "add": 1 content block(s): "sum: 2"'
-  'tools/call "fail": 1 content block(s) (isError): "this tool always fails"'
-  'tools/call "deploy": 1 content block(s): "deploying to conformance"'
-  'notifications/progress: 3/3 "step 3 of 3"'
-  'tools/call "count_with_progress": 1 content block(s): "counted to 3"'
-  'tools/call "greet": 1 content block(s): "Hello, conformance!"'
-  'tools/call "capital": 1 content block(s): "the model says: A canned answer from the conformance client."'
-  'tools/call "count_roots": 1 content block(s): "1 root(s): file:///workspace"'
-  'resources/read "interop://static": 1 content(s)'
-  'prompts/get "review": 1 message(s): "Please review this code: conformance"'
-  'prompts/get "hello": 1 message(s): "Say hello."'
-)
-check_our_client "$OUR_RC" "${EXPECTED[@]}"
+echo "== interop 2: the example client against the TypeScript SDK's modern-only server"
+run_our_client ts-modern "$NODE" "$OUT/ts_server.mjs" modern
+check_our_client ts-modern 'discovered Some("ts-interop-server"), versions ["2026-07-28"]' "${ANSWERS[@]}"
+
+echo "== interop 3: the example client against the TypeScript SDK's legacy-only server"
+if interop_legacy_servers_on; then
+  run_our_client ts-legacy "$NODE" "$OUT/ts_server.mjs" legacy
+  check_our_client ts-legacy "${ANSWERS[@]}" \
+    'server: session initialized: client mcp-conformance-client, protocol version 2025-11-25'
+fi
 interop_verdict "the TypeScript SDK"

@@ -1,15 +1,31 @@
 // The official MCP TypeScript SDK's client (@modelcontextprotocol/client, the version in
-// package-lock.json) against the example server, at protocol revision 2026-07-28, for
-// scripts/interop-ts.sh. One line per check ("ok   <check>" or "FAIL <check>: <why>"), then
-// "N passed, N failed"; exits 1 if any check failed.
+// package-lock.json) against the example server, for scripts/interop-ts.sh, in one era:
 //
-// Usage: node ts_client.mjs <server-url>
+// - modern: protocol revision 2026-07-28 (server/discover, input requests answered through
+//   input_required results and retried requests);
+// - legacy: the SDK's default 2025-11-25 connect (initialize, an Mcp-Session-Id session, input
+//   requests answered as server-to-client requests on the session, logging/setLevel, ping,
+//   resources/subscribe).
+//
+// One line per check ("ok   <check>" or "FAIL <check>: <why>"), then "N passed, N failed";
+// exits 1 if any check failed.
+//
+// Usage: node ts_client.mjs <server-url> modern|legacy
 
 import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const MODERN = '2026-07-28';
+const LEGACY = '2025-11-25';
 const STEP_TIMEOUT_MS = 20_000;
 const url = new URL(process.argv[2] ?? '');
+const era = process.argv[3];
+if (era !== 'modern' && era !== 'legacy') {
+    console.error('usage: node ts_client.mjs <server-url> modern|legacy');
+    process.exit(2);
+}
+/** The negotiation mode of every client in this run: the SDK's default is the legacy connect. */
+const PINNED = era === 'modern' ? { pin: MODERN } : 'legacy';
+const VERSION = era === 'modern' ? MODERN : LEGACY;
 
 let passed = 0;
 let failed = 0;
@@ -64,8 +80,8 @@ async function expectError(call, code) {
     }
 }
 
-/** A client that answers every kind of input request, pinned to the modern revision. */
-function newClient(capabilities, mode = { pin: MODERN }) {
+/** A client that answers every kind of input request, in the run's era unless `mode` says. */
+function newClient(capabilities, mode = PINNED) {
     const client = new Client(
         { name: 'ts-interop-client', version: '1' },
         { capabilities, versionNegotiation: { mode } }
@@ -98,27 +114,101 @@ async function connect(client) {
     return client;
 }
 
-async function main() {
-    // Era detection: 'auto' probes with server/discover and must stay modern.
-    const auto = await check(
-        "connect with versionNegotiation 'auto' finds the modern era",
-        () => connect(newClient({}, 'auto')),
-        c => (c.getNegotiatedProtocolVersion() === MODERN ? null : `negotiated ${c.getNegotiatedProtocolVersion()}`)
-    );
-    await auto?.close();
+const negotiated = c => {
+    const version = c.getNegotiatedProtocolVersion();
+    return version === VERSION ? null : `negotiated ${version}`;
+};
 
-    const client = newClient({ elicitation: {}, sampling: {}, roots: {} });
+/** The connect of the run's era; in the modern run, 'auto' must find the modern era first. */
+async function connectInEra(client) {
+    if (era === 'modern') {
+        const auto = await check(
+            "connect with versionNegotiation 'auto' finds the modern era",
+            () => connect(newClient({}, 'auto')),
+            negotiated
+        );
+        await auto?.close();
+        return check('server/discover negotiates 2026-07-28 (pinned)', () => connect(client), negotiated);
+    }
     const connected = await check(
-        'server/discover negotiates 2026-07-28 (pinned)',
+        'initialize negotiates 2025-11-25 (the default legacy connect)',
         () => connect(client),
-        c => (c.getNegotiatedProtocolVersion() === MODERN ? null : `negotiated ${c.getNegotiatedProtocolVersion()}`)
+        negotiated
     );
-    if (!connected) return;
-    try {
+    if (connected) {
         await check(
-            'server/discover names the server',
-            async () => client.getServerVersion(),
-            v => (v?.name ? null : `serverInfo ${JSON.stringify(v)}`)
+            'initialize opens a session (Mcp-Session-Id)',
+            async () => client.transport?.sessionId,
+            id => (typeof id === 'string' && id.length >= 16 ? null : `session id ${JSON.stringify(id)}`)
+        );
+        await check('ping', () => client.ping(), r => (r && Object.keys(r).length === 0 ? null : JSON.stringify(r)));
+    }
+    return connected;
+}
+
+/** Log notifications: a modern request opts in with its _meta; a legacy session sets its level once. */
+async function checkLogging(client) {
+    const logs = [];
+    client.setNotificationHandler('notifications/message', n => logs.push(n.params.data));
+    const seen = () => (logs.length === 3 ? null : `log messages seen: ${JSON.stringify(logs)}`);
+    const request = { name: 'test_tool_with_logging', arguments: {} };
+    if (era === 'modern') {
+        const _meta = { [LOG_LEVEL_META_KEY]: 'info' };
+        const name = 'tools/call test_tool_with_logging (SSE, logLevel in _meta)';
+        await check(name, () => client.callTool({ ...request, _meta }), seen);
+        return;
+    }
+    await check('logging/setLevel info', () => client.setLoggingLevel('info'), r => (r ? null : 'no result'));
+    await check("tools/call test_tool_with_logging (SSE, the session's log level)", () => client.callTool(request), seen);
+}
+
+/** Mcp-Param headers exist in the modern era only; a legacy call carries the argument alone. */
+async function checkHeaders(call) {
+    const how = era === 'modern' ? 'Mcp-Param-Region' : 'the argument, no header';
+    const region = () => call('test_custom_header', { region: 'eu-west' });
+    await check(`tools/call test_custom_header (${how})`, region, textIs('region=eu-west'));
+    if (era === 'modern') {
+        await check(
+            'tools/call test_custom_header, a value sent Base64-encoded',
+            () => call('test_custom_header', { region: ' Zürich ' }),
+            textIs('region= Zürich ')
+        );
+    }
+}
+
+/** The tools that ask for input: input_required rounds (modern), server-to-client requests (legacy). */
+async function checkAsking(call) {
+    const how = era === 'modern' ? 'MRTR' : 'server-to-client requests';
+    const tools = [
+        ['test_input_required_result_elicitation', {}, 'Hello, Ada!'],
+        ['test_input_required_result_sampling', {}, 'The LLM says: Paris'],
+        ['test_input_required_result_list_roots', {}, 'file:///interop'],
+        ['test_input_required_result_request_state', {}, 'state-ok'],
+        ['test_input_required_result_multiple_inputs', {}, 'name=Ada; greeting=Paris; roots=file:///interop'],
+        ['test_input_required_result_multi_round', {}, "Ada's favorite color is Ada."],
+        ['test_sampling', { prompt: 'Capital of France?' }, 'LLM response: Paris'],
+        ['test_elicitation', { message: 'Who?' }, 'User response: action=accept, content={"email":"Ada","username":"Ada"}']
+    ];
+    for (const [tool, args, expected] of tools) {
+        await check(`tools/call ${tool} (${how})`, () => call(tool, args), textIs(expected));
+    }
+}
+
+/** null once test_trigger_tool_change's announcement arrives as a notification, else why not. */
+async function listChange(client, call) {
+    const announced = new Promise(resolve =>
+        client.setNotificationHandler('notifications/tools/list_changed', () => resolve(null))
+    );
+    const result = await call('test_trigger_tool_change', {});
+    return textIs('Tool list change announced')(result) ?? (await announced);
+}
+
+async function main() {
+    const client = newClient({ elicitation: {}, sampling: {}, roots: {} });
+    if (!(await connectInEra(client))) return;
+    try {
+        await check('the server names itself', async () => client.getServerVersion(), v =>
+            v?.name ? null : `serverInfo ${JSON.stringify(v)}`
         );
         await check('tools/list', () => client.listTools(), r => (r.tools.length >= 20 ? null : `${r.tools.length} tools`));
         const call = (name, args, options) => client.callTool({ name, arguments: args }, options);
@@ -140,45 +230,15 @@ async function main() {
             () => call('add_numbers', { a: 'two', b: 3 }),
             r => (r.isError === true ? null : `isError ${r.isError}: ${JSON.stringify(r)}`)
         );
-        await check(
-            'tools/call test_custom_header (Mcp-Param-Region)',
-            () => call('test_custom_header', { region: 'eu-west' }),
-            textIs('region=eu-west')
-        );
-        await check(
-            'tools/call test_custom_header, a value sent Base64-encoded',
-            () => call('test_custom_header', { region: ' Zürich ' }),
-            textIs('region= Zürich ')
-        );
+        await checkHeaders(call);
         const progress = [];
         await check(
             'tools/call test_tool_with_progress (SSE, progress)',
             () => call('test_tool_with_progress', {}, { onprogress: p => progress.push(p.progress) }),
             () => (JSON.stringify(progress) === '[0,50,100]' ? null : `progress seen: ${JSON.stringify(progress)}`)
         );
-        const logs = [];
-        client.setNotificationHandler('notifications/message', n => logs.push(n.params.data));
-        await check(
-            'tools/call test_tool_with_logging (SSE, logLevel in _meta)',
-            () =>
-                client.callTool({
-                    name: 'test_tool_with_logging',
-                    arguments: {},
-                    _meta: { [LOG_LEVEL_META_KEY]: 'info' }
-                }),
-            () => (logs.length === 3 ? null : `log messages seen: ${JSON.stringify(logs)}`)
-        );
-        const mrtr = [
-            ['test_input_required_result_elicitation', 'Hello, Ada!'],
-            ['test_input_required_result_sampling', 'The LLM says: Paris'],
-            ['test_input_required_result_list_roots', 'file:///interop'],
-            ['test_input_required_result_request_state', 'state-ok'],
-            ['test_input_required_result_multiple_inputs', 'name=Ada; greeting=Paris; roots=file:///interop'],
-            ['test_input_required_result_multi_round', "Ada's favorite color is Ada."]
-        ];
-        for (const [tool, expected] of mrtr) {
-            await check(`tools/call ${tool} (MRTR)`, () => call(tool, {}), textIs(expected));
-        }
+        await checkLogging(client);
+        await checkAsking(call);
         await check(
             'tools/call of an unknown tool is a protocol error (-32602)',
             () => expectError(call('no_such_tool', {}), -32602),
@@ -191,13 +251,22 @@ async function main() {
             textIs("arg1='x', arg2='y'")
         );
         await check(
-            'prompts/get test_input_required_result_prompt (MRTR)',
+            `prompts/get test_input_required_result_prompt (${era === 'modern' ? 'MRTR' : 'elicitation/create'})`,
             () => client.getPrompt({ name: 'test_input_required_result_prompt' }),
             textIs('Use this context: Ada')
         );
         await check('resources/read test://static-text', () => client.readResource({ uri: 'test://static-text' }), r =>
             r.contents[0]?.text?.includes('static text resource') ? null : JSON.stringify(r)
         );
+        if (era === 'legacy') {
+            await check(
+                'resources/subscribe test://static-text',
+                () => client.subscribeResource({ uri: 'test://static-text' }),
+                r => (r ? null : 'no result')
+            );
+            const stream = "notifications/tools/list_changed on the session's GET stream";
+            await check(stream, () => listChange(client, call), why => why);
+        }
         await check(
             'completion/complete',
             () =>
@@ -207,6 +276,11 @@ async function main() {
                 }),
             r => (JSON.stringify(r.completion.values) === '["paris","park","party"]' ? null : JSON.stringify(r.completion))
         );
+        if (era === 'legacy') {
+            await check('DELETE ends the session', () => client.transport.terminateSession(), () =>
+                client.transport.sessionId === undefined ? null : 'the transport kept its session id'
+            );
+        }
     } finally {
         await client.close();
     }

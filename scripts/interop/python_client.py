@@ -1,20 +1,28 @@
 """A client written with the official Python SDK (mcp on PyPI), for scripts/interop-python.sh: it
-runs against the example server (examples/conformance-server) and checks what comes back.
+runs against the example server (examples/conformance-server) and checks what comes back, in one
+era:
 
-Usage: python_client.py <url>
+- modern: mode="auto", which finds 2026-07-28 through server/discover (input requests answered
+  through input_required results and retried requests, subscriptions/listen);
+- legacy: mode="legacy", the 2025-11-25 initialize handshake (an Mcp-Session-Id session, input
+  requests answered as server-to-client requests, logging/setLevel, ping, resources/subscribe,
+  list changes on the session's GET stream).
+
+Usage: python_client.py <url> modern|legacy
 
 Prints one line per check ("ok" or "FAIL" with the reason) and exits 1 if any failed.
 """
 
 import asyncio
 import sys
+import warnings
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import mcp_types as types
 from mcp import Client
 from mcp.client.session import ClientRequestContext
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 CHECKS: list[tuple[str, bool, str]] = []
 STEP_TIMEOUT = 20
@@ -82,9 +90,16 @@ async def on_roots(ctx: ClientRequestContext) -> types.ListRootsResult:
     return types.ListRootsResult(roots=[types.Root(uri="file:///interop", name="interop")])
 
 
-async def run(url: str) -> None:
+VERSIONS = {"modern": "2026-07-28", "legacy": "2025-11-25"}
+"""The revision each era's run must negotiate."""
+MODES = {"modern": "auto", "legacy": "legacy"}
+"""The SDK's connect mode for each era."""
+
+
+async def run(url: str, era: str) -> None:
     progress: list[float] = []
     logs: list[Any] = []
+    tool_changes = asyncio.Event()
 
     async def on_progress(value: float, total: float | None, message: str | None) -> None:
         progress.append(value)
@@ -92,13 +107,18 @@ async def run(url: str) -> None:
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         logs.append(params.data)
 
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            tool_changes.set()
+
     client = Client(
         url,
-        mode="auto",
+        mode=MODES[era],
         elicitation_callback=on_elicit,
         sampling_callback=on_sample,
         list_roots_callback=on_roots,
         logging_callback=on_log,
+        message_handler=on_message,
         log_level="info",
         read_timeout_seconds=STEP_TIMEOUT,
         client_info=types.Implementation(name="python-interop-client", version="1"),
@@ -106,11 +126,15 @@ async def run(url: str) -> None:
     async with asyncio.timeout(STEP_TIMEOUT):
         await client.__aenter__()
     try:
+        handshake = "server/discover" if era == "modern" else "initialize"
         record(
-            "server/discover negotiates 2026-07-28",
-            client.protocol_version == "2026-07-28",
+            f"{handshake} negotiates {VERSIONS[era]}",
+            client.protocol_version == VERSIONS[era],
             f"negotiated {client.protocol_version!r}",
         )
+        if era == "legacy":
+            await check("ping", client.send_ping, lambda r: None if r is not None else "no result")
+            await check("logging/setLevel info", lambda: client.set_logging_level("info"), lambda r: None)
         tools = await check("tools/list", client.list_tools, lambda r: None if len(r.tools) >= 20 else f"{len(r.tools)} tools")
         if tools is not None:
             names = [t.name for t in tools.tools]
@@ -132,27 +156,30 @@ async def run(url: str) -> None:
             lambda r: None if r.is_error else "isError not set",
         )
         await check("tools/call add_numbers", lambda: call("add_numbers", {"a": 2, "b": 3}), text_is("is 5"))
+        header = "Mcp-Param-Region" if era == "modern" else "the argument, no header"
         await check(
-            "tools/call test_custom_header (Mcp-Param-Region)",
+            f"tools/call test_custom_header ({header})",
             lambda: call("test_custom_header", {"region": "eu-west"}),
             text_is("region=eu-west"),
         )
-        await check(
-            "tools/call test_custom_header, a value sent Base64-encoded",
-            lambda: call("test_custom_header", {"region": " Zürich "}),
-            text_is("region= Zürich "),
-        )
+        if era == "modern":
+            await check(
+                "tools/call test_custom_header, a value sent Base64-encoded",
+                lambda: call("test_custom_header", {"region": " Zürich "}),
+                text_is("region= Zürich "),
+            )
         await check(
             "tools/call test_tool_with_progress (SSE, progress)",
             lambda: call("test_tool_with_progress", {}, progress_callback=on_progress),
             lambda r: None if progress == [0.0, 50.0, 100.0] else f"progress seen: {progress}",
         )
         await check(
-            "tools/call test_tool_with_logging (SSE, logLevel)",
+            "tools/call test_tool_with_logging (SSE, " + ("logLevel)" if era == "modern" else "the session's log level)"),
             lambda: call("test_tool_with_logging", {}),
             lambda r: None if len(logs) == 3 else f"log messages seen: {logs}",
         )
-        mrtr = [
+        how = "MRTR" if era == "modern" else "server-to-client requests"
+        asking = [
             ("test_input_required_result_elicitation", "Hello, Ada!"),
             ("test_input_required_result_sampling", "The LLM says: Paris"),
             ("test_input_required_result_list_roots", "file:///interop"),
@@ -161,8 +188,18 @@ async def run(url: str) -> None:
             ("test_input_required_result_multi_round", "Ada's favorite color is Ada."),
             ("test_input_required_result_capabilities", "Received user_name, capital_question, client_roots"),
         ]
-        for tool, expected in mrtr:
-            await check(f"tools/call {tool} (MRTR)", lambda tool=tool: call(tool, {}), text_is(expected))
+        for tool, expected in asking:
+            await check(f"tools/call {tool} ({how})", lambda tool=tool: call(tool, {}), text_is(expected))
+        await check(
+            f"tools/call test_sampling ({how})",
+            lambda: call("test_sampling", {"prompt": "Capital of France?"}),
+            text_is("LLM response: Paris"),
+        )
+        await check(
+            f"tools/call test_elicitation ({how})",
+            lambda: call("test_elicitation", {"message": "Who are you?"}),
+            text_is('User response: action=accept, content={"email":"Ada","username":"Ada"}'),
+        )
         await check("tools/call of an unknown tool is an error", lambda: expect_error(call("no_such_tool", {})), lambda r: r)
 
         prompts = await check("prompts/list", client.list_prompts, lambda r: None if len(r.prompts) == 5 else f"{len(r.prompts)}")
@@ -173,7 +210,7 @@ async def run(url: str) -> None:
             text_is("arg1='x', arg2='y'"),
         )
         await check(
-            "prompts/get test_input_required_result_prompt (MRTR)",
+            f"prompts/get test_input_required_result_prompt ({how})",
             lambda: client.get_prompt("test_input_required_result_prompt"),
             text_is("Use this context: Ada"),
         )
@@ -208,23 +245,37 @@ async def run(url: str) -> None:
             lambda r: None if r.completion.values == ["paris", "park", "party"] else f"{r.completion}",
         )
 
-        async def listen_for_change() -> str:
-            async with client.listen(tools_list_changed=True) as sub:
-                await call("test_trigger_tool_change", {})
-                async for event in sub:
-                    return type(event).__name__
-            return "the stream ended without an event"
+        if era == "modern":
 
-        await check(
-            "subscriptions/listen sees a tool list change",
-            listen_for_change,
-            lambda r: None if "Tool" in r else f"got {r}",
-        )
+            async def listen_for_change() -> str:
+                async with client.listen(tools_list_changed=True) as sub:
+                    await call("test_trigger_tool_change", {})
+                    async for event in sub:
+                        return type(event).__name__
+                return "the stream ended without an event"
+
+            await check(
+                "subscriptions/listen sees a tool list change",
+                listen_for_change,
+                lambda r: None if "Tool" in r else f"got {r}",
+            )
+        else:
+            await check(
+                "resources/subscribe test://static-text",
+                lambda: client.subscribe_resource("test://static-text"),
+                lambda r: None,
+            )
+
+            async def change_announced() -> None:
+                await call("test_trigger_tool_change", {})
+                await tool_changes.wait()
+
+            await check("notifications/tools/list_changed on the session's GET stream", change_announced, lambda r: None)
     finally:
         await client.__aexit__(None, None, None)
 
     # A client without sampling: the server refuses with -32021 (MissingRequiredClientCapability).
-    bare = Client(url, mode="auto", read_timeout_seconds=STEP_TIMEOUT)
+    bare = Client(url, mode=MODES[era], read_timeout_seconds=STEP_TIMEOUT)
     async with bare:
         await check(
             "tools/call test_missing_capability without sampling is -32021",
@@ -243,11 +294,14 @@ async def expect_error(call: Awaitable[Any], code: int | None = None) -> str | N
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3 or sys.argv[2] not in VERSIONS:
         print(__doc__, file=sys.stderr)
         return 2
+    # The legacy run uses the methods 2026-07-28 removed (ping, logging/setLevel,
+    # resources/subscribe) on purpose: the SDK's warning about each says nothing new.
+    warnings.simplefilter("ignore", MCPDeprecationWarning)
     try:
-        asyncio.run(run(sys.argv[1]))
+        asyncio.run(run(sys.argv[1], sys.argv[2]))
     except Exception as e:  # a failure outside a check (connecting, closing) fails the run
         record("session", False, f"{type(e).__name__}: {e}")
     failed = [c for c in CHECKS if not c[1]]
