@@ -545,20 +545,28 @@ pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Re
             crate::rpc::INTERNAL_ERROR,
             "the handler stopped without answering",
         )),
+        // Cancelled before it said anything: a stream that ends at once, with no answer.
+        Some(Msg::Cancelled) => {
+            unbuffered(Sse::new(tokio_stream::empty::<Result<Event, Infallible>>()).into_response())
+        }
         Some(Msg::Done(Ok(body))) => json_response(StatusCode::OK, body),
         Some(Msg::Done(Err(f))) => failure(f),
         Some(Msg::Note(first)) => {
             let first = tokio_stream::once(Msg::Note(first));
             let rest = UnboundedReceiverStream::new(rx);
             // The handler task sends `Done` last and then drops its sender, so the stream
-            // ends right after the final response.
-            let events = first.chain(rest).map(move |m| {
-                let _held_by_the_stream = &cancel;
-                match m {
-                    Msg::Note(text) | Msg::Done(Ok(text)) => text,
-                    Msg::Done(Err(f)) => f.body,
-                }
-            });
+            // ends right after the final response; `Cancelled` ends it with no response.
+            let events = first
+                .chain(rest)
+                .take_while(|m| !matches!(m, Msg::Cancelled))
+                .map(move |m| {
+                    let _held_by_the_stream = &cancel;
+                    match m {
+                        Msg::Note(text) | Msg::Done(Ok(text)) => text,
+                        Msg::Done(Err(f)) => f.body,
+                        Msg::Cancelled => String::new(),
+                    }
+                });
             unbuffered(Sse::new(events.map(event)).into_response())
         }
     }

@@ -148,10 +148,12 @@ pub struct Ctx {
 }
 
 /// What a handler task sends to the HTTP layer: notifications, then one final response.
-/// Each as JSON text.
+/// Each as JSON text. `Cancelled` instead of the response when the client cancelled the request
+/// (a legacy `notifications/cancelled`): the response then ends with no answer.
 pub enum Msg {
     Note(String),
     Done(Result<String, Failure>),
+    Cancelled,
 }
 
 /// Sends notifications about one request, if its response is a stream (the request carried a

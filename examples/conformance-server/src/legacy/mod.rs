@@ -30,7 +30,7 @@ use axum::response::{IntoResponse, Response};
 use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
 use serde::Serialize;
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::probe::Envelope;
 use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS, Msg, Notifier};
@@ -284,6 +284,12 @@ pub async fn post(
             }
             StatusCode::ACCEPTED.into_response()
         }
+        (Some("notifications/cancelled"), None) => {
+            if let Some(request) = message.pointer("/params/requestId") {
+                session.cancel(request);
+            }
+            StatusCode::ACCEPTED.into_response()
+        }
         (Some(_), None) => StatusCode::ACCEPTED.into_response(),
         (Some(method), Some(id)) => {
             let method = method.to_owned();
@@ -337,11 +343,28 @@ async fn request(
     };
     let (tx, rx) = mpsc::unbounded_channel();
     let running = app.running.enter();
+    // The task waits for its `Tracked` (which lists it for `notifications/cancelled`), so it
+    // cannot finish before it is listed; dropped with the task, the guard unlists it.
+    let (listed, is_listed) = oneshot::channel();
+    let (task_session, task_id, task_tx) = (Arc::clone(&session), id.clone(), tx.clone());
     let handler = tokio::spawn(async move {
         let _running = running;
-        let done = serve(app, session, id, method, meta, modern, tx.clone()).await;
-        let _ = tx.send(Msg::Done(done));
+        let Ok(_tracked) = is_listed.await else {
+            return;
+        };
+        let done = serve(
+            app,
+            task_session,
+            task_id,
+            method,
+            meta,
+            modern,
+            task_tx.clone(),
+        )
+        .await;
+        let _ = task_tx.send(Msg::Done(done));
     });
+    let _ = listed.send(session.track(&id, handler.abort_handle(), tx));
     let response = crate::http::respond(rx, Cancel::new(handler.abort_handle())).await;
     legacy_status(response)
 }

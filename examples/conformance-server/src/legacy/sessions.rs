@@ -2,7 +2,8 @@
 //! random bits), bound to the principal that opened it, ended by `DELETE` or after
 //! [`Limits::session_idle`] without a request. At most [`Limits::max_sessions`] live at once;
 //! each holds at most [`Limits::session_queue`] server-to-client requests waiting for their
-//! answers, and as many messages for its `GET` stream.
+//! answers, and as many messages for its `GET` stream. Its requests being handled are listed
+//! (as many as its open connections) so that `notifications/cancelled` can stop one.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,9 +12,11 @@ use std::time::Instant;
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
+use tokio::task::AbortHandle;
 
 use crate::limits::Limits;
 use crate::mcp;
+use crate::rpc::Msg;
 
 /// One legacy session.
 pub struct Session {
@@ -32,6 +35,27 @@ pub struct Session {
     /// Which `GET` stream is the session's: each new one takes over from the one before.
     stream: AtomicU64,
     queue: usize,
+    /// The requests being handled, by the JSON text of their id.
+    running: Mutex<HashMap<String, Running>>,
+}
+
+/// A request of the session being handled: its handler's task, and the sender of its
+/// response (to end it with no answer when the client cancels).
+struct Running {
+    handler: AbortHandle,
+    response: mpsc::UnboundedSender<Msg>,
+}
+
+/// Keeps a request listed as running until dropped (with its handler's future).
+pub struct Tracked {
+    session: Arc<Session>,
+    key: String,
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        lock(&self.session.running).remove(&self.key);
+    }
 }
 
 /// A lock, also when a thread panicked holding it (the maps stay consistent: every change is
@@ -93,6 +117,39 @@ impl Session {
         (tx, rx, number)
     }
 
+    /// Lists request `id` as running in `handler`, answering on `response`, until the returned
+    /// guard drops.
+    pub fn track(
+        self: &Arc<Self>,
+        id: &mcp::RequestId,
+        handler: AbortHandle,
+        response: mpsc::UnboundedSender<Msg>,
+    ) -> Tracked {
+        let key = serde_json::to_string(id).unwrap_or_default();
+        let running = Running { handler, response };
+        lock(&self.running).insert(key.clone(), running);
+        Tracked {
+            session: Arc::clone(self),
+            key,
+        }
+    }
+
+    /// Stops the handler of request `id` (a `requestId` of `notifications/cancelled`) and ends
+    /// its response with no answer; false if no such request is running.
+    pub fn cancel(&self, id: &Value) -> bool {
+        let Some(running) = lock(&self.running).remove(&id.to_string()) else {
+            return false;
+        };
+        running.handler.abort();
+        let _ = running.response.send(Msg::Cancelled);
+        true
+    }
+
+    /// How many of the session's requests are being handled now.
+    pub fn running(&self) -> usize {
+        lock(&self.running).len()
+    }
+
     /// Whether stream `number` is still the session's (no later `GET` took over).
     pub fn is_current(&self, number: u64) -> bool {
         self.stream.load(Ordering::SeqCst) == number
@@ -149,6 +206,7 @@ impl Sessions {
             next_id: AtomicU64::new(1),
             stream: AtomicU64::new(0),
             queue: self.limits.session_queue,
+            running: Mutex::default(),
         });
         live.insert(id, Arc::clone(&session));
         Ok(session)

@@ -441,3 +441,51 @@ async fn list_changes_reach_a_session_on_its_get_stream() {
         .unwrap();
     assert_eq!(unknown.status(), 404);
 }
+
+#[tokio::test]
+async fn a_cancelled_legacy_request_stops_its_handler_and_gets_no_answer() {
+    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let id = open(&url).await;
+    let call = request(
+        7,
+        "tools/call",
+        json!({"name": "slow_compute", "arguments": {"seconds": 60, "label": "x"}}),
+    );
+    let pending = tokio::spawn({
+        let (url, id) = (url.clone(), id.clone());
+        async move { send(&url, Some(&id), None, &call).await }
+    });
+    let session = app.sessions.find(&id, "anonymous").unwrap();
+    for _ in 0..100 {
+        if session.running() == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(session.running(), 1, "the call is being handled");
+    assert_eq!(app.running.now(), 1);
+    // Another request id cancels nothing.
+    let other = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 8, "reason": "not this one"}});
+    assert_eq!(send(&url, Some(&id), None, &other).await.status(), 202);
+    assert_eq!(session.running(), 1);
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 7, "reason": "the user gave up"}});
+    assert_eq!(send(&url, Some(&id), None, &cancel).await.status(), 202);
+    let resp = tokio::time::timeout(Duration::from_secs(5), pending)
+        .await
+        .expect("the cancelled call's response ended")
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let text = tokio::time::timeout(Duration::from_secs(5), resp.text())
+        .await
+        .expect("the cancelled call's stream ended")
+        .unwrap();
+    assert!(
+        !text.contains("\"id\""),
+        "no answer to a cancelled request: {text}"
+    );
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    assert_eq!(app.running.now(), 0, "the handler stopped");
+    assert_eq!(session.running(), 0);
+}
