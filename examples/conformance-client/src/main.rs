@@ -12,16 +12,21 @@
 
 mod answers;
 mod headers;
+mod legacy;
 mod session;
+mod sse;
 #[cfg(test)]
 mod tests;
 
-/// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
-/// lints a library's public API is exempt from (unused items, variant names that repeat the
-/// schema's `$def` names) apply; the names are the schema's own, on purpose.
-#[allow(dead_code, clippy::enum_variant_names)]
+/// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
+/// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
+/// legacy ones are under `mcp::v2025_11_25`. In a binary nothing is exported, so the lints a
+/// library's public API is exempt from (unused items, variant names that repeat the schema's
+/// `$def` names) apply; the names are the schema's own, on purpose.
+#[allow(dead_code, unused_imports, clippy::enum_variant_names)]
 mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+    pub use v2026_07_28::*;
 }
 
 use std::process::ExitCode;
@@ -109,7 +114,8 @@ fn first_text<'b>(mut blocks: impl Iterator<Item = &'b mcp::ContentBlock>) -> St
         .unwrap_or_default()
 }
 
-/// Runs the session; the number of calls that failed.
+/// Runs the session, and ends it (a legacy session is deleted); the number of calls that
+/// failed.
 async fn run(
     url: &str,
     scenario: &str,
@@ -121,18 +127,21 @@ async fn run(
     if progress {
         s.ask_for_progress();
     }
-    let discovered = s.discover().await?;
+    let outcome = operate(&mut s, scenario, context).await;
+    s.close().await;
+    outcome
+}
+
+/// Connects (finding the era) and does what the scenario asks; the number of calls that
+/// failed.
+async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usize, ClientError> {
+    let connected = s.connect().await?;
     eprintln!(
-        "discovered {:?}, versions {:?}",
-        discovered
-            .meta
-            .as_ref()
-            .and_then(|m| m.server_info.as_ref())
-            .map(|i| i.name.as_str()),
-        discovered.supported_versions
+        "{:?} server {:?}, versions {:?}",
+        connected.era, connected.server, connected.versions
     );
     let mut failed = 0;
-    let caps = &discovered.capabilities;
+    let caps = &connected.capabilities;
     if caps.tools.is_some() {
         let tools = s.list_tools().await?;
         eprintln!("{} tool(s)", tools.len());
@@ -143,7 +152,7 @@ async fn run(
         if scenario == "json-schema-2020-12-preservation" {
             // A host that shows a tool's schema to a model must pass it on as received: echo
             // every other tool's inputSchema, whole, through the echo tool.
-            return echo_schemas(&mut s, &tools).await;
+            return echo_schemas(s, &tools).await;
         }
         let mut usable = Vec::new();
         for t in tools {

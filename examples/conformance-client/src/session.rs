@@ -19,6 +19,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use mcp_runtime::era::{self, Era, Probe};
 use mcp_runtime::extension::Reader;
 use mcp_runtime::prelude::*;
 use serde::Serialize;
@@ -26,7 +27,9 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::headers;
+use crate::legacy::{self, Link};
 use crate::mcp;
+use crate::sse;
 
 /// The protocol revisions this client speaks, preferred first.
 pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
@@ -42,6 +45,11 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The `HeaderMismatch` error: the `Mcp-*` headers do not match the body.
 const HEADER_MISMATCH: i64 = -32020;
+
+/// How many times a legacy request's SSE stream that ends before its response is resumed.
+const MAX_RECONNECTS: usize = 3;
+/// How long the client waits before resuming a stream when the server named no `retry`.
+const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
 /// The longest the client follows a task (shorter when its `ttlMs` is).
 const MAX_TASK_WAIT: Duration = Duration::from_secs(600);
@@ -146,7 +154,7 @@ struct Envelope {
 }
 
 /// The JSON-RPC response to one request, as the JSON text it came in.
-struct Answer {
+pub struct Answer {
     text: String,
     is_error: bool,
 }
@@ -187,10 +195,45 @@ outgoing_task!(
     mcp::CancelTaskRequest
 );
 
+/// An SSE stream the client reads, with what it read so far.
+struct Stream {
+    resp: reqwest::Response,
+    events: sse::Events,
+}
+
+/// Which stream a chunk came from, while a legacy request is open.
+enum Chunk {
+    /// The request's own stream.
+    Request(reqwest::Result<Option<Vec<u8>>>),
+    /// The session's GET stream.
+    Listen(reqwest::Result<Option<Vec<u8>>>),
+}
+
+/// What the client learnt of the server on connecting, in either era.
+pub struct Connected {
+    /// The era the probe found.
+    pub era: Era,
+    /// The server's name, if it gave one.
+    pub server: Option<String>,
+    /// The versions the server serves (modern), or the one `initialize` agreed (legacy).
+    pub versions: Vec<String>,
+    pub capabilities: mcp::ServerCapabilities,
+}
+
+/// One client of one server, in the era [`Session::connect`] finds: every request is written
+/// and read as its modern type; in a legacy session `send` converts it on the wire (see
+/// `legacy.rs`).
 pub struct Session {
     http: reqwest::Client,
     url: String,
     version: String,
+    /// The era found by [`Session::connect`] (modern until then).
+    era: Era,
+    /// The legacy session, once `initialize` has opened one.
+    link: Option<Link>,
+    /// The legacy session's GET stream, where the server sends what belongs to no request
+    /// (a server may send its own requests there), read while a request is open.
+    listen: Option<Stream>,
     next_id: i64,
     capabilities: mcp::ClientCapabilities,
     /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
@@ -214,6 +257,9 @@ impl Session {
             http,
             url: url.to_owned(),
             version: SUPPORTED_VERSIONS[0].to_owned(),
+            era: Era::Modern,
+            link: None,
+            listen: None,
             next_id: 1,
             capabilities: capabilities(),
             progress: false,
@@ -246,10 +292,8 @@ impl Session {
     }
 
     fn meta_with(&self, capabilities: mcp::ClientCapabilities) -> mcp::RequestMetaObject {
-        mcp::RequestMetaObject::new(capabilities, self.version.clone()).with_client_info(
-            mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
-                .with_title("mcp-codegen conformance client"),
-        )
+        mcp::RequestMetaObject::new(capabilities, self.version.clone())
+            .with_client_info(client_info())
     }
 
     /// The `_meta` of tool call `id`: [`Session::task_meta`], with a progress token when the
@@ -276,6 +320,23 @@ impl Session {
         body: Vec<u8>,
         id: &mcp::RequestId,
     ) -> Result<Answer, ClientError> {
+        let (status, answer) = self.post_raw(method, name, extra_headers, body, id).await?;
+        answer.ok_or_else(|| {
+            ClientError::Http(format!(
+                "HTTP {status}: no JSON-RPC response to {method} in the body"
+            ))
+        })
+    }
+
+    /// [`Session::post`], with the HTTP status, and `None` when the body holds no response.
+    async fn post_raw(
+        &self,
+        method: &str,
+        name: Option<&str>,
+        extra_headers: &[(String, String)],
+        body: Vec<u8>,
+        id: &mcp::RequestId,
+    ) -> Result<(u16, Option<Answer>), ClientError> {
         let mut req = self
             .http
             .post(&self.url)
@@ -327,11 +388,7 @@ impl Session {
             // An error may come without an id (when the server could not read the request's).
             read(&text).map(|(_, _, is_error)| Answer { text, is_error })
         };
-        message.ok_or_else(|| {
-            ClientError::Http(format!(
-                "HTTP {status}: no JSON-RPC response to {method} in the body"
-            ))
-        })
+        Ok((status.as_u16(), message))
     }
 
     /// Sends `request` and reads the answer as `Resp` (the method's `*ResultResponse`).
@@ -345,6 +402,9 @@ impl Session {
         name: Option<&str>,
         extra_headers: &[(String, String)],
     ) -> Result<(Req, Resp), ClientError> {
+        if self.era == Era::Legacy {
+            return self.send_legacy(request).await;
+        }
         for attempt in 0..2 {
             let body = serde_json::to_vec(&request)
                 .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", Req::METHOD)))?;
@@ -393,6 +453,340 @@ impl Session {
             "{} rejected twice for its protocol version",
             Req::METHOD
         )))
+    }
+
+    /// Finds the server's era and opens the conversation: the probe is `server/discover` with
+    /// this client's version, its answer read by `mcp_runtime::era::probe` (by code and shape).
+    /// A `DiscoverResult` is the modern server's; a recognised modern error makes the client
+    /// discover again as the error says (another version); anything else means a legacy
+    /// server, and a 2025-11-25 session is opened with `initialize`.
+    pub async fn connect(&mut self) -> Result<Connected, ClientError> {
+        let request =
+            mcp::DiscoverRequest::new(self.next_id(), mcp::RequestParams::new(self.meta()));
+        let body = serde_json::to_vec(&request)
+            .map_err(|e| ClientError::Protocol(format!("serializing server/discover: {e}")))?;
+        let (status, answer) = self
+            .post_raw(mcp::DiscoverRequest::METHOD, None, &[], body, &request.id)
+            .await?;
+        let text = answer.map(|a| a.text).unwrap_or_default();
+        let probed = era::probe::<mcp::DiscoverResult>(&era::Answer::Http {
+            status,
+            body: text.as_bytes(),
+        });
+        let found = match probed {
+            Probe::Result(found) => found,
+            Probe::ModernError(e) => {
+                eprintln!("modern server, probe answered with {e:?}");
+                if let era::ModernError::UnsupportedProtocolVersion { supported, .. } = &e {
+                    self.adopt_version(supported)?;
+                }
+                self.discover().await?
+            }
+            Probe::Legacy(sign) => {
+                eprintln!("legacy server ({sign:?}): initialize");
+                return self.initialize().await;
+            }
+        };
+        Ok(Connected {
+            era: Era::Modern,
+            server: found
+                .meta
+                .as_ref()
+                .and_then(|m| m.server_info.as_ref())
+                .map(|i| i.name.clone()),
+            versions: found.supported_versions,
+            capabilities: found.capabilities,
+        })
+    }
+
+    /// Speaks the first of `supported` this client knows, or fails naming both lists.
+    fn adopt_version(&mut self, supported: &[String]) -> Result<(), ClientError> {
+        let Some(v) = SUPPORTED_VERSIONS
+            .iter()
+            .find(|v| supported.iter().any(|s| s == *v))
+        else {
+            return Err(ClientError::Protocol(format!(
+                "the server serves {supported:?}, this client {SUPPORTED_VERSIONS:?}"
+            )));
+        };
+        self.version = (*v).to_owned();
+        Ok(())
+    }
+
+    /// Opens a 2025-11-25 session: `initialize` (the session id and version it agrees are sent
+    /// with every later message), then `notifications/initialized`.
+    async fn initialize(&mut self) -> Result<Connected, ClientError> {
+        self.era = Era::Legacy;
+        self.link = Some(Link {
+            session_id: None,
+            version: legacy::VERSION.to_owned(),
+        });
+        let id = self.next_id();
+        let request = legacy::initialize(id.clone(), &self.capabilities, client_info())
+            .map_err(ClientError::Protocol)?;
+        let body = serde_json::to_vec(&request)
+            .map_err(|e| ClientError::Protocol(format!("serializing initialize: {e}")))?;
+        let (answer, session_id) = self.legacy_post(body, &id).await?;
+        let result = legacy_result(answer, "initialize")?;
+        let result = legacy::read_initialize(result).map_err(ClientError::Protocol)?;
+        if let Some(link) = &mut self.link {
+            link.session_id = session_id;
+            link.version.clone_from(&result.protocol_version);
+        }
+        self.legacy_notify(legacy::initialized().to_string().into_bytes())
+            .await?;
+        self.listen = self.open_listen().await;
+        Ok(Connected {
+            era: Era::Legacy,
+            server: Some(result.server_info.name.clone()),
+            versions: vec![result.protocol_version],
+            capabilities: legacy::capabilities(result.capabilities)
+                .map_err(ClientError::Protocol)?,
+        })
+    }
+
+    /// Ends a legacy session with DELETE (a server that does not allow it answers 405, which
+    /// changes nothing); nothing to end in the modern era.
+    pub async fn close(&mut self) {
+        self.listen = None;
+        let Some(link) = self.link.take() else {
+            return;
+        };
+        let Some(session_id) = &link.session_id else {
+            return;
+        };
+        let sent = self
+            .http
+            .delete(&self.url)
+            .header("mcp-session-id", session_id)
+            .header("mcp-protocol-version", &link.version)
+            .send()
+            .await;
+        match sent {
+            Ok(r) => eprintln!("DELETE session: HTTP {}", r.status().as_u16()),
+            Err(e) => eprintln!("DELETE session: {e}"),
+        }
+    }
+
+    /// Opens the session's GET stream; `None` when the server offers none (405, or any other
+    /// answer that is not an SSE stream).
+    async fn open_listen(&self) -> Option<Stream> {
+        let sent = self
+            .in_session(self.http.get(&self.url))
+            .header("accept", "text/event-stream")
+            .send()
+            .await;
+        match sent {
+            Ok(resp) if resp.status().is_success() && is_sse(&resp) => Some(Stream {
+                resp,
+                events: sse::Events::default(),
+            }),
+            Ok(resp) => {
+                eprintln!("no GET stream: HTTP {}", resp.status().as_u16());
+                None
+            }
+            Err(e) => {
+                eprintln!("no GET stream: {e}");
+                None
+            }
+        }
+    }
+
+    /// `send` in a legacy session: the request converted to 2025-11-25, its result back to
+    /// the modern type `Resp` reads.
+    async fn send_legacy<Req: Outgoing, Resp: DeserializeOwned>(
+        &mut self,
+        request: Req,
+    ) -> Result<(Req, Resp), ClientError> {
+        let protocol = |e: String| ClientError::Protocol(format!("{}: {e}", Req::METHOD));
+        let modern = serde_json::to_value(&request).map_err(|e| protocol(e.to_string()))?;
+        let body = legacy::request_to_legacy(modern).map_err(protocol)?;
+        let (answer, _) = self.legacy_post(body, request.id()).await?;
+        let result = legacy_result(answer, Req::METHOD)?;
+        let result = legacy::result_to_modern(Req::METHOD, result).map_err(protocol)?;
+        let response = serde_json::json!({"jsonrpc": "2.0", "id": request.id(), "result": result});
+        let resp = read_answer(&request, &response.to_string())
+            .map_err(|e| protocol(format!("reading the response: {e}")))?;
+        Ok((request, resp))
+    }
+
+    /// `builder` with the legacy session's headers (after `initialize`).
+    fn in_session(&self, mut builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        if let Some(link) = &self.link {
+            if let Some(id) = &link.session_id {
+                builder = builder.header("mcp-session-id", id);
+            }
+            builder = builder.header("mcp-protocol-version", &link.version);
+        }
+        builder
+    }
+
+    /// POSTs a message of the legacy session.
+    async fn legacy_send(&self, body: Vec<u8>) -> Result<reqwest::Response, ClientError> {
+        self.in_session(self.http.post(&self.url))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| ClientError::Http(e.to_string()))
+    }
+
+    /// POSTs a notification or a response of the legacy session (answered with 202).
+    async fn legacy_notify(&self, body: Vec<u8>) -> Result<(), ClientError> {
+        let status = self.legacy_send(body).await?.status().as_u16();
+        if !(200..300).contains(&status) {
+            return Err(ClientError::Http(format!(
+                "HTTP {status} to a notification or response"
+            )));
+        }
+        Ok(())
+    }
+
+    /// POSTs request `id` of the legacy session and returns its response (from a JSON body,
+    /// or from an SSE stream, answering the server's requests on it and resuming it if it ends
+    /// early), with the `Mcp-Session-Id` the answer carried.
+    async fn legacy_post(
+        &mut self,
+        body: Vec<u8>,
+        id: &mcp::RequestId,
+    ) -> Result<(Answer, Option<String>), ClientError> {
+        let http = |e: reqwest::Error| ClientError::Http(e.to_string());
+        let resp = self.legacy_send(body).await?;
+        let status = resp.status().as_u16();
+        let session_id = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if !is_sse(&resp) {
+            let text = resp.text().await.map_err(http)?;
+            let is_error = serde_json::from_str::<Envelope>(&text)
+                .map_err(|e| {
+                    ClientError::Http(format!("HTTP {status}: not a JSON-RPC response: {e}"))
+                })?
+                .error
+                .is_some();
+            return Ok((Answer { text, is_error }, session_id));
+        }
+        let answer = self.follow_stream(resp, id).await?;
+        Ok((answer, session_id))
+    }
+
+    /// Reads a legacy SSE stream (and the session's GET stream beside it) until the response
+    /// to `id`, answering the server's requests on either; a stream that ends first is resumed
+    /// with GET and `Last-Event-ID` after the `retry` the server asked for, at most
+    /// [`MAX_RECONNECTS`] times.
+    async fn follow_stream(
+        &mut self,
+        resp: reqwest::Response,
+        id: &mcp::RequestId,
+    ) -> Result<Answer, ClientError> {
+        let mut listen = self.listen.take();
+        let answer = self.read_streams(resp, &mut listen, id).await;
+        self.listen = listen;
+        answer
+    }
+
+    /// [`Session::follow_stream`], with the GET stream taken out of the session while it runs;
+    /// the GET stream is dropped when it ends or fails (the request's stream goes on).
+    async fn read_streams(
+        &self,
+        mut resp: reqwest::Response,
+        listen: &mut Option<Stream>,
+        id: &mcp::RequestId,
+    ) -> Result<Answer, ClientError> {
+        let http = |e: reqwest::Error| ClientError::Http(e.to_string());
+        let mut events = sse::Events::default();
+        for reconnect in 0..=MAX_RECONNECTS {
+            loop {
+                let chunk = match listen.as_mut() {
+                    Some(l) => tokio::select! {
+                        c = resp.chunk() => Chunk::Request(c.map(|c| c.map(|b| b.to_vec()))),
+                        c = l.resp.chunk() => Chunk::Listen(c.map(|c| c.map(|b| b.to_vec()))),
+                    },
+                    None => Chunk::Request(resp.chunk().await.map(|c| c.map(|b| b.to_vec()))),
+                };
+                let (stream, chunk) = match chunk {
+                    Chunk::Request(c) => match c.map_err(http)? {
+                        Some(c) => (&mut events, c),
+                        None => break,
+                    },
+                    Chunk::Listen(Ok(Some(c))) => match listen.as_mut() {
+                        Some(l) => (&mut l.events, c),
+                        None => continue,
+                    },
+                    Chunk::Listen(_) => {
+                        eprintln!("the GET stream ended");
+                        *listen = None;
+                        continue;
+                    }
+                };
+                for data in stream.push(&chunk) {
+                    if let Some(answer) = self.on_event(&data, id).await? {
+                        return Ok(answer);
+                    }
+                }
+            }
+            let Some(last) = events.last_id.clone() else {
+                break;
+            };
+            if reconnect == MAX_RECONNECTS {
+                break;
+            }
+            let wait = events.retry.unwrap_or(DEFAULT_RETRY);
+            eprintln!("stream ended before the response: resuming after {wait:?} from {last:?}");
+            tokio::time::sleep(wait).await;
+            resp = self
+                .in_session(self.http.get(&self.url))
+                .header("accept", "text/event-stream")
+                .header("last-event-id", last)
+                .send()
+                .await
+                .map_err(http)?;
+            if !resp.status().is_success() || !is_sse(&resp) {
+                return Err(ClientError::Http(format!(
+                    "resuming the stream: HTTP {}",
+                    resp.status().as_u16()
+                )));
+            }
+        }
+        Err(ClientError::Http(format!(
+            "the stream ended without the response to request {id:?}"
+        )))
+    }
+
+    /// One event of a legacy stream: the response to `id` ends the stream; a request of the
+    /// server's is answered (POSTed back); a notification is logged.
+    async fn on_event(
+        &self,
+        data: &str,
+        id: &mcp::RequestId,
+    ) -> Result<Option<Answer>, ClientError> {
+        // A priming event carries no data; anything else that is not JSON-RPC is skipped.
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(data) else {
+            return Ok(None);
+        };
+        let method = message.get("method").and_then(serde_json::Value::as_str);
+        match (method, message.get("id")) {
+            (Some(method), Some(_)) => {
+                eprintln!("server request {method} on the stream: answering");
+                let reply = legacy::answer_request(message, crate::answers::respond);
+                self.legacy_notify(reply.to_string().into_bytes()).await?;
+                Ok(None)
+            }
+            (Some(method), None) => {
+                eprintln!("notification {method}");
+                Ok(None)
+            }
+            (None, Some(answered)) if *answered == serde_json::to_value(id).unwrap_or_default() => {
+                Ok(Some(Answer {
+                    text: data.to_owned(),
+                    is_error: message.get("error").is_some(),
+                }))
+            }
+            _ => Ok(None),
+        }
     }
 
     pub async fn discover(&mut self) -> Result<mcp::DiscoverResult, ClientError> {
@@ -689,12 +1083,7 @@ impl Session {
         })?;
         let mut responses = mcp::InputResponses::new();
         for (key, request) in ask.input_requests().into_iter().flatten() {
-            let response: mcp::InputResponse = match request {
-                mcp::InputRequest::ElicitRequest(e) => crate::answers::elicit(e).into(),
-                mcp::InputRequest::CreateMessageRequest(s) => crate::answers::sample(s).into(),
-                mcp::InputRequest::ListRootsRequest(_) => crate::answers::roots().into(),
-            };
-            responses.insert(key.clone(), response);
+            responses.insert(key.clone(), crate::answers::respond(request));
         }
         Ok(responses)
     }
@@ -715,6 +1104,35 @@ fn log_progress(body: &str) {
             p.message.unwrap_or_default()
         );
     }
+}
+
+/// Whether `resp` is an SSE stream.
+fn is_sse(resp: &reqwest::Response) -> bool {
+    resp.headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("text/event-stream"))
+}
+
+/// The `result` of a legacy server's answer to `method`, or its JSON-RPC error.
+fn legacy_result(answer: Answer, method: &str) -> Result<Value, ClientError> {
+    if answer.is_error {
+        let e: mcp::JSONRPCErrorResponse = serde_json::from_str(&answer.text)
+            .map_err(|e| ClientError::Protocol(format!("reading an error response: {e}")))?;
+        return Err(ClientError::Rpc(e.error));
+    }
+    let mut response: Value = serde_json::from_str(&answer.text)
+        .map_err(|e| ClientError::Protocol(format!("reading the {method} response: {e}")))?;
+    response
+        .get_mut("result")
+        .map(Value::take)
+        .ok_or_else(|| ClientError::Protocol(format!("the {method} response has no result")))
+}
+
+/// Who this client is, in `_meta` (modern) and in `initialize` (legacy).
+fn client_info() -> mcp::Implementation {
+    mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
+        .with_title("mcp-codegen conformance client")
 }
 
 /// The answer to `request`, read with the `resultType` values of the extensions it advertised
