@@ -11,6 +11,8 @@
 //! `tasks/update`. A scenario's context may name the tool calls to make instead.
 
 mod answers;
+#[cfg(test)]
+mod era_tests;
 mod headers;
 mod legacy;
 mod session;
