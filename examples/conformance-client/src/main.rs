@@ -1,9 +1,12 @@
-//! An MCP client for revision 2026-07-28 over stateless Streamable HTTP, written against the
-//! types that `mcp-codegen` generates from the official schema (see `build.rs`). The official
-//! conformance suite runs it as `mcp-conformance-client <server-url>` with the scenario's name
-//! in `MCP_CONFORMANCE_SCENARIO` and its parameters in `MCP_CONFORMANCE_CONTEXT`.
+//! An MCP client for revision 2026-07-28 over stateless Streamable HTTP, and for 2025-11-25
+//! servers in a session (`legacy.rs`), written against the types that `mcp-codegen` generates
+//! from the official schemas (see `build.rs`). The official conformance suite runs it as
+//! `mcp-conformance-client <server-url>` with the scenario's name in `MCP_CONFORMANCE_SCENARIO`
+//! and its parameters in `MCP_CONFORMANCE_CONTEXT`; the era comes from the server's answer to
+//! the probe, never from the suite's `MCP_CONFORMANCE_PROTOCOL_VERSION`.
 //!
-//! It behaves like a headless host: `server/discover`, then it lists and calls every tool
+//! It behaves like a headless host: `server/discover` (or, with a legacy server, `initialize`),
+//! then it lists and calls every tool
 //! (skipping tools whose `x-mcp-header` annotations are invalid), reads every resource and
 //! gets every prompt the server offers, answering input requests along the way through the
 //! generated retry. Its tool calls advertise the tasks extension: a call answered with a task

@@ -1,6 +1,9 @@
 //! One client talking to one server over stateless Streamable HTTP (2026-07-28): every request
 //! is a POST carrying its own `_meta`, the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
-//! headers, and the `Mcp-Param-*` headers the tool's `x-mcp-header` annotations ask for.
+//! headers, and the `Mcp-Param-*` headers the tool's `x-mcp-header` annotations ask for. With
+//! a legacy server (found by [`Session::connect`]'s probe) the same session speaks 2025-11-25
+//! in a session opened by `initialize`: see `legacy.rs` for the conversions, and
+//! [`Session::send`] for where the eras part.
 //!
 //! Requests and responses are the generated types; the multi round-trip retry is the
 //! generated `retry` of the request, which echoes `requestState` exactly (and sends none when
