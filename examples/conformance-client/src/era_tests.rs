@@ -178,3 +178,72 @@ async fn a_legacy_servers_request_is_answered_by_the_input_handlers() {
         json!({"action": "accept", "content": {"age": 36, "name": "Ada"}})
     );
 }
+
+/// The methods of `seen`, in order.
+fn methods(seen: &[Seen]) -> Vec<&str> {
+    seen.iter().map(Seen::method).collect()
+}
+
+/// A modern server at first, then (from the second probe on) a legacy one that answers
+/// requests outside a session with 400 and -32000.
+fn turns_legacy(seen: &Seen, earlier: &[Seen]) -> Answer {
+    let probed = earlier.iter().any(|s| s.method() == "server/discover");
+    match seen.method() {
+        "server/discover" if !probed => modern(seen, earlier),
+        "tools/list" if seen.header("mcp-session-id").is_none() => {
+            Answer::Json(400, error(-32000, "Invalid or missing session ID"))
+        }
+        _ => missing_session(seen, earlier),
+    }
+}
+
+#[tokio::test]
+async fn an_answer_that_contradicts_the_modern_era_makes_the_client_probe_again() {
+    let (url, log) = serve(turns_legacy).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Modern);
+    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen),
+        [
+            "server/discover",
+            "tools/list",
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+    assert_eq!(seen[5].header("mcp-session-id"), Some(SESSION_ID));
+}
+
+/// A legacy server that forgets the session once: the first `tools/list` in it gets 404.
+fn forgets_the_session(seen: &Seen, earlier: &[Seen]) -> Answer {
+    let listed = earlier.iter().any(|s| s.method() == "tools/list");
+    if seen.method() == "tools/list" && !listed {
+        return Answer::Json(404, error(-32001, "Session not found"));
+    }
+    missing_session(seen, earlier)
+}
+
+#[tokio::test]
+async fn a_session_the_server_ended_is_opened_again() {
+    let (url, log) = serve(forgets_the_session).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen),
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+}

@@ -66,6 +66,8 @@ pub enum ClientError {
     Rpc(mcp::Error),
     /// The answer is not what the protocol says it should be.
     Protocol(String),
+    /// A legacy server answered 404 to a message of its session: the session is gone.
+    SessionEnded,
 }
 
 impl fmt::Display for ClientError {
@@ -74,6 +76,7 @@ impl fmt::Display for ClientError {
             ClientError::Http(e) => write!(f, "HTTP: {e}"),
             ClientError::Rpc(e) => write!(f, "JSON-RPC error {}: {}", e.code, e.message),
             ClientError::Protocol(e) => write!(f, "protocol: {e}"),
+            ClientError::SessionEnded => write!(f, "HTTP 404: the server ended the session"),
         }
     }
 }
@@ -313,26 +316,10 @@ impl Session {
         meta
     }
 
-    /// POSTs `body` (a request's JSON text) and returns the JSON-RPC message that answers
-    /// request `id` (from a JSON body, or from the events of an SSE body).
+    /// POSTs `body` (a request's JSON text) and returns the HTTP status and the JSON-RPC
+    /// message that answers request `id` (from a JSON body, or from the events of an SSE body),
+    /// `None` when the body holds none.
     async fn post(
-        &self,
-        method: &str,
-        name: Option<&str>,
-        extra_headers: &[(String, String)],
-        body: Vec<u8>,
-        id: &mcp::RequestId,
-    ) -> Result<Answer, ClientError> {
-        let (status, answer) = self.post_raw(method, name, extra_headers, body, id).await?;
-        answer.ok_or_else(|| {
-            ClientError::Http(format!(
-                "HTTP {status}: no JSON-RPC response to {method} in the body"
-            ))
-        })
-    }
-
-    /// [`Session::post`], with the HTTP status, and `None` when the body holds no response.
-    async fn post_raw(
         &self,
         method: &str,
         name: Option<&str>,
@@ -408,12 +395,32 @@ impl Session {
         if self.era == Era::Legacy {
             return self.send_legacy(request).await;
         }
+        let mut probed = Req::METHOD == mcp::DiscoverRequest::METHOD;
         for attempt in 0..2 {
             let body = serde_json::to_vec(&request)
                 .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", Req::METHOD)))?;
-            let answer = self
+            let (status, answer) = self
                 .post(Req::METHOD, name, extra_headers, body, request.id())
                 .await?;
+            let text = answer.as_ref().map_or("", |a| a.text.as_str());
+            let held = era::Answer::Http {
+                status,
+                body: text.as_bytes(),
+            };
+            if !probed && era::contradicts(Era::Modern, Req::METHOD, &held) {
+                // The era found may be stale (another server now answers at this address).
+                probed = true;
+                eprintln!("HTTP {status} to {}: probing the era again", Req::METHOD);
+                if Box::pin(self.connect()).await?.era == Era::Legacy {
+                    return self.send_legacy(request).await;
+                }
+            }
+            let answer = answer.ok_or_else(|| {
+                ClientError::Http(format!(
+                    "HTTP {status}: no JSON-RPC response to {} in the body",
+                    Req::METHOD
+                ))
+            })?;
             if answer.is_error {
                 let e: mcp::JSONRPCErrorResponse =
                     serde_json::from_str(&answer.text).map_err(|e| {
@@ -469,7 +476,7 @@ impl Session {
         let body = serde_json::to_vec(&request)
             .map_err(|e| ClientError::Protocol(format!("serializing server/discover: {e}")))?;
         let (status, answer) = self
-            .post_raw(mcp::DiscoverRequest::METHOD, None, &[], body, &request.id)
+            .post(mcp::DiscoverRequest::METHOD, None, &[], body, &request.id)
             .await?;
         let text = answer.map(|a| a.text).unwrap_or_default();
         let probed = era::probe::<mcp::DiscoverResult>(&era::Answer::Http {
@@ -519,6 +526,7 @@ impl Session {
     /// Opens a 2025-11-25 session: `initialize` (the session id and version it agrees are sent
     /// with every later message), then `notifications/initialized`.
     async fn initialize(&mut self) -> Result<Connected, ClientError> {
+        self.listen = None;
         self.era = Era::Legacy;
         self.link = Some(Link {
             session_id: None,
@@ -604,7 +612,15 @@ impl Session {
         let protocol = |e: String| ClientError::Protocol(format!("{}: {e}", Req::METHOD));
         let modern = serde_json::to_value(&request).map_err(|e| protocol(e.to_string()))?;
         let body = legacy::request_to_legacy(modern).map_err(protocol)?;
-        let (answer, _) = self.legacy_post(body, request.id()).await?;
+        let answer = match self.legacy_post(body.clone(), request.id()).await {
+            // 2025-11-25: after a 404 the client opens a new session and sends again.
+            Err(ClientError::SessionEnded) => {
+                eprintln!("the server ended the session: initialize again");
+                self.initialize().await?;
+                self.legacy_post(body, request.id()).await?.0
+            }
+            other => other?.0,
+        };
         let result = legacy_result(answer, Req::METHOD)?;
         let result = legacy::result_to_modern(Req::METHOD, result).map_err(protocol)?;
         let response = serde_json::json!({"jsonrpc": "2.0", "id": request.id(), "result": result});
@@ -657,6 +673,10 @@ impl Session {
         let http = |e: reqwest::Error| ClientError::Http(e.to_string());
         let resp = self.legacy_send(body).await?;
         let status = resp.status().as_u16();
+        let in_session = self.link.as_ref().is_some_and(|l| l.session_id.is_some());
+        if status == 404 && in_session {
+            return Err(ClientError::SessionEnded);
+        }
         let session_id = resp
             .headers()
             .get("mcp-session-id")
