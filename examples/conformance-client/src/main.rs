@@ -36,6 +36,7 @@ mod mcp {
 
 use std::process::ExitCode;
 
+use mcp_runtime::era::Era;
 use serde_json::Value;
 
 use session::{ClientError, Session};
@@ -141,9 +142,14 @@ async fn run(
 /// failed.
 async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usize, ClientError> {
     let connected = s.connect().await?;
+    // The interop scripts check the modern line as it stands.
+    let how = match connected.era {
+        Era::Modern => "discovered",
+        Era::Legacy => "initialized (2025-11-25 session)",
+    };
     eprintln!(
-        "{:?} server {:?}, versions {:?}",
-        connected.era, connected.server, connected.versions
+        "{how} {:?}, versions {:?}",
+        connected.server, connected.versions
     );
     let mut failed = 0;
     let caps = &connected.capabilities;
