@@ -10,7 +10,10 @@
 #   - every server scenario for 2025-11-25 (--requirements 2025-11-25: legacy sessions, opened
 #     with initialize) against the SAME server process, scored and unscored alike;
 #   - the seven non-auth client scenarios of that set, and json-schema-2020-12-preservation
-#     (not in the set; it checks that a tool's inputSchema reaches the model unchanged).
+#     (not in the set; it checks that a tool's inputSchema reaches the model unchanged);
+#   - the four non-auth client scenarios of the 2025-11-25 set (--spec-version 2025-11-25:
+#     the suite's mocks are legacy servers, which the client must find by itself and talk to
+#     in a session), and json-schema-2020-12-preservation at that version too.
 #
 # Prints one line per scenario and exits non-zero if any scenario fails, scored or not (a
 # check the suite skips is reported as skipped, not as a failure). There is no
@@ -28,6 +31,8 @@ PROFILE=${CONFORMANCE_PROFILE:-release}
 CLIENT_SCENARIOS=(tools_call request-metadata sep-2322-client-request-state http-standard-headers
   http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref
   json-schema-2020-12-preservation)
+LEGACY_CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
+  json-schema-2020-12-preservation)
 
 source scripts/lib/servers.sh
 trap stop_servers EXIT
@@ -44,7 +49,7 @@ cargo build --locked --profile "$PROFILE" -p mcp-conformance-server -p mcp-confo
 BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
 
 rm -rf "$OUT"
-mkdir -p "$OUT/server" "$OUT/server-2025" "$OUT/client"
+mkdir -p "$OUT/server" "$OUT/server-2025" "$OUT/client" "$OUT/client-2025"
 
 echo "== conformance: start the server"
 # Port 0: the kernel picks a free loopback port; the server prints the one it got.
@@ -86,6 +91,18 @@ for scenario in "${CLIENT_SCENARIOS[@]}"; do
   [[ $rc -eq 0 ]] || CLIENT_RC=1
 done
 
+echo "== conformance: client scenarios (--spec-version 2025-11-25, legacy servers)"
+LEGACY_CLIENT_RC=0
+for scenario in "${LEGACY_CLIENT_SCENARIOS[@]}"; do
+  set +e
+  timeout 120 "$NODE" "$SUITE" client --command "$BIN_DIR/mcp-conformance-client" \
+    --scenario "$scenario" --spec-version 2025-11-25 --timeout 60000 -o "$OUT/client-2025" \
+    >"$OUT/client-2025-$scenario.log" 2>&1
+  rc=$?
+  set -e
+  [[ $rc -eq 0 ]] || LEGACY_CLIENT_RC=1
+done
+
 stop_servers
 
 echo "== conformance: results"
@@ -93,10 +110,11 @@ echo "== conformance: results"
 # requirement set's server/client lists (the suite's own requirements/2026-07-28.yaml). Every
 # row counts towards the verdict.
 set +e
-"$NODE" - "$OUT" "$REFEREE_DIR" "${CLIENT_SCENARIOS[@]}" <<'EOF'
+"$NODE" - "$OUT" "$REFEREE_DIR" "${LEGACY_CLIENT_SCENARIOS[*]}" "${CLIENT_SCENARIOS[@]}" <<'EOF'
 const fs = require('fs');
 const path = require('path');
-const [out, referee, ...clientScenarios] = process.argv.slice(2);
+const [out, referee, legacyClientList, ...clientScenarios] = process.argv.slice(2);
+const legacyClientScenarios = legacyClientList.split(' ');
 const YAML = require(path.join(referee, 'node_modules', 'yaml'));
 const requirements = (revision) => YAML.parse(fs.readFileSync(path.join(referee,
   `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), 'utf8'));
@@ -116,27 +134,31 @@ const read = (leg, folder = leg) => {
 };
 const row = (leg, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
-  const ok = checks !== undefined && n('FAILURE') === 0 && (leg !== 'client' || n('WARNING') === 0);
+  const clientLeg = leg === 'client' || leg === '2025 client';
+  const ok = checks !== undefined && n('FAILURE') === 0 && (!clientLeg || n('WARNING') === 0);
   return { leg, name, scored, ok, passed: n('SUCCESS'), failed: n('FAILURE'), warnings: n('WARNING'),
     skipped: n('SKIPPED'), missing: checks === undefined };
 };
 const server = read('server');
 const legacy = read('server', 'server-2025');
 const client = read('client');
+const legacyClient = read('client', 'client-2025');
 const rows = [];
 for (const s of reqs.server) rows.push(row('server', s, server[s], true));
 for (const s of legacyReqs.server) rows.push(row('2025', s, legacy[s], true));
 for (const s of clientScenarios) rows.push(row('client', s, client[s], true));
+for (const s of legacyClientScenarios) rows.push(row('2025 client', s, legacyClient[s], true));
 for (const s of Object.keys(server).sort()) if (!reqs.server.includes(s)) rows.push(row('server', s, server[s], false));
 for (const s of Object.keys(legacy).sort()) if (!legacyReqs.server.includes(s)) rows.push(row('2025', s, legacy[s], false));
 const pad = (s, n) => String(s).padEnd(n);
-// leg: server (2026-07-28), 2025 (the server's 2025-11-25 legacy sessions), client.
-console.log(`${pad('leg', 7)}${pad('scenario', 48)}${pad('result', 10)}checks`);
+// leg: server (2026-07-28), 2025 (the server's 2025-11-25 legacy sessions), client
+// (2026-07-28), 2025 client (the client against the suite's 2025-11-25 servers).
+console.log(`${pad('leg', 12)}${pad('scenario', 48)}${pad('result', 10)}checks`);
 for (const r of rows) {
   const result = r.missing ? 'NOT RUN' : r.ok ? 'pass' : 'FAIL';
   const tag = r.scored ? '' : '  (not scored)';
   const skipped = r.skipped > 0 ? `, ${r.skipped} skipped by the suite` : '';
-  console.log(`${pad(r.leg, 7)}${pad(r.name, 48)}${pad(result, 10)}` +
+  console.log(`${pad(r.leg, 12)}${pad(r.name, 48)}${pad(result, 10)}` +
     `${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings${skipped}${tag}`);
 }
 const bad = rows.filter((r) => !r.ok || r.missing);
@@ -145,14 +167,16 @@ const count = (list) => `${list.filter((r) => r.ok).length}/${list.length}`;
 console.log(`\nserver 2026-07-28: ${count(passing('server', true))} scored and ` +
   `${count(passing('server', false))} unscored scenarios pass; server 2025-11-25: ` +
   `${count(passing('2025', true))} scored and ${count(passing('2025', false))} unscored; ` +
-  `client: ${count(passing('client', true))}`);
+  `client: ${count(passing('client', true))}; client 2025-11-25: ` +
+  `${count(passing('2025 client', true))}`);
 console.log(`${rows.length - bad.length} passed, ${bad.length} failed`);
 process.exit(bad.length === 0 ? 0 : 1);
 EOF
 TABLE_RC=$?
 set -e
-if [[ $SERVER_RC -ne 0 || $LEGACY_RC -ne 0 || $CLIENT_RC -ne 0 || $TABLE_RC -ne 0 ]]; then
-  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, server 2025-11-25 $LEGACY_RC, client $CLIENT_RC; logs in $OUT)" >&2
+if [[ $SERVER_RC -ne 0 || $LEGACY_RC -ne 0 || $CLIENT_RC -ne 0 || $LEGACY_CLIENT_RC -ne 0 ||
+  $TABLE_RC -ne 0 ]]; then
+  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, server 2025-11-25 $LEGACY_RC, client $CLIENT_RC, client 2025-11-25 $LEGACY_CLIENT_RC; logs in $OUT)" >&2
   exit 1
 fi
-echo "conformance: all 2026-07-28 and 2025-11-25 server scenarios and the client scenarios pass, scored and unscored"
+echo "conformance: all 2026-07-28 and 2025-11-25 server scenarios and the client scenarios of both revisions pass, scored and unscored"

@@ -1,8 +1,13 @@
-//! Generates the MCP 2026-07-28 types from the official schema into `$OUT_DIR/mcp.rs`, with
-//! the tasks extension (`io.modelcontextprotocol/tasks`, SEP-2663).
+//! Generates the MCP 2025-11-25 and 2026-07-28 types side by side from the official schemas
+//! into `$OUT_DIR/mcp.rs`: modules `v2025_11_25` (what a legacy server speaks) and
+//! `v2026_07_28` (with the tasks extension, `io.modelcontextprotocol/tasks`, SEP-2663), their
+//! shared types and the conversions between them.
 
 include!("../generate_mcp.rs");
 
 fn main() {
-    generate_mcp(&["2026-07-28"], &["io.modelcontextprotocol/tasks"]);
+    generate_mcp(
+        &["2025-11-25", "2026-07-28"],
+        &["io.modelcontextprotocol/tasks"],
+    );
 }

@@ -93,6 +93,16 @@ pub fn roots() -> mcp::ListRootsResult {
     ])
 }
 
+/// The answer to one input request, in either era (a legacy server's request is read as the
+/// modern input request it stands for).
+pub fn respond(request: &mcp::InputRequest) -> mcp::InputResponse {
+    match request {
+        mcp::InputRequest::ElicitRequest(e) => elicit(e).into(),
+        mcp::InputRequest::CreateMessageRequest(s) => sample(s).into(),
+        mcp::InputRequest::ListRootsRequest(_) => roots().into(),
+    }
+}
+
 /// Placeholder arguments for `tool`: a value of the declared type for each required member.
 pub fn tool_arguments(tool: &mcp::Tool) -> Map<String, Value> {
     let schema = &tool.input_schema.extra;

@@ -1,9 +1,12 @@
-//! An MCP client for revision 2026-07-28 over stateless Streamable HTTP, written against the
-//! types that `mcp-codegen` generates from the official schema (see `build.rs`). The official
-//! conformance suite runs it as `mcp-conformance-client <server-url>` with the scenario's name
-//! in `MCP_CONFORMANCE_SCENARIO` and its parameters in `MCP_CONFORMANCE_CONTEXT`.
+//! An MCP client for revision 2026-07-28 over stateless Streamable HTTP, and for 2025-11-25
+//! servers in a session (`legacy.rs`), written against the types that `mcp-codegen` generates
+//! from the official schemas (see `build.rs`). The official conformance suite runs it as
+//! `mcp-conformance-client <server-url>` with the scenario's name in `MCP_CONFORMANCE_SCENARIO`
+//! and its parameters in `MCP_CONFORMANCE_CONTEXT`; the era comes from the server's answer to
+//! the probe, never from the suite's `MCP_CONFORMANCE_PROTOCOL_VERSION`.
 //!
-//! It behaves like a headless host: `server/discover`, then it lists and calls every tool
+//! It behaves like a headless host: `server/discover` (or, with a legacy server, `initialize`),
+//! then it lists and calls every tool
 //! (skipping tools whose `x-mcp-header` annotations are invalid), reads every resource and
 //! gets every prompt the server offers, answering input requests along the way through the
 //! generated retry. Its tool calls advertise the tasks extension: a call answered with a task
@@ -11,21 +14,29 @@
 //! `tasks/update`. A scenario's context may name the tool calls to make instead.
 
 mod answers;
+#[cfg(test)]
+mod era_tests;
 mod headers;
+mod legacy;
 mod session;
+mod sse;
 #[cfg(test)]
 mod tests;
 
-/// The 2026-07-28 types, generated at build time. In a binary nothing is exported, so the
-/// lints a library's public API is exempt from (unused items, variant names that repeat the
-/// schema's `$def` names) apply; the names are the schema's own, on purpose.
-#[allow(dead_code, clippy::enum_variant_names)]
+/// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
+/// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
+/// legacy ones are under `mcp::v2025_11_25`. In a binary nothing is exported, so the lints a
+/// library's public API is exempt from (unused items, variant names that repeat the schema's
+/// `$def` names) apply; the names are the schema's own, on purpose.
+#[allow(dead_code, unused_imports, clippy::enum_variant_names)]
 mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+    pub use v2026_07_28::*;
 }
 
 use std::process::ExitCode;
 
+use mcp_runtime::era::Era;
 use serde_json::Value;
 
 use session::{ClientError, Session};
@@ -109,7 +120,8 @@ fn first_text<'b>(mut blocks: impl Iterator<Item = &'b mcp::ContentBlock>) -> St
         .unwrap_or_default()
 }
 
-/// Runs the session; the number of calls that failed.
+/// Runs the session, and ends it (a legacy session is deleted); the number of calls that
+/// failed.
 async fn run(
     url: &str,
     scenario: &str,
@@ -121,18 +133,26 @@ async fn run(
     if progress {
         s.ask_for_progress();
     }
-    let discovered = s.discover().await?;
+    let outcome = operate(&mut s, scenario, context).await;
+    s.close().await;
+    outcome
+}
+
+/// Connects (finding the era) and does what the scenario asks; the number of calls that
+/// failed.
+async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usize, ClientError> {
+    let connected = s.connect().await?;
+    // The interop scripts check the modern line as it stands.
+    let how = match connected.era {
+        Era::Modern => "discovered",
+        Era::Legacy => "initialized (2025-11-25 session)",
+    };
     eprintln!(
-        "discovered {:?}, versions {:?}",
-        discovered
-            .meta
-            .as_ref()
-            .and_then(|m| m.server_info.as_ref())
-            .map(|i| i.name.as_str()),
-        discovered.supported_versions
+        "{how} {:?}, versions {:?}",
+        connected.server, connected.versions
     );
     let mut failed = 0;
-    let caps = &discovered.capabilities;
+    let caps = &connected.capabilities;
     if caps.tools.is_some() {
         let tools = s.list_tools().await?;
         eprintln!("{} tool(s)", tools.len());
@@ -143,7 +163,7 @@ async fn run(
         if scenario == "json-schema-2020-12-preservation" {
             // A host that shows a tool's schema to a model must pass it on as received: echo
             // every other tool's inputSchema, whole, through the echo tool.
-            return echo_schemas(&mut s, &tools).await;
+            return echo_schemas(s, &tools).await;
         }
         let mut usable = Vec::new();
         for t in tools {

@@ -1,6 +1,10 @@
 //! One client talking to one server over stateless Streamable HTTP (2026-07-28): every request
 //! is a POST carrying its own `_meta`, the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
-//! headers, and the `Mcp-Param-*` headers the tool's `x-mcp-header` annotations ask for.
+//! headers, and the `Mcp-Param-*` headers the tool's `x-mcp-header` annotations ask for. With
+//! a legacy server (found by [`Session::connect`]'s probe) the same session speaks 2025-11-25
+//! in a session opened by `initialize`: see `legacy.rs` for the conversions,
+//! `session/legacy_http.rs` for the session's exchanges, and [`Session::send`] for where the
+//! eras part.
 //!
 //! Requests and responses are the generated types; the multi round-trip retry is the
 //! generated `retry` of the request, which echoes `requestState` exactly (and sends none when
@@ -19,6 +23,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::time::{Duration, Instant};
 
+use mcp_runtime::era::{self, Era, Probe};
 use mcp_runtime::extension::Reader;
 use mcp_runtime::prelude::*;
 use serde::Serialize;
@@ -26,7 +31,12 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::headers;
+use crate::legacy::Link;
 use crate::mcp;
+
+mod legacy_http;
+
+use legacy_http::Stream;
 
 /// The protocol revisions this client speaks, preferred first.
 pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
@@ -55,6 +65,8 @@ pub enum ClientError {
     Rpc(mcp::Error),
     /// The answer is not what the protocol says it should be.
     Protocol(String),
+    /// A legacy server answered 404 to a message of its session: the session is gone.
+    SessionEnded,
 }
 
 impl fmt::Display for ClientError {
@@ -63,6 +75,7 @@ impl fmt::Display for ClientError {
             ClientError::Http(e) => write!(f, "HTTP: {e}"),
             ClientError::Rpc(e) => write!(f, "JSON-RPC error {}: {}", e.code, e.message),
             ClientError::Protocol(e) => write!(f, "protocol: {e}"),
+            ClientError::SessionEnded => write!(f, "HTTP 404: the server ended the session"),
         }
     }
 }
@@ -146,7 +159,7 @@ struct Envelope {
 }
 
 /// The JSON-RPC response to one request, as the JSON text it came in.
-struct Answer {
+pub struct Answer {
     text: String,
     is_error: bool,
 }
@@ -187,10 +200,31 @@ outgoing_task!(
     mcp::CancelTaskRequest
 );
 
+/// What the client learnt of the server on connecting, in either era.
+pub struct Connected {
+    /// The era the probe found.
+    pub era: Era,
+    /// The server's name, if it gave one.
+    pub server: Option<String>,
+    /// The versions the server serves (modern), or the one `initialize` agreed (legacy).
+    pub versions: Vec<String>,
+    pub capabilities: mcp::ServerCapabilities,
+}
+
+/// One client of one server, in the era [`Session::connect`] finds: every request is written
+/// and read as its modern type; in a legacy session `send` converts it on the wire (see
+/// `legacy.rs`).
 pub struct Session {
     http: reqwest::Client,
     url: String,
     version: String,
+    /// The era found by [`Session::connect`] (modern until then).
+    era: Era,
+    /// The legacy session, once `initialize` has opened one.
+    link: Option<Link>,
+    /// The legacy session's GET stream, where the server sends what belongs to no request
+    /// (a server may send its own requests there), read while a request is open.
+    listen: Option<Stream>,
     next_id: i64,
     capabilities: mcp::ClientCapabilities,
     /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
@@ -214,6 +248,9 @@ impl Session {
             http,
             url: url.to_owned(),
             version: SUPPORTED_VERSIONS[0].to_owned(),
+            era: Era::Modern,
+            link: None,
+            listen: None,
             next_id: 1,
             capabilities: capabilities(),
             progress: false,
@@ -246,10 +283,8 @@ impl Session {
     }
 
     fn meta_with(&self, capabilities: mcp::ClientCapabilities) -> mcp::RequestMetaObject {
-        mcp::RequestMetaObject::new(capabilities, self.version.clone()).with_client_info(
-            mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
-                .with_title("mcp-codegen conformance client"),
-        )
+        mcp::RequestMetaObject::new(capabilities, self.version.clone())
+            .with_client_info(client_info())
     }
 
     /// The `_meta` of tool call `id`: [`Session::task_meta`], with a progress token when the
@@ -266,8 +301,9 @@ impl Session {
         meta
     }
 
-    /// POSTs `body` (a request's JSON text) and returns the JSON-RPC message that answers
-    /// request `id` (from a JSON body, or from the events of an SSE body).
+    /// POSTs `body` (a request's JSON text) and returns the HTTP status and the JSON-RPC
+    /// message that answers request `id` (from a JSON body, or from the events of an SSE body),
+    /// `None` when the body holds none.
     async fn post(
         &self,
         method: &str,
@@ -275,7 +311,7 @@ impl Session {
         extra_headers: &[(String, String)],
         body: Vec<u8>,
         id: &mcp::RequestId,
-    ) -> Result<Answer, ClientError> {
+    ) -> Result<(u16, Option<Answer>), ClientError> {
         let mut req = self
             .http
             .post(&self.url)
@@ -327,11 +363,7 @@ impl Session {
             // An error may come without an id (when the server could not read the request's).
             read(&text).map(|(_, _, is_error)| Answer { text, is_error })
         };
-        message.ok_or_else(|| {
-            ClientError::Http(format!(
-                "HTTP {status}: no JSON-RPC response to {method} in the body"
-            ))
-        })
+        Ok((status.as_u16(), message))
     }
 
     /// Sends `request` and reads the answer as `Resp` (the method's `*ResultResponse`).
@@ -345,12 +377,35 @@ impl Session {
         name: Option<&str>,
         extra_headers: &[(String, String)],
     ) -> Result<(Req, Resp), ClientError> {
+        if self.era == Era::Legacy {
+            return self.send_legacy(request).await;
+        }
+        let mut probed = Req::METHOD == mcp::DiscoverRequest::METHOD;
         for attempt in 0..2 {
             let body = serde_json::to_vec(&request)
                 .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", Req::METHOD)))?;
-            let answer = self
+            let (status, answer) = self
                 .post(Req::METHOD, name, extra_headers, body, request.id())
                 .await?;
+            let text = answer.as_ref().map_or("", |a| a.text.as_str());
+            let held = era::Answer::Http {
+                status,
+                body: text.as_bytes(),
+            };
+            if !probed && era::contradicts(Era::Modern, Req::METHOD, &held) {
+                // The era found may be stale (another server now answers at this address).
+                probed = true;
+                eprintln!("HTTP {status} to {}: probing the era again", Req::METHOD);
+                if Box::pin(self.connect()).await?.era == Era::Legacy {
+                    return self.send_legacy(request).await;
+                }
+            }
+            let answer = answer.ok_or_else(|| {
+                ClientError::Http(format!(
+                    "HTTP {status}: no JSON-RPC response to {} in the body",
+                    Req::METHOD
+                ))
+            })?;
             if answer.is_error {
                 let e: mcp::JSONRPCErrorResponse =
                     serde_json::from_str(&answer.text).map_err(|e| {
@@ -393,6 +448,64 @@ impl Session {
             "{} rejected twice for its protocol version",
             Req::METHOD
         )))
+    }
+
+    /// Finds the server's era and opens the conversation: the probe is `server/discover` with
+    /// this client's version, its answer read by `mcp_runtime::era::probe` (by code and shape).
+    /// A `DiscoverResult` is the modern server's; a recognised modern error makes the client
+    /// discover again as the error says (another version); anything else means a legacy
+    /// server, and a 2025-11-25 session is opened with `initialize`.
+    pub async fn connect(&mut self) -> Result<Connected, ClientError> {
+        let request =
+            mcp::DiscoverRequest::new(self.next_id(), mcp::RequestParams::new(self.meta()));
+        let body = serde_json::to_vec(&request)
+            .map_err(|e| ClientError::Protocol(format!("serializing server/discover: {e}")))?;
+        let (status, answer) = self
+            .post(mcp::DiscoverRequest::METHOD, None, &[], body, &request.id)
+            .await?;
+        let text = answer.map(|a| a.text).unwrap_or_default();
+        let probed = era::probe::<mcp::DiscoverResult>(&era::Answer::Http {
+            status,
+            body: text.as_bytes(),
+        });
+        let found = match probed {
+            Probe::Result(found) => found,
+            Probe::ModernError(e) => {
+                eprintln!("modern server, probe answered with {e:?}");
+                if let era::ModernError::UnsupportedProtocolVersion { supported, .. } = &e {
+                    self.adopt_version(supported)?;
+                }
+                self.discover().await?
+            }
+            Probe::Legacy(sign) => {
+                eprintln!("legacy server ({sign:?}): initialize");
+                return self.initialize().await;
+            }
+        };
+        Ok(Connected {
+            era: Era::Modern,
+            server: found
+                .meta
+                .as_ref()
+                .and_then(|m| m.server_info.as_ref())
+                .map(|i| i.name.clone()),
+            versions: found.supported_versions,
+            capabilities: found.capabilities,
+        })
+    }
+
+    /// Speaks the first of `supported` this client knows, or fails naming both lists.
+    fn adopt_version(&mut self, supported: &[String]) -> Result<(), ClientError> {
+        let Some(v) = SUPPORTED_VERSIONS
+            .iter()
+            .find(|v| supported.iter().any(|s| s == *v))
+        else {
+            return Err(ClientError::Protocol(format!(
+                "the server serves {supported:?}, this client {SUPPORTED_VERSIONS:?}"
+            )));
+        };
+        self.version = (*v).to_owned();
+        Ok(())
     }
 
     pub async fn discover(&mut self) -> Result<mcp::DiscoverResult, ClientError> {
@@ -689,12 +802,7 @@ impl Session {
         })?;
         let mut responses = mcp::InputResponses::new();
         for (key, request) in ask.input_requests().into_iter().flatten() {
-            let response: mcp::InputResponse = match request {
-                mcp::InputRequest::ElicitRequest(e) => crate::answers::elicit(e).into(),
-                mcp::InputRequest::CreateMessageRequest(s) => crate::answers::sample(s).into(),
-                mcp::InputRequest::ListRootsRequest(_) => crate::answers::roots().into(),
-            };
-            responses.insert(key.clone(), response);
+            responses.insert(key.clone(), crate::answers::respond(request));
         }
         Ok(responses)
     }
@@ -715,6 +823,12 @@ fn log_progress(body: &str) {
             p.message.unwrap_or_default()
         );
     }
+}
+
+/// Who this client is, in `_meta` (modern) and in `initialize` (legacy).
+fn client_info() -> mcp::Implementation {
+    mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
+        .with_title("mcp-codegen conformance client")
 }
 
 /// The answer to `request`, read with the `resultType` values of the extensions it advertised

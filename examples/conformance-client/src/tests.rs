@@ -16,36 +16,41 @@ use crate::session::Session;
 /// One request the server saw: its headers (names lowercased), JSON body (parsed and as the
 /// bytes that came), and when its head arrived.
 #[derive(Debug, Clone)]
-struct Seen {
+pub(crate) struct Seen {
     headers: Vec<(String, String)>,
-    body: Value,
+    pub(crate) body: Value,
     raw: Vec<u8>,
     at: Instant,
 }
 
 impl Seen {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.as_str())
     }
 
-    fn method(&self) -> &str {
+    pub(crate) fn method(&self) -> &str {
         self.body["method"].as_str().unwrap_or_default()
     }
 }
 
-/// What the server answers: a JSON body with a status, or SSE events sent after pauses.
-enum Answer {
+/// What the server answers: a JSON body with a status, the same with an `Mcp-Session-Id`
+/// ([`SESSION_ID`]), or SSE events sent after pauses.
+pub(crate) enum Answer {
     Json(u16, Value),
+    InSession(u16, Value),
     Sse(Vec<(Duration, String)>),
 }
 
-type Script = fn(&Seen, &[Seen]) -> Answer;
+/// The session id [`Answer::InSession`] gives.
+pub(crate) const SESSION_ID: &str = "legacy-session-1";
+
+pub(crate) type Script = fn(&Seen, &[Seen]) -> Answer;
 
 /// Serves `script` on a loopback port (one request per connection); the URL and the log.
-async fn serve(script: Script) -> (String, Arc<Mutex<Vec<Seen>>>) {
+pub(crate) async fn serve(script: Script) -> (String, Arc<Mutex<Vec<Seen>>>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let log = Arc::new(Mutex::new(Vec::new()));
@@ -66,11 +71,15 @@ async fn answer(mut stream: TcpStream, script: Script, log: Arc<Mutex<Vec<Seen>>
     let earlier = log.lock().unwrap().clone();
     let reply = script(&seen, &earlier);
     log.lock().unwrap().push(seen);
+    let session = match &reply {
+        Answer::InSession(..) => format!("mcp-session-id: {SESSION_ID}\r\n"),
+        _ => String::new(),
+    };
     let _ = match reply {
-        Answer::Json(status, body) => {
+        Answer::Json(status, body) | Answer::InSession(status, body) => {
             let body = body.to_string();
             let head = format!(
-                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{session}connection: close\r\n\r\n",
                 body.len()
             );
             stream.write_all(format!("{head}{body}").as_bytes()).await
@@ -132,7 +141,7 @@ async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
     })
 }
 
-fn result(seen: &Seen, result: Value) -> Value {
+pub(crate) fn result(seen: &Seen, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": seen.body["id"], "result": result})
 }
 

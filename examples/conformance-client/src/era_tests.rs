@@ -1,0 +1,249 @@
+//! The client's era decision against scripted servers (no suite needed): the answers the
+//! conformance suite's legacy mocks give to the modern probe each lead to `initialize` and a
+//! 2025-11-25 session; a modern answer does not. And, in that session, a server's request on a
+//! request's stream answered by the input handlers of the modern era.
+
+use std::time::Duration;
+
+use mcp_runtime::era::Era;
+use serde_json::{Value, json};
+
+use crate::session::Session;
+use crate::tests::{Answer, SESSION_ID, Script, Seen, result, serve};
+
+/// A 2025-11-25 server whose answer to `server/discover` is `probe`: `initialize` opens a
+/// session (tools offered), `tools/list` lists one tool, notifications are accepted.
+fn legacy_server(seen: &Seen, probe: Answer) -> Answer {
+    match seen.method() {
+        "server/discover" => probe,
+        "initialize" => Answer::InSession(
+            200,
+            result(
+                seen,
+                json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                       "serverInfo": {"name": "legacy", "version": "1.0.0"}}),
+            ),
+        ),
+        "tools/list" => Answer::Json(
+            200,
+            result(
+                seen,
+                json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}),
+            ),
+        ),
+        _ => Answer::Json(202, Value::Null),
+    }
+}
+
+fn error(code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}})
+}
+
+/// The suite's `initialize` and `sse-retry` mocks: any request but `initialize` gets `{}`.
+fn empty_result(seen: &Seen, _: &[Seen]) -> Answer {
+    legacy_server(seen, Answer::Json(200, result(seen, json!({}))))
+}
+
+/// The official TypeScript SDK's legacy transport, asked for a version it does not serve.
+fn unsupported_version(seen: &Seen, _: &[Seen]) -> Answer {
+    let message = "Bad Request: Unsupported protocol version (supported versions: 2025-11-25)";
+    legacy_server(seen, Answer::Json(400, error(-32000, message)))
+}
+
+/// The same transport with sessions, sent a request outside one.
+fn missing_session(seen: &Seen, _: &[Seen]) -> Answer {
+    let message = "Invalid or missing session ID";
+    legacy_server(seen, Answer::Json(400, error(-32000, message)))
+}
+
+/// Connects to `script`'s server and lists its tools; the era found, and the requests seen.
+async fn connect_and_list(script: Script) -> (Era, Vec<Seen>) {
+    let (url, log) = serve(script).await;
+    let mut session = Session::new(&url).unwrap();
+    let connected = session.connect().await.unwrap();
+    assert!(connected.capabilities.tools.is_some());
+    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    session.close().await;
+    let seen = log.lock().unwrap().clone();
+    (connected.era, seen)
+}
+
+/// The requests of a legacy session after the probe: `initialize` (the client's
+/// capabilities, version and name), `notifications/initialized`, then requests that carry the
+/// session id and version and no modern `_meta`.
+fn assert_legacy_session(seen: &[Seen]) {
+    let methods: Vec<&str> = seen.iter().map(Seen::method).collect();
+    assert_eq!(
+        methods,
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+    let init = &seen[1].body["params"];
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    assert_eq!(init["clientInfo"]["name"], "mcp-conformance-client");
+    assert!(init["capabilities"]["elicitation"].is_object(), "{init}");
+    for later in &seen[2..] {
+        assert_eq!(later.header("mcp-session-id"), Some(SESSION_ID));
+        assert_eq!(later.header("mcp-protocol-version"), Some("2025-11-25"));
+        assert!(later.body["params"]["_meta"].is_null(), "{}", later.body);
+    }
+}
+
+#[tokio::test]
+async fn an_empty_result_to_the_probe_means_legacy() {
+    let (era, seen) = connect_and_list(empty_result).await;
+    assert_eq!(era, Era::Legacy);
+    assert_legacy_session(&seen);
+}
+
+#[tokio::test]
+async fn an_unsupported_version_error_of_code_32000_means_legacy() {
+    let (era, seen) = connect_and_list(unsupported_version).await;
+    assert_eq!(era, Era::Legacy);
+    assert_legacy_session(&seen);
+}
+
+#[tokio::test]
+async fn a_missing_session_error_means_legacy() {
+    let (era, seen) = connect_and_list(missing_session).await;
+    assert_eq!(era, Era::Legacy);
+    assert_legacy_session(&seen);
+}
+
+/// A modern server: `server/discover` answered with its result.
+fn modern(seen: &Seen, _: &[Seen]) -> Answer {
+    let answer = match seen.method() {
+        "server/discover" => json!({"resultType": "complete", "ttlMs": 0,
+            "cacheScope": "private", "supportedVersions": ["2026-07-28"],
+            "capabilities": {"tools": {}}}),
+        _ => json!({"resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+            "tools": [{"name": "t", "inputSchema": {"type": "object"}}]}),
+    };
+    Answer::Json(200, result(seen, answer))
+}
+
+#[tokio::test]
+async fn a_discover_result_means_modern_and_no_initialize() {
+    let (era, seen) = connect_and_list(modern).await;
+    assert_eq!(era, Era::Modern);
+    let methods: Vec<&str> = seen.iter().map(Seen::method).collect();
+    assert_eq!(methods, ["server/discover", "tools/list"]);
+    assert_eq!(seen[1].header("mcp-session-id"), None);
+    assert!(seen[1].body["params"]["_meta"].is_object());
+}
+
+/// A legacy server whose `tools/call` stream first asks the client to fill a form (its
+/// defaults), then answers the call.
+fn asks_on_the_stream(seen: &Seen, _: &[Seen]) -> Answer {
+    if seen.method() != "tools/call" {
+        return missing_session(seen, &[]);
+    }
+    let ask = json!({"jsonrpc": "2.0", "id": "ask-1", "method": "elicitation/create",
+        "params": {"message": "Name?", "requestedSchema": {"type": "object", "properties": {
+            "name": {"type": "string", "default": "Ada"},
+            "age": {"type": "integer", "default": 36}}}}});
+    let done = result(seen, json!({"content": [{"type": "text", "text": "done"}]}));
+    Answer::Sse(vec![
+        (Duration::ZERO, format!("id: 1\ndata: {ask}\n\n")),
+        (
+            Duration::from_millis(300),
+            format!("id: 2\ndata: {done}\n\n"),
+        ),
+    ])
+}
+
+#[tokio::test]
+async fn a_legacy_servers_request_is_answered_by_the_input_handlers() {
+    let (url, log) = serve(asks_on_the_stream).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let tool = serde_json::from_value(json!({"name": "t", "inputSchema": {"type": "object"}}));
+    let done = session
+        .call_tool(&tool.unwrap(), serde_json::Map::new())
+        .await
+        .unwrap();
+    assert_eq!(done.content.len(), 1);
+    let seen = log.lock().unwrap().clone();
+    let reply = seen
+        .iter()
+        .find(|s| s.body["id"] == "ask-1")
+        .expect("the client answered the server's request");
+    assert_eq!(reply.header("mcp-session-id"), Some(SESSION_ID));
+    assert_eq!(
+        reply.body["result"],
+        json!({"action": "accept", "content": {"age": 36, "name": "Ada"}})
+    );
+}
+
+/// The methods of `seen`, in order.
+fn methods(seen: &[Seen]) -> Vec<&str> {
+    seen.iter().map(Seen::method).collect()
+}
+
+/// A modern server at first, then (from the second probe on) a legacy one that answers
+/// requests outside a session with 400 and -32000.
+fn turns_legacy(seen: &Seen, earlier: &[Seen]) -> Answer {
+    let probed = earlier.iter().any(|s| s.method() == "server/discover");
+    match seen.method() {
+        "server/discover" if !probed => modern(seen, earlier),
+        "tools/list" if seen.header("mcp-session-id").is_none() => {
+            Answer::Json(400, error(-32000, "Invalid or missing session ID"))
+        }
+        _ => missing_session(seen, earlier),
+    }
+}
+
+#[tokio::test]
+async fn an_answer_that_contradicts_the_modern_era_makes_the_client_probe_again() {
+    let (url, log) = serve(turns_legacy).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Modern);
+    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen),
+        [
+            "server/discover",
+            "tools/list",
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+    assert_eq!(seen[5].header("mcp-session-id"), Some(SESSION_ID));
+}
+
+/// A legacy server that forgets the session once: the first `tools/list` in it gets 404.
+fn forgets_the_session(seen: &Seen, earlier: &[Seen]) -> Answer {
+    let listed = earlier.iter().any(|s| s.method() == "tools/list");
+    if seen.method() == "tools/list" && !listed {
+        return Answer::Json(404, error(-32001, "Session not found"));
+    }
+    missing_session(seen, earlier)
+}
+
+#[tokio::test]
+async fn a_session_the_server_ended_is_opened_again() {
+    let (url, log) = serve(forgets_the_session).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen),
+        [
+            "server/discover",
+            "initialize",
+            "notifications/initialized",
+            "tools/list",
+            "initialize",
+            "notifications/initialized",
+            "tools/list"
+        ]
+    );
+}
