@@ -11,7 +11,9 @@ fn main() {
     ));
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let schema = dir.join("2026-07-28").join("schema.json");
-    generate(&schema, &out.join("mcp.rs"), "", |b| b);
+    let mut sizes = Vec::new();
+    let mut keep = |module: &str, g: mcp_codegen::Generated| sizes.push((module.to_owned(), g));
+    keep("mcp", generate(&schema, &out.join("mcp.rs"), "", |b| b));
     // The same with `schemars::JsonSchema` derived (the opt-in switch).
     generate(
         &schema,
@@ -20,21 +22,25 @@ fn main() {
         |b| b.json_schema(true),
     );
     // The same with raw JSON text for what the protocol does not interpret (the opt-in switch).
-    generate(&schema, &out.join("mcp-raw.rs"), " with raw_json", |b| {
+    let raw = generate(&schema, &out.join("mcp-raw.rs"), " with raw_json", |b| {
         b.raw_json(true)
     });
+    keep("raw", raw);
     // The same with the tasks extension (SEP-2663) enabled.
-    generate(
+    let tasks = generate(
         &schema,
         &out.join("mcp-tasks.rs"),
         " with the tasks extension",
         |b| b.extension("io.modelcontextprotocol/tasks"),
     );
+    keep("tasks", tasks);
     // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).
     for revision in ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] {
         let schema = dir.join(revision).join("schema.json");
-        generate(&schema, &out.join(format!("mcp-{revision}.rs")), "", |b| b);
+        let g = generate(&schema, &out.join(format!("mcp-{revision}.rs")), "", |b| b);
+        keep(&format!("v{}", revision.replace('-', "_")), g);
     }
+    std::fs::write(out.join("sizes.rs"), size_table(&sizes)).unwrap();
     let examples = dir.join("2026-07-28").join("examples");
     println!("cargo:rerun-if-changed={}", examples.display());
     std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
@@ -108,11 +114,30 @@ fn generate(
     file: &Path,
     what: &str,
     configure: impl FnOnce(&mut mcp_codegen::Builder) -> &mut mcp_codegen::Builder,
-) {
+) -> mcp_codegen::Generated {
     let mut builder = mcp_codegen::Builder::new();
-    if let Err(e) = configure(builder.schema(schema)).generate(file) {
-        panic!("generating{what} from {}: {e}", schema.display());
+    configure(builder.schema(schema))
+        .generate(file)
+        .unwrap_or_else(|e| panic!("generating{what} from {}: {e}", schema.display()))
+}
+
+/// `SIZES`: for every type of the modules generated from one schema, (module, type, the
+/// generator's estimate of its size, its `size_of`).
+fn size_table(modules: &[(String, mcp_codegen::Generated)]) -> String {
+    let mut s = String::from(
+        "/// (module, type, estimated size, `size_of`) of every type generated from one schema.\npub const SIZES: &[(&str, &str, usize, usize)] = &[\n",
+    );
+    for (module, g) in modules {
+        for (name, estimate) in &g.sizes {
+            writeln!(
+                s,
+                "    ({module:?}, {name:?}, {estimate}, ::core::mem::size_of::<mcp_tests::{module}::{name}>()),"
+            )
+            .unwrap();
+        }
     }
+    s.push_str("];\n");
+    s
 }
 
 /// `fn roundtrip_as(type_name, text)` and `fn roundtrip_raw_as(type_name, text)` (through the

@@ -15,7 +15,7 @@ use crate::naming::DefNames;
 use crate::output::{Generated, format_file, holds_exactly};
 use crate::overlay::Overlay;
 use crate::protocol::Protocol;
-use crate::{cycles, eras, extension_roles, overview, roles};
+use crate::{cycles, eras, extension_roles, layout, overview, roles, sizes};
 
 /// Configures and runs the generator.
 ///
@@ -291,7 +291,7 @@ impl Builder {
     }
 
     /// One schema's passes up to the IR: load, patch, extensions, protocol model, naming and
-    /// lowering, cycles, roles, extension roles, overview. With several schemas
+    /// lowering, cycles, roles, extension roles, sizes, overview. With several schemas
     /// (`own_extensions`), an extension defined for another revision is left out.
     fn lower_source(&self, source: &Source, own_extensions: bool) -> Result<Lowered, Error> {
         self.print_rerun_lines(source);
@@ -324,6 +324,8 @@ impl Builder {
         roles::assign(&mut module, &protocol, &names.rust_of, &names.outcome_of);
         // extension roles: a marker per enabled extension.
         extension_roles::assign(&mut module, &protocol, &names.rust_of);
+        // sizes: a Box on the large members clippy would have the user box.
+        sizes::bound(&mut module);
         // overview: the generated module's docs.
         module.overview = overview::text(&module, defs, &protocol);
         let methods = methods_of(&protocol);
@@ -368,6 +370,10 @@ impl Builder {
             revision: lowered.revision,
             types: lowered.module.types.len(),
             eras: None,
+            sizes: layout::estimate(&lowered.module)
+                .into_iter()
+                .map(|(name, l)| (name.unraw().to_owned(), l.size))
+                .collect(),
         })
     }
 

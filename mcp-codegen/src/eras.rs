@@ -91,6 +91,7 @@ pub fn generate(
         revision: Some(new_rev.clone()),
         types,
         eras: Some(summary(&old_rev, &new_rev, &joined)),
+        sizes: std::collections::BTreeMap::new(),
     })
 }
 

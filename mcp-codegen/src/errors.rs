@@ -109,6 +109,28 @@ pub fn capability_error(
     })
 }
 
+/// The types of the module's error responses and their parts: each struct with a required
+/// `error` member that is a JSON-RPC error object (a struct with a `message` member), the
+/// generic error response and each typed one; that member's type; and the type of the error
+/// object's `data` member when it is a generated one.
+pub fn payloads(module: &Module) -> Vec<RustName> {
+    let mut out = Vec::new();
+    for name in module.types.keys() {
+        let Some((response, error)) = error_member(module, name) else {
+            continue;
+        };
+        let Some(object) = module
+            .structure(&error)
+            .filter(|s| s.field(MESSAGE).is_some())
+        else {
+            continue;
+        };
+        let data = object.field(DATA).and_then(|f| f.ty.by_value()).cloned();
+        out.extend([response, error].into_iter().chain(data));
+    }
+    out
+}
+
 /// The response struct `name` and the type of its required `error` member.
 fn error_member(module: &Module, name: &RustName) -> Option<(RustName, RustName)> {
     let error = module

@@ -555,7 +555,7 @@ pub enum Ty {
     Vec(Box<Ty>),
     /// `BTreeMap<String, T>`.
     Map(Box<Ty>),
-    /// `Box<T>`: breaks a recursive containment.
+    /// `Box<T>`: breaks a recursive containment, or keeps a large member out of its holder.
     Boxed(Box<Ty>),
 }
 
@@ -617,6 +617,15 @@ impl Ty {
         match self {
             Ty::Named(n) => Some(n),
             _ => None,
+        }
+    }
+
+    /// The type a `Box` holds, or this type when it is not boxed: what a constructor takes
+    /// and an accessor returns for a member of this type.
+    pub fn unboxed(&self) -> &Ty {
+        match self {
+            Ty::Boxed(inner) => inner,
+            t => t,
         }
     }
 }

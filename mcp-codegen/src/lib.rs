@@ -29,9 +29,9 @@
 //! extensions' definitions and patches merged in), `protocol` (the protocol model: requests,
 //! results, outcomes, and every overlay fact later passes read), `naming` and `lower` (a Rust
 //! name per definition, then the IR's types; `results` for result structs and outcomes),
-//! `cycles` (a `Box` where a type contains itself, or where a result with a fixed
-//! `resultType` holds a large member), `roles` and `extension_roles` (what each
-//! type is to the protocol), `overview` (the module's docs), and `emit` (IR to tokens); with
+//! `cycles` (a `Box` where a type contains itself), `roles` and `extension_roles` (what each
+//! type is to the protocol), `sizes` (a `Box` on the large members and variants clippy would
+//! have a user box, by `layout`'s size estimates), `overview` (the module's docs), and `emit` (IR to tokens); with
 //! two schemas, `eras` joins the two IRs before emitting. Names are typed in `names`, keywords
 //! classified in `keywords`, JSON pointers built and read in `pointer`, and what a run
 //! produces is in `output`.
@@ -49,6 +49,7 @@ mod extension_roles;
 mod ir;
 mod join;
 mod keywords;
+mod layout;
 mod load;
 mod lower;
 mod names;
@@ -63,6 +64,7 @@ mod pointer;
 mod protocol;
 mod results;
 mod roles;
+mod sizes;
 mod union_dispatch;
 
 pub use builder::Builder;

@@ -16,6 +16,10 @@ pub struct Generated {
     pub types: usize,
     /// With two schemas: what the revisions share and how the other types convert.
     pub eras: Option<Eras>,
+    /// With one schema: each generated type's estimated size in bytes on a 64-bit target, by
+    /// name (an upper bound of `size_of`; the generator boxes large members by it). Empty
+    /// with two schemas.
+    pub sizes: std::collections::BTreeMap<String, usize>,
 }
 
 /// How a type converts to the other revision's type of the same name.

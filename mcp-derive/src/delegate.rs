@@ -21,15 +21,19 @@ pub fn serialize(cont: &Container) -> TokenStream {
     shell::serialize(cont, quote!(match self { #(#arms)* }))
 }
 
-/// `impl From<T> for Enum` for each variant whose type no other variant has, and `From<&str>`
+/// `impl From<T> for Enum` for each variant whose type no other variant has, `From<&str>`
 /// beside `From<String>`, so that a string literal makes the union (a progress token, a
-/// request id) as it makes a `String` member.
+/// request id) as it makes a `String` member, and `From<T>` beside `From<Box<T>>`, so that a
+/// boxed variant (a large one, as generated code boxes it) is made from its value.
 pub fn from_impls(cont: &Container) -> TokenStream {
     let ident = cont.ident;
     let mut count: HashMap<String, usize> = HashMap::new();
     for v in cont.variants() {
         if let Some(ty) = v.ty {
             *count.entry(quote!(#ty).to_string()).or_default() += 1;
+            if let Some(inner) = boxed(ty) {
+                *count.entry(quote!(#inner).to_string()).or_default() += 1;
+            }
         }
     }
     let impls = cont.variants().iter().filter_map(|v| {
@@ -38,6 +42,19 @@ pub fn from_impls(cont: &Container) -> TokenStream {
             return None;
         }
         let variant = v.ident;
+        let from_inner = boxed(ty)
+            .filter(|inner| count[&quote!(#inner).to_string()] == 1)
+            .map(|inner| {
+                quote! {
+                    #[automatically_derived]
+                    impl ::core::convert::From<#inner> for #ident {
+                        #[inline]
+                        fn from(__value: #inner) -> Self {
+                            #ident::#variant(::std::boxed::Box::new(__value))
+                        }
+                    }
+                }
+            });
         let from_str = is_string(ty).then(|| {
             quote! {
                 #[automatically_derived]
@@ -58,9 +75,35 @@ pub fn from_impls(cont: &Container) -> TokenStream {
                 }
             }
             #from_str
+            #from_inner
         })
     });
     quote!(#(#impls)*)
+}
+
+/// The `T` of a type spelled `::std::boxed::Box<T>` or `::alloc::boxed::Box<T>` (as generated
+/// code spells it; another spelling may name a type of the user's own).
+fn boxed(ty: &syn::Type) -> Option<&syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let segments: Vec<&syn::PathSegment> = path.path.segments.iter().collect();
+    let [root, module, last] = segments.as_slice() else {
+        return None;
+    };
+    let absolute = path.qself.is_none() && path.path.leading_colon.is_some();
+    let named = (root.ident == "std" || root.ident == "alloc")
+        && module.ident == "boxed"
+        && last.ident == "Box"
+        && root.arguments.is_none()
+        && module.arguments.is_none();
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.iter().collect::<Vec<_>>().as_slice() {
+        [syn::GenericArgument::Type(inner)] if absolute && named => Some(inner),
+        _ => None,
+    }
 }
 
 /// Whether `ty` is spelled as the standard `String` by its absolute path,

@@ -453,7 +453,8 @@ pub fn derive_mcp_result(input: TokenStream) -> TokenStream {
 /// telling them apart.
 ///
 /// Writing writes the variant's value. `From<T>` is implemented for every variant type that no
-/// other variant has.
+/// other variant has; for a variant of `::std::boxed::Box<T>` (as generated code spells a large
+/// variant it boxes), `From<T>` too.
 ///
 /// # `#[mcp(tag = "type")]`: by the value of a member
 ///

@@ -271,7 +271,7 @@ fn a_capability_of_no_member_is_named_in_the_message_only() {
     };
     let resp = mcp::MissingRequiredClientCapabilityError::from_capability_error(None, &e);
     assert_eq!(
-        resp.error.data.required_capabilities,
+        *resp.error.data.required_capabilities,
         mcp::ClientCapabilities::new()
     );
     assert!(

@@ -223,3 +223,22 @@ fn logging_levels_compare_by_severity() {
     assert!(ordered.windows(2).all(|w| w[0] < w[1]), "{ordered:?}");
     assert_eq!(serde_json::to_string(&L::Warning).unwrap(), r#""warning""#);
 }
+
+/// A variant the generator boxes (clippy's `large_enum_variant`: `CreateMessageResult` is far
+/// larger than the other input responses) is made from its value, read and written as it.
+#[test]
+fn a_boxed_variant_is_made_from_its_value() {
+    let text = mcp::SamplingMessageContentBlock::from(mcp::TextContent::new("hi"));
+    let result = mcp::CreateMessageResult::new(text, "m", mcp::Role::Assistant);
+    let response: mcp::InputResponse = result.clone().into();
+    let mcp::InputResponse::CreateMessageResult(held) = &response else {
+        panic!("{response:?}");
+    };
+    assert_eq!(**held, result);
+    let wire = serde_json::to_value(&response).unwrap();
+    assert_eq!(wire, serde_json::to_value(&result).unwrap());
+    assert_eq!(
+        serde_json::from_value::<mcp::InputResponse>(wire).unwrap(),
+        response
+    );
+}

@@ -437,7 +437,7 @@ impl Session {
                         continue;
                     }
                 }
-                return Err(ClientError::Rpc(e.error));
+                return Err(ClientError::Rpc(*e.error));
             }
             let resp = read_answer(&request, &answer.text).map_err(|e| {
                 ClientError::Protocol(format!("reading the {} response: {e}", Req::METHOD))

@@ -1,12 +1,13 @@
-//! The user's code run end to end: ask, answer, book; the refusals as their JSON-RPC errors;
-//! the user's outcome enums read by `resultType`; integers in `number` members. And the sizes
-//! that keep such code clean under clippy without a `Box` written by the user.
+//! The user's code run end to end: ask, answer, book; the refusals as their JSON-RPC errors,
+//! through `Response<R>` and as the generated error responses; messages read into the user's
+//! enum; the user's outcome enums read by `resultType`; integers in `number` members. And the
+//! sizes that keep such code clean under clippy without a `Box` written by the user.
 
 use mcp_runtime::seal::Sealer;
 use mcp_user_code::mcp::prelude::*;
 use mcp_user_code::{
-    Booking, BookingOutcome, Seat, answer_and_retry, answer_with_task, book, book_request,
-    count_form, progress, serve,
+    Booking, BookingOutcome, Incoming, Refusal, Seat, admit, answer_and_retry, answer_with_task,
+    book, book_request, check_version, count_form, progress, read_incoming, result_of, serve,
 };
 
 fn can_elicit() -> ClientCapabilities {
@@ -112,13 +113,128 @@ fn integers_set_number_members() {
     assert_eq!(form["properties"]["count"]["maximum"], 4.0);
 }
 
-/// clippy's `large_enum_variant` fires at 200 bytes between the largest and the second
-/// largest variant, `result_large_err` at an `Err` of 128 bytes: the generated results that
-/// sit beside a user's own in an outcome enum, and a handler's error, stay below.
+#[test]
+fn the_checks_refuse_with_their_typed_error_responses() {
+    let request = book_request(5, "window", ClientCapabilities::new());
+    let wire = |refusal: Refusal| match refusal {
+        Refusal::Rpc(e) => serde_json::to_value(e),
+        Refusal::Capability(e) => serde_json::to_value(e),
+        Refusal::Version(e) => serde_json::to_value(e),
+        Refusal::Header(e) => serde_json::to_value(e),
+    };
+    let header = wire(admit("tools/list", &request).unwrap_err()).unwrap();
+    assert_eq!(header["error"]["code"], -32020);
+    assert_eq!(header["id"], 5);
+    let capability = wire(admit("tools/call", &request).unwrap_err()).unwrap();
+    assert_eq!(capability["jsonrpc"], "2.0");
+    assert_eq!(capability["error"]["code"], -32021);
+    assert_eq!(
+        capability["error"]["data"]["requiredCapabilities"],
+        serde_json::json!({"elicitation": {}})
+    );
+    let Err(Refusal::Version(version)) =
+        check_version(&request, &["2025-11-25"]).map_err(Refusal::from)
+    else {
+        panic!("2026-07-28 is not listed");
+    };
+    assert_eq!(version.error.data.requested, "2026-07-28");
+    assert_eq!(version.error.data.supported, ["2025-11-25"]);
+    let mut other = book_request(6, "window", can_elicit());
+    other.params.name = "nap".into();
+    let Err(Refusal::Rpc(unknown)) = admit("tools/call", &other) else {
+        panic!("an unknown tool is admitted");
+    };
+    assert_eq!(unknown.error.code, -32602);
+    let ok = book_request(7, "window", can_elicit());
+    assert!(admit("tools/call", &ok).is_ok());
+}
+
+#[test]
+fn messages_read_into_the_users_enum_and_errors_out_of_responses() {
+    let call = serde_json::to_string(&book_request(1, "aisle", can_elicit())).unwrap();
+    let Ok(Incoming::Call(read)) = read_incoming(&call) else {
+        panic!("a tools/call read as something else");
+    };
+    assert_eq!(read.params.meta.protocol_version, "2026-07-28");
+    let Err(unknown) = read_incoming(r#"{"jsonrpc":"2.0","id":3,"method":"x/y"}"#) else {
+        panic!("an unknown method is read");
+    };
+    assert_eq!(unknown.error.code, -32601);
+    assert_eq!(serde_json::to_value(&unknown).unwrap()["id"], 3);
+    let Err(object) = result_of(JSONRPCResponse::JSONRPCErrorResponse(unknown)) else {
+        panic!("an error response read as a result");
+    };
+    assert_eq!(object.code, -32601);
+    let Err(broken) = read_incoming("{") else {
+        panic!("a broken body is read");
+    };
+    assert_eq!(broken.error.code, -32700);
+}
+
+/// clippy's `large_enum_variant` fires at more than 200 bytes between the largest and the
+/// second-largest variant, `result_large_err` at an `Err` of 128 bytes: the generated types a
+/// user holds whole stay below (no `Box` written here, nor in the code above).
 #[test]
 fn what_a_user_holds_stays_under_clippys_thresholds() {
-    let smallest_result = std::mem::size_of::<Booking>();
-    assert!(std::mem::size_of::<mcp_user_code::mcp::InputRequiredResult>() < smallest_result + 200);
-    assert!(std::mem::size_of::<CreateTaskResult>() < smallest_result + 200);
-    assert!(std::mem::size_of::<mcp_runtime::RpcError>() < 128);
+    use mcp_user_code::mcp;
+    use std::mem::size_of;
+    let errors = [
+        (
+            "JSONRPCErrorResponse",
+            size_of::<mcp::JSONRPCErrorResponse>(),
+        ),
+        ("Error", size_of::<mcp::Error>()),
+        (
+            "MissingRequiredClientCapabilityError",
+            size_of::<mcp::MissingRequiredClientCapabilityError>(),
+        ),
+        (
+            "MissingRequiredClientCapabilityErrorError",
+            size_of::<mcp::MissingRequiredClientCapabilityErrorError>(),
+        ),
+        (
+            "MissingRequiredClientCapabilityErrorErrorData",
+            size_of::<mcp::MissingRequiredClientCapabilityErrorErrorData>(),
+        ),
+        (
+            "UnsupportedProtocolVersionError",
+            size_of::<mcp::UnsupportedProtocolVersionError>(),
+        ),
+        (
+            "UnsupportedProtocolVersionErrorErrorData",
+            size_of::<mcp::UnsupportedProtocolVersionErrorErrorData>(),
+        ),
+        ("HeaderMismatchError", size_of::<mcp::HeaderMismatchError>()),
+        ("InvalidParamsError", size_of::<mcp::InvalidParamsError>()),
+        ("RpcError", size_of::<mcp_runtime::RpcError>()),
+        ("Refusal", size_of::<Refusal>()),
+    ];
+    for (name, size) in errors {
+        assert!(size < 128, "{name}: {size} bytes");
+    }
+    let held = [
+        ("CallToolRequest", size_of::<mcp::CallToolRequest>()),
+        ("CompleteRequest", size_of::<mcp::CompleteRequest>()),
+        ("ListToolsRequest", size_of::<mcp::ListToolsRequest>()),
+        ("DiscoverRequest", size_of::<mcp::DiscoverRequest>()),
+        (
+            "CancelledNotification",
+            size_of::<mcp::CancelledNotification>(),
+        ),
+        (
+            "ProgressNotification",
+            size_of::<mcp::ProgressNotification>(),
+        ),
+        ("CallToolResult", size_of::<mcp::CallToolResult>()),
+        ("ListToolsResult", size_of::<mcp::ListToolsResult>()),
+        ("DiscoverResult", size_of::<mcp::DiscoverResult>()),
+        ("InputRequiredResult", size_of::<mcp::InputRequiredResult>()),
+        ("CreateTaskResult", size_of::<mcp::CreateTaskResult>()),
+    ];
+    // Beside an empty variant (`Incoming::Closed`, `Answer::Nothing`).
+    for (name, size) in held {
+        assert!(size <= 200, "{name}: {size} bytes");
+    }
+    let smallest_result = size_of::<Booking>();
+    assert!(size_of::<mcp::InputRequiredResult>() <= smallest_result + 200);
 }

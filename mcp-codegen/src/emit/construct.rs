@@ -45,7 +45,7 @@ pub fn constructors(def: &TypeDef, s: &Struct) -> TokenStream {
 pub fn members(s: &Struct, value: impl Fn(&Field) -> Option<TokenStream>) -> TokenStream {
     let fields = s.fields.iter().map(|f| {
         let n = &f.rust;
-        match value(f) {
+        match value(f).map(|v| into_box(f, v)) {
             // A parameter of the field's name: the shorthand (clippy: redundant_field_names).
             Some(v) if v.to_string() == n.to_string() => quote!(#n,),
             Some(v) => quote!(#n: #v,),
@@ -64,6 +64,18 @@ pub fn members(s: &Struct, value: impl Fn(&Field) -> Option<TokenStream>) -> Tok
         .as_ref()
         .map(|e| quote!(#e: ::mcp_runtime::Extra::new(),));
     quote!(#result #(#fields)* #extra)
+}
+
+/// `value`, of the member's type without its `Box`, put in the `Box` of a boxed member (a
+/// large one, see the generator's `sizes` pass, or one that closes a cycle).
+fn into_box(f: &Field, value: TokenStream) -> TokenStream {
+    match (&f.ty, f.required) {
+        (Ty::Boxed(_), true) => quote!(::std::boxed::Box::new(#value)),
+        (Ty::Boxed(_), false) => {
+            quote!(::core::option::Option::map(#value, ::std::boxed::Box::new))
+        }
+        _ => value,
+    }
 }
 
 fn new_doc(def: &TypeDef, required: &[&Field]) -> String {
@@ -85,6 +97,10 @@ fn setter(f: &Field) -> TokenStream {
     let with = f.rust.prefixed("with_");
     let t = param_ty(&f.ty);
     let value = convert(&f.ty, &quote!(value));
+    let value = match &f.ty {
+        Ty::Boxed(_) => quote!(::std::boxed::Box::new(#value)),
+        _ => value,
+    };
     let doc = format!(" Sets `{}`.", f.json);
     quote! {
         #[doc = #doc]
@@ -98,7 +114,9 @@ fn setter(f: &Field) -> TokenStream {
 
 /// The type of a parameter that sets a member of type `t`: `impl Into<t>`, or for a JSON
 /// number (`f64`, which `Into` reaches only from the small integers) any Rust integer or float.
+/// A boxed member takes what its `Box` holds.
 pub fn param_ty(t: &Ty) -> TokenStream {
+    let t = t.unboxed();
     match t {
         Ty::F64 => quote!(impl ::mcp_runtime::IntoNumber),
         _ => {
@@ -108,9 +126,9 @@ pub fn param_ty(t: &Ty) -> TokenStream {
     }
 }
 
-/// The member's value from the parameter `name` of type [`param_ty`]`(t)`.
+/// The member's value from the parameter `name` of type [`param_ty`]`(t)`, not yet boxed.
 pub fn convert(t: &Ty, name: &impl quote::ToTokens) -> TokenStream {
-    match t {
+    match t.unboxed() {
         Ty::F64 => quote!(::mcp_runtime::IntoNumber::into_number(#name)),
         _ => quote!(::core::convert::Into::into(#name)),
     }

@@ -292,7 +292,7 @@ impl Emitter<'_> {
         let required: Vec<&Field> = s.fields.iter().filter(|f| f.required).collect();
         let params = one_of.iter().chain(&required).map(|f| {
             let n = &f.rust;
-            let t = self.field_ty(f);
+            let t = param_ty(f);
             quote!(#n: #t)
         });
         let members = super::construct::members(s, |f| {
@@ -306,7 +306,7 @@ impl Emitter<'_> {
         let keys = &s.at_least_one_of;
         let type_name = def.name.unraw();
         let singles = one_of.iter().map(|one| single(name, s, one, &required));
-        // A boxed member (a large one, see cycles.rs) is read and set as what the box holds.
+        // A boxed member (large, or closing a cycle) is read and set as what the box holds.
         let accessors = s.fields.iter().map(|f| {
             let n = &f.rust;
             let doc = format!(" The `{}` member.", f.json);
@@ -493,6 +493,17 @@ fn const_literal(value: &ConstValue) -> TokenStream {
 
 /// The infallible constructor of an at-least-one-of struct from one of those members (`from_<member>`,
 /// with the required members): the rule is met by construction, so it returns the value itself.
+/// The type of a sealed constructor's parameter for member `f`: what its `Box` holds (the
+/// constructor boxes it), in an `Option` when the member is optional.
+fn param_ty(f: &Field) -> TokenStream {
+    let t = ty(f.ty.unboxed());
+    if f.required {
+        t
+    } else {
+        quote!(::core::option::Option<#t>)
+    }
+}
+
 fn single(
     name: &crate::names::RustName,
     s: &Struct,
@@ -502,7 +513,7 @@ fn single(
     let (n, t) = (&one.rust, super::construct::param_ty(&one.ty));
     let from = one.rust.prefixed("from_");
     let params = required.iter().map(|f| {
-        let (n, t) = (&f.rust, ty(&f.ty));
+        let (n, t) = (&f.rust, param_ty(f));
         quote!(#n: #t)
     });
     let members = super::construct::members(s, |f| {

@@ -125,7 +125,7 @@ impl Peer for SessionPeer {
                 to_modern::<legacy::ElicitResult, mcp::ElicitResult>(result(answer)?)
             }
             I::CreateMessageRequest(r) => {
-                let params = to_legacy::<_, legacy::CreateMessageRequestParams>(r.params)?;
+                let params = to_legacy::<_, legacy::CreateMessageRequestParams>(*r.params)?;
                 let answer = self
                     .exchange("sampling/createMessage", Some(params))
                     .await?;
