@@ -178,7 +178,7 @@ fn response_to_legacy(response: mcp::InputResponse) -> Result<Value, String> {
             to_json(&old::ElicitResult::try_from(r).map_err(era)?)
         }
         mcp::InputResponse::CreateMessageResult(r) => {
-            to_json(&old::CreateMessageResult::try_from(r).map_err(era)?)
+            to_json(&old::CreateMessageResult::try_from(*r).map_err(era)?)
         }
         mcp::InputResponse::ListRootsResult(r) => {
             to_json(&old::ListRootsResult::try_from(r).map_err(era)?)

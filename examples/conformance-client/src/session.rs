@@ -490,7 +490,7 @@ impl Session {
                 .and_then(|m| m.server_info.as_ref())
                 .map(|i| i.name.clone()),
             versions: found.supported_versions,
-            capabilities: found.capabilities,
+            capabilities: *found.capabilities,
         })
     }
 

@@ -340,7 +340,7 @@ fn legacy_result(answer: Answer, method: &str) -> Result<Value, ClientError> {
     if answer.is_error {
         let e: mcp::JSONRPCErrorResponse = serde_json::from_str(&answer.text)
             .map_err(|e| ClientError::Protocol(format!("reading an error response: {e}")))?;
-        return Err(ClientError::Rpc(e.error));
+        return Err(ClientError::Rpc(*e.error));
     }
     let mut response: Value = serde_json::from_str(&answer.text)
         .map_err(|e| ClientError::Protocol(format!("reading the {method} response: {e}")))?;
