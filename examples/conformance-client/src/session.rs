@@ -810,19 +810,23 @@ impl Session {
 
 /// Logs the `notifications/progress` events of an SSE body.
 fn log_progress(body: &str) {
-    let events = body
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .filter_map(|d| serde_json::from_str::<mcp::ProgressNotification>(d.trim()).ok());
-    for note in events {
-        let p = note.params;
-        eprintln!(
-            "notifications/progress: {}/{} {:?}",
-            p.progress,
-            p.total.map(|t| t.to_string()).unwrap_or_default(),
-            p.message.unwrap_or_default()
-        );
+    for data in body.lines().filter_map(|l| l.strip_prefix("data:")) {
+        log_progress_event(data);
     }
+}
+
+/// Logs one event's data if it is a `notifications/progress` (the same in both eras).
+pub(crate) fn log_progress_event(data: &str) {
+    let Ok(note) = serde_json::from_str::<mcp::ProgressNotification>(data.trim()) else {
+        return;
+    };
+    let p = note.params;
+    eprintln!(
+        "notifications/progress: {}/{} {:?}",
+        p.progress,
+        p.total.map(|t| t.to_string()).unwrap_or_default(),
+        p.message.unwrap_or_default()
+    );
 }
 
 /// Who this client is, in `_meta` (modern) and in `initialize` (legacy).

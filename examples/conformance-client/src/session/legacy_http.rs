@@ -314,6 +314,7 @@ impl Session {
             }
             (Some(method), None) => {
                 eprintln!("notification {method}");
+                super::log_progress_event(data);
                 Ok(None)
             }
             (None, Some(answered)) if *answered == serde_json::to_value(id).unwrap_or_default() => {
