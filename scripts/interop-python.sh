@@ -23,8 +23,7 @@
 #   3. the example client against the same fixture on the SDK's last legacy-only line, mcp 1
 #      (scripts/interop/requirements-legacy.txt, a second venv): 2025-11-25 only, its input
 #      tools sending server-to-client requests; the same answers. Runs only with
-#      INTEROP_LEGACY_SERVERS=1 (scripts/lib/interop.sh): the example client does not speak the
-#      legacy era yet.
+#      INTEROP_LEGACY_SERVERS=1 (scripts/lib/interop.sh), as CI does.
 #
 # Exits non-zero on any failure. The venvs live in target/interop-python (made once, kept);
 # PyPI is the only network they need. Talks to 127.0.0.1 only; every wait is bounded; both

@@ -22,8 +22,7 @@
 #   3. the example client against their legacy-only server (ts_server.mjs legacy, the SDK's
 #      stateful 2025-11-25 transport; its input tools send server-to-client requests): the same
 #      answers, and the server must have seen the client finish a 2025-11-25 handshake. Runs
-#      only with INTEROP_LEGACY_SERVERS=1 (scripts/lib/interop.sh): the example client does
-#      not speak the legacy era yet.
+#      only with INTEROP_LEGACY_SERVERS=1 (scripts/lib/interop.sh), as CI does.
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;
