@@ -79,29 +79,30 @@ grep -E '^Total:' "$OUT/server-2025-suite.log" |
   sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed/suite checks, all scenarios: \1 pass, \2 fail/' ||
   tail -n 5 "$OUT/server-2025-suite.log"
 
+# Runs the client on each scenario given after the revision ($1) and the results folder ($2)
+# against the suite's mocks of that revision, the results in $OUT/$2; non-zero if any failed.
+client_leg() {
+  local version=$1 leg=$2 failed=0 scenario rc
+  shift 2
+  for scenario in "$@"; do
+    set +e
+    timeout 120 "$NODE" "$SUITE" client --command "$BIN_DIR/mcp-conformance-client" \
+      --scenario "$scenario" --spec-version "$version" --timeout 60000 -o "$OUT/$leg" \
+      >"$OUT/$leg-$scenario.log" 2>&1
+    rc=$?
+    set -e
+    [[ $rc -eq 0 ]] || failed=1
+  done
+  return $failed
+}
+
 echo "== conformance: client scenarios"
 CLIENT_RC=0
-for scenario in "${CLIENT_SCENARIOS[@]}"; do
-  set +e
-  timeout 120 "$NODE" "$SUITE" client --command "$BIN_DIR/mcp-conformance-client" \
-    --scenario "$scenario" --spec-version 2026-07-28 --timeout 60000 -o "$OUT/client" \
-    >"$OUT/client-$scenario.log" 2>&1
-  rc=$?
-  set -e
-  [[ $rc -eq 0 ]] || CLIENT_RC=1
-done
+client_leg 2026-07-28 client "${CLIENT_SCENARIOS[@]}" || CLIENT_RC=1
 
 echo "== conformance: client scenarios (--spec-version 2025-11-25, legacy servers)"
 LEGACY_CLIENT_RC=0
-for scenario in "${LEGACY_CLIENT_SCENARIOS[@]}"; do
-  set +e
-  timeout 120 "$NODE" "$SUITE" client --command "$BIN_DIR/mcp-conformance-client" \
-    --scenario "$scenario" --spec-version 2025-11-25 --timeout 60000 -o "$OUT/client-2025" \
-    >"$OUT/client-2025-$scenario.log" 2>&1
-  rc=$?
-  set -e
-  [[ $rc -eq 0 ]] || LEGACY_CLIENT_RC=1
-done
+client_leg 2025-11-25 client-2025 "${LEGACY_CLIENT_SCENARIOS[@]}" || LEGACY_CLIENT_RC=1
 
 stop_servers
 

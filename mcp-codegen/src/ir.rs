@@ -200,6 +200,20 @@ pub struct Field {
     pub docs: Option<String>,
 }
 
+#[cfg(test)]
+impl Field {
+    /// A member `name` of type `ty` with no description (for the passes' unit tests).
+    pub fn for_test(name: &str, ty: Ty, required: bool) -> Field {
+        Field {
+            json: name.to_owned(),
+            rust: RustName::field(name),
+            ty,
+            required,
+            docs: None,
+        }
+    }
+}
+
 /// One value of a string enum.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnumValue {

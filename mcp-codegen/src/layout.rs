@@ -228,13 +228,7 @@ mod tests {
     use crate::ir::{Field, TypeDef, Union, UnionMode, Variant};
 
     fn field(name: &str, ty: Ty, required: bool) -> Field {
-        Field {
-            json: name.to_owned(),
-            rust: RustName::field(name),
-            ty,
-            required,
-            docs: None,
-        }
+        Field::for_test(name, ty, required)
     }
 
     #[test]

@@ -148,13 +148,7 @@ mod tests {
     use crate::names::RustName;
 
     fn field(name: &str, ty: Ty, required: bool) -> Field {
-        Field {
-            json: name.to_owned(),
-            rust: RustName::field(name),
-            ty,
-            required,
-            docs: None,
-        }
+        Field::for_test(name, ty, required)
     }
 
     fn named(name: &str) -> Ty {
