@@ -346,19 +346,14 @@ impl Session {
             Some((e.id, answers, e.error.is_some()))
         };
         let message = if sse {
-            log_progress(&text);
+            let events = crate::sse::all_data(&text);
+            events.iter().for_each(|d| log_progress_event(d));
             // The response is the event that carries our id with a result or an error; the
             // others are notifications about the request.
-            text.lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .map(str::trim)
-                .find_map(|d| match read(d)? {
-                    (Some(i), true, is_error) if i == *id => Some(Answer {
-                        text: d.to_owned(),
-                        is_error,
-                    }),
-                    _ => None,
-                })
+            events.into_iter().find_map(|d| match read(&d)? {
+                (Some(i), true, is_error) if i == *id => Some(Answer { text: d, is_error }),
+                _ => None,
+            })
         } else {
             // An error may come without an id (when the server could not read the request's).
             read(&text).map(|(_, _, is_error)| Answer { text, is_error })
@@ -805,13 +800,6 @@ impl Session {
             responses.insert(key.clone(), crate::answers::respond(request));
         }
         Ok(responses)
-    }
-}
-
-/// Logs the `notifications/progress` events of an SSE body.
-fn log_progress(body: &str) {
-    for data in body.lines().filter_map(|l| l.strip_prefix("data:")) {
-        log_progress_event(data);
     }
 }
 

@@ -4,6 +4,15 @@
 
 use std::time::Duration;
 
+/// The data of every event of a whole SSE body, the last one also when the body ends without
+/// the blank line that closes it.
+pub fn all_data(body: &str) -> Vec<String> {
+    let mut events = Events::default();
+    let mut data = events.push(body.as_bytes());
+    data.extend(events.push(b"\n\n"));
+    data
+}
+
 /// The state of one SSE stream (kept across a reconnection, which resumes it).
 #[derive(Debug, Default)]
 pub struct Events {

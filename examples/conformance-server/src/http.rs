@@ -556,17 +556,14 @@ pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Re
             let rest = UnboundedReceiverStream::new(rx);
             // The handler task sends `Done` last and then drops its sender, so the stream
             // ends right after the final response; `Cancelled` ends it with no response.
-            let events = first
-                .chain(rest)
-                .take_while(|m| !matches!(m, Msg::Cancelled))
-                .map(move |m| {
-                    let _held_by_the_stream = &cancel;
-                    match m {
-                        Msg::Note(text) | Msg::Done(Ok(text)) => text,
-                        Msg::Done(Err(f)) => f.body,
-                        Msg::Cancelled => String::new(),
-                    }
-                });
+            let events = first.chain(rest).map_while(move |m| {
+                let _held_by_the_stream = &cancel;
+                match m {
+                    Msg::Note(text) | Msg::Done(Ok(text)) => Some(text),
+                    Msg::Done(Err(f)) => Some(f.body),
+                    Msg::Cancelled => None,
+                }
+            });
             unbuffered(Sse::new(events.map(event)).into_response())
         }
     }
