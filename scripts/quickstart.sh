@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# The README's Quickstart, built as a newcomer would (run by CI): a new crate outside the
-# workspace, made only of the README's code fences tagged `quickstart:<file>` (fences tagged
-# with the same file are joined in README order), then `cargo fmt --check`, `cargo clippy
-# --all-targets -- -D warnings` and `cargo test` on it; then the command line, installed with
-# `cargo install --path mcp-codegen`, generates from the same schema.
+# The README's Quickstart, built as a newcomer would (run by CI): a new workspace outside this
+# one (the user's crate at its root, the generated types in a crate of their own), made only of
+# the README's code fences tagged `quickstart:<file>` (fences tagged with the same file are
+# joined in README order), then `cargo fmt --check`, `cargo clippy --workspace --all-targets --
+# -D warnings` and `cargo test --workspace` on it; then the command line, installed with `cargo
+# install --path mcp-codegen`, generates from the same schema.
 #
 # Two things differ from a newcomer's copy, and only these: the dependencies on this
 # project's crates get a `path` to this checkout (the README gives crates.io versions), and
-# the crate's `schema/` folder is a symlink to `$MCP_SCHEMA_DIR` (default: the checkout's
+# the `schema/` folder beside each build script is a symlink to `$MCP_SCHEMA_DIR` (default: the checkout's
 # sibling `shared/mcp-schema`, as in .cargo/config.toml), which holds the official schemas in
 # the specification repository's layout (`<revision>/schema.json`). Nothing of the
 # specification is copied. Builds go to target/quickstart, so a rerun is incremental.
@@ -23,12 +24,11 @@ export CARGO_TARGET_DIR=$ROOT/target/quickstart
 
 rm -rf "$CRATE"
 mkdir -p "$CRATE"
-ln -s "$SCHEMA_DIR" "$CRATE/schema"
 
-python3 - "$ROOT" "$CRATE" <<'EOF'
+python3 - "$ROOT" "$CRATE" "$SCHEMA_DIR" <<'EOF'
 import pathlib, re, sys
 
-root, crate = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+root, crate, schema = (pathlib.Path(a) for a in sys.argv[1:4])
 readme = (root / "README.md").read_text()
 files, current, fence = {}, None, None
 for number, line in enumerate(readme.splitlines(), 1):
@@ -46,9 +46,12 @@ for number, line in enumerate(readme.splitlines(), 1):
         files[current].append(line + "\n")
 if fence is not None:
     sys.exit("README.md: a code fence is not closed")
-for needed in ("Cargo.toml", "build.rs", "src/lib.rs"):
+for needed in ("Cargo.toml", "src/lib.rs"):
     if needed not in files:
         sys.exit(f"README.md: no code fence tagged quickstart:{needed}")
+scripts = [name for name in files if pathlib.PurePosixPath(name).name == "build.rs"]
+if not scripts:
+    sys.exit("README.md: no code fence tagged quickstart:<crate>/build.rs")
 
 # This project's crates from this checkout: `name = "0.1"` or `name = { version = .. }`.
 def local(m):
@@ -57,11 +60,12 @@ def local(m):
     if spec.startswith('"'):
         return f"{name} = {{ {path}, version = {spec} }}"
     return f"{name} = {{ {path}, {spec.lstrip('{').lstrip()}"
-toml = "".join(files["Cargo.toml"])
-toml, n = re.subn(r"(?m)^(mcp-codegen|mcp-runtime|mcp-derive) = (.*)$", local, toml)
-if n == 0:
-    sys.exit("README.md: the quickstart Cargo.toml names none of this project's crates")
-files["Cargo.toml"] = [toml]
+named = 0
+for name in [name for name in files if pathlib.PurePosixPath(name).name == "Cargo.toml"]:
+    toml, n = re.subn(r"(?m)^(mcp-codegen|mcp-runtime|mcp-derive) = (.*)$", local, "".join(files[name]))
+    files[name], named = [toml], named + n
+if named == 0:
+    sys.exit("README.md: the quickstart's Cargo.toml files name none of this project's crates")
 
 for name, parts in files.items():
     path = crate / name
@@ -70,20 +74,23 @@ for name, parts in files.items():
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(parts))
     print(f"quickstart: {name} ({sum(p.count(chr(10)) for p in parts)} lines)")
+# The folder of each build script (the package it belongs to) gets the schema folder.
+for name in scripts:
+    (crate / name).parent.joinpath("schema").symlink_to(schema)
 EOF
 
 # The workspace's lock file: the same dependency versions as the checkout's own builds.
 cp "$ROOT/Cargo.lock" "$CRATE/Cargo.lock"
 
 cd "$CRATE"
-cargo fmt -- --check
-cargo clippy --all-targets -- -D warnings
-cargo test
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --workspace
 
 # Step 9: the command line, installed as the README says (a debug build, which reuses the
 # dependencies built above), on the same schema: written, then found up to date by --check.
 cargo install --quiet --locked --debug --path "$ROOT/mcp-codegen" --root "$CARGO_TARGET_DIR/cli"
 cli=$CARGO_TARGET_DIR/cli/bin/mcp-codegen
-"$cli" --schema schema/2026-07-28/schema.json --out "$CRATE/mcp.rs"
-"$cli" --schema schema/2026-07-28/schema.json --out "$CRATE/mcp.rs" --check
+"$cli" --schema "$SCHEMA_DIR/2026-07-28/schema.json" --out "$CRATE/mcp.rs"
+"$cli" --schema "$SCHEMA_DIR/2026-07-28/schema.json" --out "$CRATE/mcp.rs" --check
 echo "quickstart: the README's Quickstart builds, passes clippy -D warnings and its tests; the CLI installs and runs ($CRATE)"
