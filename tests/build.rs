@@ -44,10 +44,12 @@ fn main() {
     let examples = dir.join("2026-07-28").join("examples");
     println!("cargo:rerun-if-changed={}", examples.display());
     std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
-    // 2025-11-25 and 2026-07-28 side by side (issue 19), and what the tests need of the join.
+    // 2025-11-25 and 2026-07-28 side by side (issue 19), and what the tests need of the join;
+    // the messages' readers and writers compiled with it (`precompile`, tests/tests/wire.rs).
     let eras = mcp_codegen::Builder::new()
         .schema(dir.join("2025-11-25").join("schema.json"))
         .schema(dir.join("2026-07-28").join("schema.json"))
+        .precompile(true)
         .generate(out.join("mcp-eras.rs"))
         .unwrap_or_else(|e| panic!("generating 2025-11-25 with 2026-07-28: {e}"));
     let Some(eras) = eras.eras else {

@@ -14,6 +14,7 @@ use crate::lower::{Lowerer, Options};
 use crate::naming::DefNames;
 use crate::output::{Generated, format_file, holds_exactly};
 use crate::overlay::Overlay;
+use crate::precompile;
 use crate::protocol::Protocol;
 use crate::{cycles, eras, extension_roles, layout, overview, roles, sizes};
 
@@ -37,6 +38,7 @@ pub struct Builder {
     lossless: bool,
     raw_json: bool,
     json_schema: bool,
+    precompile: bool,
     cargo: bool,
 }
 
@@ -58,6 +60,7 @@ impl Builder {
             lossless: true,
             raw_json: false,
             json_schema: false,
+            precompile: false,
             cargo: std::env::var_os("CARGO").is_some() && std::env::var_os("OUT_DIR").is_some(),
         }
     }
@@ -173,6 +176,21 @@ impl Builder {
     /// schema's descriptions as plain text.
     pub fn json_schema(&mut self, on: bool) -> &mut Self {
         self.json_schema = on;
+        self
+    }
+
+    /// Whether the messages' JSON readers and writers are compiled with the generated module
+    /// (default `false`). With `true`, every message type (requests, their responses,
+    /// notifications, the error response, the unions of them, the union of every message)
+    /// implements `mcp_runtime::Wire` with functions that are not generic: a crate that
+    /// depends on the crate holding the module reads a message with
+    /// `CallToolResultResponse::from_json_str(text)` and writes it with `.to_json_string()`
+    /// without compiling its reader and writer again, which is what a release rebuild of that
+    /// crate spends most of its time on (BENCHMARKS.md, section 11). The module's own crate
+    /// then compiles them once: worth it when the module has a crate of its own, as in the
+    /// README's Quickstart.
+    pub fn precompile(&mut self, on: bool) -> &mut Self {
+        self.precompile = on;
         self
     }
 
@@ -326,6 +344,10 @@ impl Builder {
         extension_roles::assign(&mut module, &protocol, &names.rust_of);
         // sizes: a Box on the large members clippy would have the user box.
         sizes::bound(&mut module);
+        // precompile: the messages whose reader and writer the module compiles.
+        if self.precompile {
+            precompile::select(&mut module);
+        }
         // overview: the generated module's docs.
         module.overview = overview::text(&module, defs, &protocol);
         let methods = methods_of(&protocol);

@@ -56,6 +56,9 @@ pub struct Module {
     pub extensions: Vec<ExtensionRole>,
     /// Where the client capabilities advertise extensions, when an extension is enabled.
     pub extension_capabilities: Option<ExtensionCapabilitiesRole>,
+    /// The types whose JSON reader and writer are compiled with the module
+    /// (`mcp_runtime::Wire`), in name order; empty unless asked for (see `precompile`).
+    pub precompiled: Vec<RustName>,
 }
 
 /// An enabled extension: a marker type with its identifier and `resultType` values.
@@ -625,7 +628,42 @@ impl Module {
     }
 }
 
+impl Kind {
+    /// The generated types this definition names (its members', variants' and results' types).
+    pub fn references(&self) -> Vec<&RustName> {
+        let mut out = Vec::new();
+        match self {
+            Kind::Struct(s) => {
+                let result = match &s.result {
+                    Some(ResultMode::Field(f)) => Some(&f.ty),
+                    _ => None,
+                };
+                for t in s.fields.iter().map(|f| &f.ty).chain(result) {
+                    t.named(&mut out);
+                }
+            }
+            Kind::Union(u) => u.variants.iter().for_each(|v| v.ty.named(&mut out)),
+            Kind::Alias(t) => t.named(&mut out),
+            Kind::Results(r) => {
+                out.extend(r.variants.iter().map(|v| &v.ty));
+                out.extend(&r.request);
+            }
+            Kind::StringEnum(_) => {}
+        }
+        out
+    }
+}
+
 impl Ty {
+    /// The generated types this one names (inside a Vec, map or Box too), into `out`.
+    fn named<'t>(&'t self, out: &mut Vec<&'t RustName>) {
+        match self {
+            Ty::Named(n) => out.push(n),
+            Ty::Vec(inner) | Ty::Map(inner) | Ty::Boxed(inner) => inner.named(out),
+            _ => {}
+        }
+    }
+
     /// The generated types this one holds by value (not behind a Vec, map or Box).
     pub fn by_value(&self) -> Option<&RustName> {
         match self {

@@ -61,6 +61,7 @@ mod overlay;
 mod overview;
 mod patch;
 mod pointer;
+mod precompile;
 mod protocol;
 mod results;
 mod roles;

@@ -27,6 +27,8 @@ OPTIONS:
     --raw-json           Keep JSON the protocol does not interpret (any JSON value, open
                          objects such as a tool's inputSchema) as mcp_runtime::RawJson text.
     --json-schema        Also derive schemars::JsonSchema (needs mcp-runtime's schemars feature).
+    --precompile         Compile the messages' JSON readers and writers with the module
+                         (mcp_runtime::Wire), for a module in a crate of its own.
     -h, --help           Print this help.
 
 EXIT STATUS:
@@ -72,6 +74,9 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             }
             "--json-schema" => {
                 args.builder.json_schema(true);
+            }
+            "--precompile" => {
+                args.builder.precompile(true);
             }
             other => return Err(format!("unknown argument {other:?}")),
         }

@@ -80,6 +80,7 @@ pub mod result_type;
 pub mod retry;
 #[cfg(feature = "seal")]
 pub mod seal;
+pub mod wire;
 
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
 pub use protocol::{
@@ -117,6 +118,7 @@ pub use object_schema::ObjectSchema;
 pub use raw_json::RawJson;
 pub use response::{Refuse, Response, RpcError};
 pub use result_type::ResultType;
+pub use wire::Wire;
 
 /// Code generated with `raw_json(true)` calls this first: with the `raw_json` feature it is
 /// nothing, without it the build stops with an error saying to turn the feature on.

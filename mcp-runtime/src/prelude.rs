@@ -15,3 +15,4 @@ pub use crate::mrtr::{
 pub use crate::object_schema::ObjectSchema as _;
 pub use crate::protocol::{ErrorResponse as _, Notification as _, Request as _, Respond as _};
 pub use crate::response::Refuse as _;
+pub use crate::wire::Wire as _;

@@ -13,6 +13,7 @@ mod prose;
 mod roles;
 mod table;
 mod tokens;
+mod wire;
 
 use std::collections::BTreeSet;
 
@@ -44,6 +45,7 @@ fn emit_without(
 ) -> TokenStream {
     let items = items::emit(module, options, left_out);
     let roles = roles::emit(module);
+    let wire = wire::emit(module, left_out);
     let prelude = prelude(module);
     let overview = overview(module);
     let raw_json = raw_json_check(module);
@@ -52,6 +54,7 @@ fn emit_without(
         #raw_json
         #items
         #roles
+        #wire
         #prelude
     }
 }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Kind, Module, ResultMode, RustName, Ty, TypeDef};
+use crate::ir::{Kind, Module, ResultMode, RustName, TypeDef};
 
 /// The names of the types `a` and `b` share.
 pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
@@ -26,7 +26,7 @@ pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
             .filter(|name| {
                 a.types
                     .get(*name)
-                    .is_some_and(|d| references(&d.kind).iter().all(|r| set.contains(*r)))
+                    .is_some_and(|d| d.kind.references().iter().all(|r| set.contains(*r)))
             })
             .cloned()
             .collect();
@@ -60,39 +60,6 @@ fn bare(kind: &Kind) -> Kind {
         Kind::StringEnum(_) | Kind::Union(_) | Kind::Alias(_) => {}
     }
     kind
-}
-
-/// The generated types a definition names.
-pub fn references(kind: &Kind) -> Vec<&RustName> {
-    let mut out = Vec::new();
-    match kind {
-        Kind::Struct(s) => {
-            let result = match &s.result {
-                Some(ResultMode::Field(f)) => Some(&f.ty),
-                _ => None,
-            };
-            for t in s.fields.iter().map(|f| &f.ty).chain(result) {
-                named(t, &mut out);
-            }
-        }
-        Kind::Union(u) => u.variants.iter().for_each(|v| named(&v.ty, &mut out)),
-        Kind::Alias(t) => named(t, &mut out),
-        Kind::Results(r) => {
-            out.extend(r.variants.iter().map(|v| &v.ty));
-            out.extend(&r.request);
-        }
-        Kind::StringEnum(_) => {}
-    }
-    out
-}
-
-/// The generated types `ty` names, into `out`.
-fn named<'t>(ty: &'t Ty, out: &mut Vec<&'t RustName>) {
-    match ty {
-        Ty::Named(n) => out.push(n),
-        Ty::Vec(inner) | Ty::Map(inner) | Ty::Boxed(inner) => named(inner, out),
-        _ => {}
-    }
 }
 
 /// The types a protocol role's trait impls are written for.

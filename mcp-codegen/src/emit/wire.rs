@@ -1,0 +1,33 @@
+//! `mcp_runtime::Wire` for the types the IR lists in `precompiled`: two functions that are not
+//! generic, so their reader and writer are compiled with the module.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::ir::{Module, RustName};
+
+/// The `Wire` impls of the module's precompiled types, but those `left_out`.
+pub fn emit(module: &Module, left_out: &BTreeSet<RustName>) -> TokenStream {
+    let impls = module
+        .precompiled
+        .iter()
+        .filter(|name| !left_out.contains(*name))
+        .map(wire);
+    quote!(#(#impls)*)
+}
+
+/// One type's impl.
+fn wire(name: &RustName) -> TokenStream {
+    quote! {
+        impl ::mcp_runtime::Wire for #name {
+            fn from_json_slice(json: &[u8]) -> ::serde_json::Result<Self> {
+                ::mcp_runtime::wire::read(json)
+            }
+            fn to_json_vec(&self) -> ::serde_json::Result<::std::vec::Vec<u8>> {
+                ::mcp_runtime::wire::write(self)
+            }
+        }
+    }
+}
