@@ -255,6 +255,11 @@ pub(crate) fn tools() -> Vec<mcp::Tool> {
             none(),
         ),
         tool(
+            "test_reconnection",
+            "Ends a legacy client's connection before answering; the answer waits for it to reconnect",
+            none(),
+        ),
+        tool(
             "test_trigger_tool_change",
             "Announces a tool list change to subscriptions/listen streams",
             none(),
@@ -409,6 +414,12 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
             ctx.notifier
                 .log(mcp::LoggingLevel::Info, json!("test_logging_tool ran"));
             tool_result(vec![text("Logged (if the request asked for a log level)")])
+        }
+        "test_reconnection" => {
+            // A legacy client reads the answer on the stream it resumes; a modern one gets it
+            // at once (its streams do not resume).
+            ctx.notifier.end_connection();
+            tool_result(vec![text("test_reconnection answered")])
         }
         "test_trigger_tool_change" => {
             let _ = ctx.app.changes.send(Change::Tools);

@@ -4,6 +4,7 @@
 
 mod bounds;
 mod legacy;
+mod resume;
 mod shapes;
 mod tasks;
 
