@@ -326,16 +326,24 @@ async fn request(
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
-        // The fixture's resources never change, so a subscription has nothing to report.
+        // Only a resource that can change is followed: any other has nothing to report.
         "resources/subscribe" => {
             return match serde_json::from_value::<legacy::SubscribeRequest>(message) {
-                Ok(_) => empty(),
+                Ok(r) => {
+                    if let Some(uri) = crate::features::changing_resource(&r.params.uri) {
+                        session.subscribe(uri);
+                    }
+                    empty()
+                }
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
         "resources/unsubscribe" => {
             return match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
-                Ok(_) => empty(),
+                Ok(r) => {
+                    session.unsubscribe(&r.params.uri);
+                    empty()
+                }
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
@@ -487,8 +495,9 @@ async fn serve(
 }
 
 /// `GET` with a session: with `Last-Event-ID`, the stream that event belongs to, resumed
-/// ([`streams`]; 400 if it cannot be); without, a new `GET` stream of server messages, the
-/// list changes (a legacy client learns of them only here), taking over from the one before.
+/// ([`streams`]; 400 if it cannot be); without, a new `GET` stream of server messages, taking
+/// over from the one before: the list changes, and the updates of the resources the session
+/// subscribed to (a legacy client learns of them only here).
 pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
     let Some(session) = app.sessions.find(id, &crate::http::principal(headers)) else {
         return (StatusCode::NOT_FOUND, "Session not found").into_response();
@@ -529,6 +538,12 @@ pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
                 Ok(crate::Change::Prompts) => {
                     crate::rpc::to_json(&legacy::PromptListChangedNotification::new())
                 }
+                Ok(crate::Change::Resource(uri)) if session.is_subscribed(uri) => {
+                    crate::rpc::to_json(&legacy::ResourceUpdatedNotification::new(
+                        legacy::ResourceUpdatedNotificationParams::new(uri),
+                    ))
+                }
+                Ok(crate::Change::Resource(_)) => continue,
                 // Changes were missed: the stream ends rather than skip them.
                 Err(_) => break,
             };

@@ -5,7 +5,7 @@
 //! answers, and as many messages for its `GET` stream. Its requests being handled are listed
 //! (as many as its open connections) so that `notifications/cancelled` can stop one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -39,6 +39,9 @@ pub struct Session {
     get_stream: watch::Sender<u64>,
     /// Its SSE streams, resumable.
     pub streams: Streams,
+    /// The resources it subscribed to (`resources/subscribe`) that can change: at most
+    /// `features::CHANGING_RESOURCES`, so bounded whatever the client asks.
+    subscriptions: Mutex<HashSet<&'static str>>,
     queue: usize,
     /// The requests being handled, by the JSON text of their id.
     running: Mutex<HashMap<String, Running>>,
@@ -164,6 +167,21 @@ impl Session {
         true
     }
 
+    /// Follows `uri` (`resources/subscribe`): its updates come on the `GET` stream.
+    pub fn subscribe(&self, uri: &'static str) {
+        lock(&self.subscriptions).insert(uri);
+    }
+
+    /// Stops following `uri` (`resources/unsubscribe`).
+    pub fn unsubscribe(&self, uri: &str) {
+        lock(&self.subscriptions).remove(uri);
+    }
+
+    /// Whether the session follows `uri`.
+    pub fn is_subscribed(&self, uri: &str) -> bool {
+        lock(&self.subscriptions).contains(uri)
+    }
+
     /// How many of the session's requests are being handled now.
     pub fn running(&self) -> usize {
         lock(&self.running).len()
@@ -226,6 +244,7 @@ impl Sessions {
             next_id: AtomicU64::new(1),
             get_stream: watch::Sender::new(0),
             streams: Streams::new(self.limits),
+            subscriptions: Mutex::default(),
             queue: self.limits.session_queue,
             running: Mutex::default(),
         });

@@ -73,7 +73,10 @@ pub(super) async fn open(url: &str) -> String {
 }
 
 /// The JSON-RPC messages of an SSE stream's next chunks, until `want` says stop.
-async fn read_until(resp: &mut reqwest::Response, want: impl Fn(&Value) -> bool) -> Vec<Value> {
+pub(super) async fn read_until(
+    resp: &mut reqwest::Response,
+    want: impl Fn(&Value) -> bool,
+) -> Vec<Value> {
     let mut seen = Vec::new();
     let mut buffer = String::new();
     loop {

@@ -6,6 +6,7 @@ mod bounds;
 mod legacy;
 mod resume;
 mod shapes;
+mod subscriptions;
 mod tasks;
 
 use serde_json::{Value, json};
