@@ -32,9 +32,9 @@ pub struct Limits {
     /// A legacy session with no request for this long is dropped; its id is then unknown
     /// (404) and the client initializes again.
     pub session_idle: Duration,
-    /// Server-to-client requests of one legacy session waiting for answers, and messages
-    /// queued for its `GET` stream: one more is refused (the request that needed it ends with
-    /// an error).
+    /// Server-to-client requests of one legacy session waiting for answers: one more is
+    /// refused (the request that needed it ends with an error). (What its streams hold is
+    /// bounded by `replay_events`.)
     pub session_queue: usize,
     /// How long a legacy client has to answer a server-to-client request (an elicitation, a
     /// sampling, a roots list): then the request that needed it ends with an error.
