@@ -285,3 +285,73 @@ async fn over_http_a_resume_past_the_replay_buffer_or_the_kept_streams_is_refuse
     assert_eq!(resumed.0, 400, "{}", resumed.1);
     assert!(resumed.1.contains("no longer resumable"), "{}", resumed.1);
 }
+
+/// The events of `resp` as they come, until one whose data satisfies `want`.
+async fn events_until(
+    resp: &mut reqwest::Response,
+    want: impl Fn(&Value) -> bool,
+) -> Vec<(Option<String>, Option<String>, String)> {
+    let mut text = String::new();
+    loop {
+        let chunk = tokio::time::timeout(Duration::from_secs(10), resp.chunk())
+            .await
+            .expect("the stream stalled")
+            .unwrap()
+            .expect("the stream ended first");
+        text.push_str(&String::from_utf8_lossy(&chunk));
+        let Some(end) = text.rfind("\n\n") else {
+            continue;
+        };
+        let complete = events(&text[..end]);
+        if complete
+            .iter()
+            .any(|e| serde_json::from_str(&e.2).is_ok_and(|m: Value| want(&m)))
+        {
+            return complete;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_request_still_running_answers_on_the_stream_resumed_after_a_broken_connection() {
+    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let session = open(&url).await;
+    let call = request(
+        9,
+        "tools/call",
+        json!({"name": "test_elicitation", "arguments": {"message": "Who are you?"}}),
+    );
+    let mut resp = send(&url, Some(&session), None, &call).await;
+    let seen = events_until(&mut resp, |m| m["method"] == "elicitation/create").await;
+    let (Some(last), _, asked) = seen.last().unwrap().clone() else {
+        panic!("the event has an id: {seen:?}")
+    };
+    let asked: Value = serde_json::from_str(&asked).unwrap();
+    // The connection breaks; the handler waits on for its answer.
+    drop(resp);
+    let mut resumed = reqwest::Client::new()
+        .get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .header("last-event-id", &last)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resumed.status(), 200);
+    assert_eq!(app.running.now(), 1, "the handler still runs");
+    let answer = json!({"jsonrpc": "2.0", "id": asked["id"], "result": {
+        "action": "accept", "content": {"username": "ada", "email": "ada@example.com"}}});
+    assert_eq!(
+        send(&url, Some(&session), None, &answer).await.status(),
+        202
+    );
+    let rest = events_until(&mut resumed, |m| m["id"] == 9).await;
+    // Nothing from before the id is sent again; the answer comes live, with the next id.
+    assert_eq!(rest.len(), 1, "{rest:?}");
+    let (stream, sequence) = last.split_once('-').unwrap();
+    let next = sequence.parse::<u64>().unwrap() + 1;
+    assert_eq!(rest[0].0, Some(format!("{stream}-{next}")));
+    let result: Value = serde_json::from_str(&rest[0].2).unwrap();
+    let text = result["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("ada@example.com"), "{text}");
+}
