@@ -264,8 +264,11 @@ fn server_request(id: &str, method: &str) -> String {
 }
 
 /// A legacy server that asks on its GET stream, with no request of the client's open:
-/// `ping`, then `roots/list`; the stream then ends.
+/// `ping`, then `roots/list`; the stream then ends, and cannot be resumed.
 fn asks_on_the_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if is_get_stream(seen) && seen.header("last-event-id").is_some() {
+        return Answer::Json(400, error(-32000, "not resumable"));
+    }
     if is_get_stream(seen) {
         return Answer::Sse(vec![
             (Duration::ZERO, server_request("g-1", "ping")),
@@ -361,6 +364,80 @@ async fn an_event_over_the_bound_ends_the_get_streams_reading() {
     assert!(
         !session.is_listening(),
         "the reader gave up the stream instead of holding more"
+    );
+    session.close().await;
+}
+
+/// A legacy server whose GET stream asks, then ends with `retry: 10`; resumed from the id it
+/// sent, it asks once more on the new stream (which then stays open).
+fn resumable_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !is_get_stream(seen) {
+        return missing_session(seen, earlier);
+    }
+    match seen.header("last-event-id") {
+        None => Answer::Sse(vec![(
+            Duration::ZERO,
+            format!("retry: 10\n{}", server_request("g-1", "ping")),
+        )]),
+        Some(_) => Answer::Sse(vec![
+            (Duration::ZERO, server_request("g-2", "ping")),
+            (Duration::from_secs(3600), String::new()),
+        ]),
+    }
+}
+
+#[tokio::test]
+async fn a_get_stream_that_ends_is_resumed_from_its_last_event_id() {
+    let (url, log) = serve(resumable_get_stream).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    answer_to(&log, "g-2").await;
+    let seen = log.lock().unwrap().clone();
+    let gets: Vec<Option<&str>> = seen
+        .iter()
+        .filter(|s| is_get_stream(s))
+        .map(|s| s.header("last-event-id"))
+        .collect();
+    assert_eq!(gets, [None, Some("g-1")]);
+    session.close().await;
+}
+
+/// A legacy server whose GET stream asks once, then every resume of it ends at once, empty.
+fn empty_resumes(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !is_get_stream(seen) {
+        return missing_session(seen, earlier);
+    }
+    match seen.header("last-event-id") {
+        None => Answer::Sse(vec![(
+            Duration::ZERO,
+            format!("retry: 10\n{}", server_request("g-1", "ping")),
+        )]),
+        Some(_) => Answer::Sse(Vec::new()),
+    }
+}
+
+#[tokio::test]
+async fn resumes_of_the_get_stream_that_bring_nothing_are_bounded() {
+    let (url, log) = serve(empty_resumes).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    for _ in 0..1000 {
+        if !session.is_listening() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!session.is_listening(), "the reader gave up");
+    let gets = log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|s| is_get_stream(s))
+        .count();
+    assert_eq!(
+        gets,
+        1 + 3,
+        "the stream, then three resumes that brought no event"
     );
     session.close().await;
 }

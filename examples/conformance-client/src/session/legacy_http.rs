@@ -18,10 +18,11 @@ use crate::legacy::{self, Link};
 use crate::mcp;
 use crate::sse;
 
-/// How many times a legacy request's SSE stream that ends before its response is resumed.
-const MAX_RECONNECTS: usize = 3;
+/// How many times a legacy request's SSE stream that ends before its response is resumed (and
+/// the GET stream, in a row with no event).
+pub(super) const MAX_RECONNECTS: usize = 3;
 /// How long the client waits before resuming a stream when the server named no `retry`.
-const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+pub(super) const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
 impl Session {
     /// Opens a 2025-11-25 session: `initialize` (the session id and version it agrees are sent
@@ -274,7 +275,7 @@ impl Session {
 }
 
 /// Whether `resp` is an SSE stream.
-fn is_sse(resp: &reqwest::Response) -> bool {
+pub(super) fn is_sse(resp: &reqwest::Response) -> bool {
     resp.headers()
         .get("content-type")
         .and_then(|v| v.to_str().ok())

@@ -4,9 +4,12 @@
 //! the Server"), and they are answered as they come, by the same input handlers as the
 //! requests on a request's stream; its notifications are logged.
 //!
+//! A stream that ends after an event with an id is resumed with `Last-Event-ID` after the
+//! server's `retry`, as a request's stream is.
+//!
 //! Bounded: one event at a time (a server request is answered before the next event is read),
-//! and an event (or a line) larger than [`MAX_EVENT_BYTES`] ends the reading instead of being
-//! buffered on. Stopped cleanly by [`Listener::stop`]: the task finishes the answer it is
+//! an event (or a line) larger than [`MAX_EVENT_BYTES`] ends the reading instead of being
+//! buffered on, and at most [`MAX_RECONNECTS`] resumes in a row that bring no event. Stopped cleanly by [`Listener::stop`]: the task finishes the answer it is
 //! sending, then drops the stream (its connection closes); dropped without `stop`, it is
 //! aborted.
 
@@ -17,6 +20,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::ClientError;
+use super::legacy_http::{DEFAULT_RETRY, MAX_RECONNECTS};
 use crate::legacy::{self, Link};
 use crate::sse;
 
@@ -129,9 +133,11 @@ impl Drop for Listener {
     }
 }
 
-/// Reads the stream until it ends, fails, holds an event over the bound, or `stopped` fires.
+/// Reads the stream until it ends, fails, holds an event over the bound, or `stopped` fires;
+/// a stream that ends after an event with an id is resumed ([`resume`]).
 async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot::Receiver<()>) {
     let mut events = sse::Events::default();
+    let mut reconnects = 0;
     loop {
         let chunk = tokio::select! {
             _ = &mut stopped => return,
@@ -139,10 +145,17 @@ async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot:
         };
         let chunk = match chunk {
             Ok(Some(chunk)) => chunk,
-            Ok(None) => return eprintln!("the GET stream ended"),
-            Err(e) => return eprintln!("the GET stream failed: {e}"),
+            Ok(None) | Err(_) => {
+                let Some(resumed) = resume(&outbox, &events, &mut reconnects, &mut stopped).await
+                else {
+                    return;
+                };
+                resp = resumed;
+                continue;
+            }
         };
         for data in events.push(&chunk) {
+            reconnects = 0;
             // A priming event carries no data; anything else that is not JSON is skipped.
             let Ok(message) = serde_json::from_str::<Value>(&data) else {
                 continue;
@@ -155,6 +168,49 @@ async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot:
             return eprintln!(
                 "the GET stream's event passed {MAX_EVENT_BYTES} bytes: no longer read"
             );
+        }
+    }
+}
+
+/// After the GET stream ended: the stream resumed with `Last-Event-ID` once the `retry` the
+/// server asked for has passed, if it sent an event id, fewer than [`MAX_RECONNECTS`] resumes
+/// in a row brought no event, the server accepts, and `stopped` has not fired meanwhile.
+async fn resume(
+    outbox: &Outbox,
+    events: &sse::Events,
+    reconnects: &mut usize,
+    stopped: &mut oneshot::Receiver<()>,
+) -> Option<reqwest::Response> {
+    let Some(last) = events.last_id.as_deref() else {
+        eprintln!("the GET stream ended");
+        return None;
+    };
+    if *reconnects == MAX_RECONNECTS {
+        eprintln!("the GET stream ended {MAX_RECONNECTS} times with no event: no longer read");
+        return None;
+    }
+    *reconnects += 1;
+    let wait = events.retry.unwrap_or(DEFAULT_RETRY);
+    eprintln!("the GET stream ended: resuming after {wait:?} from {last:?}");
+    tokio::select! {
+        _ = stopped => return None,
+        () = tokio::time::sleep(wait) => {}
+    }
+    let sent = outbox
+        .in_session(outbox.http.get(&outbox.url))
+        .header("accept", "text/event-stream")
+        .header("last-event-id", last)
+        .send()
+        .await;
+    match sent {
+        Ok(resp) if resp.status().is_success() && super::legacy_http::is_sse(&resp) => Some(resp),
+        Ok(resp) => {
+            eprintln!("resuming the GET stream: HTTP {}", resp.status().as_u16());
+            None
+        }
+        Err(e) => {
+            eprintln!("resuming the GET stream: {e}");
+            None
         }
     }
 }
