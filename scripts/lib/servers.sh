@@ -28,6 +28,9 @@ stop_servers() {
 start_server() {
   local log=$1
   shift
+  # Created here, not by the background job's redirection, so that the first read of it below
+  # cannot come before it exists (a failing sed under pipefail ended the script).
+  : >"$log"
   "$@" >"$log" 2>&1 &
   local pid=$!
   SERVER_PIDS+=("$pid")

@@ -79,7 +79,9 @@ fn assert_legacy_session(seen: &[Seen]) {
             "server/discover",
             "initialize",
             "notifications/initialized",
-            "tools/list"
+            "GET",
+            "tools/list",
+            "DELETE"
         ]
     );
     let init = &seen[1].body["params"];
@@ -212,10 +214,11 @@ async fn an_answer_that_contradicts_the_modern_era_makes_the_client_probe_again(
             "server/discover",
             "initialize",
             "notifications/initialized",
+            "GET",
             "tools/list"
         ]
     );
-    assert_eq!(seen[5].header("mcp-session-id"), Some(SESSION_ID));
+    assert_eq!(seen[6].header("mcp-session-id"), Some(SESSION_ID));
 }
 
 /// A legacy server that forgets the session once: the first `tools/list` in it gets 404.
@@ -240,10 +243,201 @@ async fn a_session_the_server_ended_is_opened_again() {
             "server/discover",
             "initialize",
             "notifications/initialized",
+            "GET",
             "tools/list",
             "initialize",
             "notifications/initialized",
+            "GET",
             "tools/list"
         ]
     );
+}
+
+/// Whether `seen` opens the session's GET stream.
+fn is_get_stream(seen: &Seen) -> bool {
+    seen.verb == "GET"
+}
+
+fn server_request(id: &str, method: &str) -> String {
+    let request = json!({"jsonrpc": "2.0", "id": id, "method": method});
+    format!("id: {id}\ndata: {request}\n\n")
+}
+
+/// A legacy server that asks on its GET stream, with no request of the client's open:
+/// `ping`, then `roots/list`; the stream then ends, and cannot be resumed.
+fn asks_on_the_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if is_get_stream(seen) && seen.header("last-event-id").is_some() {
+        return Answer::Json(400, error(-32000, "not resumable"));
+    }
+    if is_get_stream(seen) {
+        return Answer::Sse(vec![
+            (Duration::ZERO, server_request("g-1", "ping")),
+            (Duration::ZERO, server_request("g-2", "roots/list")),
+        ]);
+    }
+    missing_session(seen, earlier)
+}
+
+/// The client's answer to the server's request `id`, once it has come (waits at most 10 s).
+async fn answer_to(log: &std::sync::Mutex<Vec<Seen>>, id: &str) -> Seen {
+    for _ in 0..1000 {
+        if let Some(answer) = log.lock().unwrap().iter().find(|s| s.body["id"] == id) {
+            return answer.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("no answer to {id}")
+}
+
+#[tokio::test]
+async fn the_get_stream_is_read_and_answered_between_requests() {
+    let (url, log) = serve(asks_on_the_get_stream).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    // No request of the client's is open: the answers come from the GET stream's reader.
+    let ping = answer_to(&log, "g-1").await;
+    assert_eq!(ping.body["result"], json!({}));
+    assert_eq!(ping.header("mcp-session-id"), Some(SESSION_ID));
+    let roots = answer_to(&log, "g-2").await;
+    assert!(roots.body["result"]["roots"].is_array(), "{}", roots.body);
+    let seen = log.lock().unwrap().clone();
+    let sent: Vec<&str> = seen
+        .iter()
+        .filter(|s| s.body["id"] != "g-1" && s.body["id"] != "g-2" && !is_get_stream(s))
+        .map(Seen::method)
+        .collect();
+    assert_eq!(
+        sent,
+        ["server/discover", "initialize", "notifications/initialized"]
+    );
+    session.close().await;
+}
+
+/// A legacy server whose GET stream asks once and then stays open, quiet.
+fn quiet_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if is_get_stream(seen) {
+        return Answer::Sse(vec![
+            (Duration::ZERO, server_request("g-1", "ping")),
+            (Duration::from_secs(3600), server_request("g-2", "ping")),
+        ]);
+    }
+    missing_session(seen, earlier)
+}
+
+#[tokio::test]
+async fn close_stops_the_get_streams_reader() {
+    let (url, log) = serve(quiet_get_stream).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    answer_to(&log, "g-1").await;
+    assert!(session.is_listening(), "the open GET stream is read");
+    // The stream would stay open for an hour: close does not wait for it.
+    tokio::time::timeout(Duration::from_secs(10), session.close())
+        .await
+        .expect("close stops the reader");
+    assert!(!session.is_listening());
+}
+
+/// A legacy server whose GET stream sends one event that never ends, larger than the bound.
+fn endless_event(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if is_get_stream(seen) {
+        let line = format!("data: {}", "x".repeat(crate::session::MAX_EVENT_BYTES));
+        return Answer::Sse(vec![
+            (Duration::ZERO, line),
+            (Duration::from_secs(3600), "\n\n".to_owned()),
+        ]);
+    }
+    missing_session(seen, earlier)
+}
+
+#[tokio::test]
+async fn an_event_over_the_bound_ends_the_get_streams_reading() {
+    let (url, _log) = serve(endless_event).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    for _ in 0..1000 {
+        if !session.is_listening() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        !session.is_listening(),
+        "the reader gave up the stream instead of holding more"
+    );
+    session.close().await;
+}
+
+/// A legacy server whose GET stream asks, then ends with `retry: 10`; resumed from the id it
+/// sent, it asks once more on the new stream (which then stays open).
+fn resumable_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !is_get_stream(seen) {
+        return missing_session(seen, earlier);
+    }
+    match seen.header("last-event-id") {
+        None => Answer::Sse(vec![(
+            Duration::ZERO,
+            format!("retry: 10\n{}", server_request("g-1", "ping")),
+        )]),
+        Some(_) => Answer::Sse(vec![
+            (Duration::ZERO, server_request("g-2", "ping")),
+            (Duration::from_secs(3600), String::new()),
+        ]),
+    }
+}
+
+#[tokio::test]
+async fn a_get_stream_that_ends_is_resumed_from_its_last_event_id() {
+    let (url, log) = serve(resumable_get_stream).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    answer_to(&log, "g-2").await;
+    let seen = log.lock().unwrap().clone();
+    let gets: Vec<Option<&str>> = seen
+        .iter()
+        .filter(|s| is_get_stream(s))
+        .map(|s| s.header("last-event-id"))
+        .collect();
+    assert_eq!(gets, [None, Some("g-1")]);
+    session.close().await;
+}
+
+/// A legacy server whose GET stream asks once, then every resume of it ends at once, empty.
+fn empty_resumes(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !is_get_stream(seen) {
+        return missing_session(seen, earlier);
+    }
+    match seen.header("last-event-id") {
+        None => Answer::Sse(vec![(
+            Duration::ZERO,
+            format!("retry: 10\n{}", server_request("g-1", "ping")),
+        )]),
+        Some(_) => Answer::Sse(Vec::new()),
+    }
+}
+
+#[tokio::test]
+async fn resumes_of_the_get_stream_that_bring_nothing_are_bounded() {
+    let (url, log) = serve(empty_resumes).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    for _ in 0..1000 {
+        if !session.is_listening() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(!session.is_listening(), "the reader gave up");
+    let gets = log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|s| is_get_stream(s))
+        .count();
+    assert_eq!(
+        gets,
+        1 + 3,
+        "the stream, then three resumes that brought no event"
+    );
+    session.close().await;
 }

@@ -3,8 +3,8 @@
 //! headers, and the `Mcp-Param-*` headers the tool's `x-mcp-header` annotations ask for. With
 //! a legacy server (found by [`Session::connect`]'s probe) the same session speaks 2025-11-25
 //! in a session opened by `initialize`: see `legacy.rs` for the conversions,
-//! `session/legacy_http.rs` for the session's exchanges, and [`Session::send`] for where the
-//! eras part.
+//! `session/legacy_http.rs` for the session's exchanges, `session/listener.rs` for the reader
+//! of its GET stream, and [`Session::send`] for where the eras part.
 //!
 //! Requests and responses are the generated types; the multi round-trip retry is the
 //! generated `retry` of the request, which echoes `requestState` exactly (and sends none when
@@ -35,8 +35,11 @@ use crate::legacy::Link;
 use crate::mcp;
 
 mod legacy_http;
+mod listener;
 
-use legacy_http::Stream;
+use listener::Listener;
+#[cfg(test)]
+pub(crate) use listener::MAX_EVENT_BYTES;
 
 /// The protocol revisions this client speaks, preferred first.
 pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
@@ -222,9 +225,10 @@ pub struct Session {
     era: Era,
     /// The legacy session, once `initialize` has opened one.
     link: Option<Link>,
-    /// The legacy session's GET stream, where the server sends what belongs to no request
-    /// (a server may send its own requests there), read while a request is open.
-    listen: Option<Stream>,
+    /// The reader of the legacy session's GET stream, where the server sends what belongs to
+    /// no request (a server may send its own requests there): read from `initialize` to
+    /// `close`, between requests too.
+    listener: Option<Listener>,
     next_id: i64,
     capabilities: mcp::ClientCapabilities,
     /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
@@ -250,7 +254,7 @@ impl Session {
             version: SUPPORTED_VERSIONS[0].to_owned(),
             era: Era::Modern,
             link: None,
-            listen: None,
+            listener: None,
             next_id: 1,
             capabilities: capabilities(),
             progress: false,

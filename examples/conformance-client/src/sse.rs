@@ -27,6 +27,11 @@ pub struct Events {
 }
 
 impl Events {
+    /// Bytes held for an event not yet complete (its data lines and a line not yet ended).
+    pub fn buffered(&self) -> usize {
+        self.pending.len() + self.data.iter().map(String::len).sum::<usize>()
+    }
+
     /// Reads `chunk` and returns the data of each event it completes (empty data, such as a
     /// priming event's, included).
     pub fn push(&mut self, chunk: &[u8]) -> Vec<String> {
@@ -76,5 +81,8 @@ mod tests {
         assert_eq!(events.push(b"\r\ndata: 1}\r\n\r\n"), ["{\"a\":\n1}"]);
         assert_eq!(events.last_id.as_deref(), Some("e-1"));
         assert_eq!(events.retry, Some(Duration::from_millis(500)));
+        assert_eq!(events.buffered(), 0);
+        assert!(events.push(b"data: 12\ndata: 3").is_empty());
+        assert_eq!(events.buffered(), "12".len() + "data: 3".len());
     }
 }

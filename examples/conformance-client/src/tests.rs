@@ -13,10 +13,11 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::mcp;
 use crate::session::Session;
 
-/// One request the server saw: its headers (names lowercased), JSON body (parsed and as the
-/// bytes that came), and when its head arrived.
+/// One request the server saw: its HTTP method, headers (names lowercased), JSON body (parsed
+/// and as the bytes that came; null when there is none), and when its head arrived.
 #[derive(Debug, Clone)]
 pub(crate) struct Seen {
+    pub(crate) verb: String,
     headers: Vec<(String, String)>,
     pub(crate) body: Value,
     raw: Vec<u8>,
@@ -31,8 +32,12 @@ impl Seen {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The JSON-RPC method, or for a request with no body (a GET, a DELETE) its HTTP method.
     pub(crate) fn method(&self) -> &str {
-        self.body["method"].as_str().unwrap_or_default()
+        match &self.body {
+            Value::Null => &self.verb,
+            body => body["method"].as_str().unwrap_or_default(),
+        }
     }
 }
 
@@ -113,6 +118,7 @@ async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
         }
     };
     let head = String::from_utf8_lossy(&data[..end]).to_string();
+    let verb = head.split(' ').next().unwrap_or_default().to_owned();
     let headers: Vec<(String, String)> = head
         .lines()
         .skip(1)
@@ -132,8 +138,13 @@ async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
         data.extend_from_slice(&buf[..n]);
     }
     let raw = data[end..end + length].to_vec();
-    let body = serde_json::from_slice(&raw).ok()?;
+    // A GET or DELETE has no body.
+    let body = match raw.is_empty() {
+        true => Value::Null,
+        false => serde_json::from_slice(&raw).ok()?,
+    };
     Some(Seen {
+        verb,
         headers,
         body,
         raw,

@@ -3,6 +3,7 @@
 //! from the generated types.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::response::Response;
@@ -94,7 +95,7 @@ pub fn capabilities() -> mcp::ServerCapabilities {
         .with_completions(mcp::JSONObject::new())
         .with_logging(mcp::JSONObject::new())
         .with_prompts(mcp::ServerCapabilitiesPrompts::new().with_list_changed(true))
-        .with_resources(mcp::ServerCapabilitiesResources::new())
+        .with_resources(mcp::ServerCapabilitiesResources::new().with_subscribe(true))
         .with_tools(mcp::ServerCapabilitiesTools::new().with_list_changed(true))
         .with_extensions(
             [(mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new())]
@@ -255,6 +256,16 @@ pub(crate) fn tools() -> Vec<mcp::Tool> {
             none(),
         ),
         tool(
+            "test_update_watched_resource",
+            "Changes test://watched-resource, so that its subscribers are told (resources/updated)",
+            none(),
+        ),
+        tool(
+            "test_reconnection",
+            "Ends a legacy client's connection before answering; the answer waits for it to reconnect",
+            none(),
+        ),
+        tool(
             "test_trigger_tool_change",
             "Announces a tool list change to subscriptions/listen streams",
             none(),
@@ -409,6 +420,19 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
             ctx.notifier
                 .log(mcp::LoggingLevel::Info, json!("test_logging_tool ran"));
             tool_result(vec![text("Logged (if the request asked for a log level)")])
+        }
+        "test_update_watched_resource" => {
+            let version = ctx.app.watched_version.fetch_add(1, Ordering::SeqCst) + 1;
+            let _ = ctx.app.changes.send(Change::Resource(WATCHED_RESOURCE));
+            tool_result(vec![text(format!(
+                "{WATCHED_RESOURCE} is now at version {version}"
+            ))])
+        }
+        "test_reconnection" => {
+            // A legacy client reads the answer on the stream it resumes; a modern one gets it
+            // at once (its streams do not resume).
+            ctx.notifier.end_connection();
+            tool_result(vec![text("test_reconnection answered")])
         }
         "test_trigger_tool_change" => {
             let _ = ctx.app.changes.send(Change::Tools);
@@ -565,6 +589,19 @@ fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutc
 
 // ----- resources -----
 
+/// The fixture resource that changes: `test_update_watched_resource` bumps its version. The
+/// suite's `resources-subscribe` scenario subscribes to it.
+pub const WATCHED_RESOURCE: &str = "test://watched-resource";
+
+/// The resources whose content changes, the only ones an update can be sent for: a
+/// subscription to any other resource has nothing to report and is not kept.
+const CHANGING_RESOURCES: &[&str] = &[WATCHED_RESOURCE];
+
+/// `uri` as one of [`CHANGING_RESOURCES`], if it is one.
+pub fn changing_resource(uri: &str) -> Option<&'static str> {
+    CHANGING_RESOURCES.iter().copied().find(|u| *u == uri)
+}
+
 fn resource(uri: &str, name: &str, description: &str, mime: &str) -> mcp::Resource {
     mcp::Resource::new(name, uri)
         .with_description(description)
@@ -585,6 +622,12 @@ fn resources() -> Vec<mcp::Resource> {
             "A static binary resource (PNG)",
             "image/png",
         ),
+        resource(
+            WATCHED_RESOURCE,
+            "watched-resource",
+            "A text resource that changes when test_update_watched_resource is called",
+            "text/plain",
+        ),
     ]
 }
 
@@ -602,6 +645,19 @@ fn read_resource(
         "test://static-binary" => mcp::BlobResourceContents::new(PNG_BASE64, uri)
             .with_mime_type("image/png")
             .into(),
+        WATCHED_RESOURCE => {
+            let version = ctx.app.watched_version.load(Ordering::SeqCst);
+            let result = mcp::ReadResourceResult::new(vec![text_contents(
+                uri,
+                "text/plain",
+                &format!("Watched resource, version {version}"),
+            )]);
+            // It changes: a client re-reads it rather than keep a copy.
+            return Ok(result
+                .with_meta(result_meta())
+                .with_cache_scope(mcp::CacheScope::Public)
+                .with_ttl_ms(0u64));
+        }
         _ => match uri
             .strip_prefix("test://template/")
             .and_then(|rest| rest.strip_suffix("/data"))
@@ -691,10 +747,28 @@ pub fn listen(
             &request.id,
         ));
     }
-    // No resource list changes or per-resource updates here (not declared in discover).
+    // No resource list changes here (the list never changes). Updates of the listed resources
+    // are honoured (only the watched one ever changes); other URIs are not followed.
     let mut honoured = mcp::SubscriptionFilter::new();
     honoured.prompts_list_changed = asked.prompts_list_changed.filter(|b| *b);
     honoured.tools_list_changed = asked.tools_list_changed.filter(|b| *b);
+    honoured.resource_subscriptions = asked.resource_subscriptions.as_ref().map(|uris| {
+        let listed = resources();
+        let mut kept: Vec<String> = uris
+            .iter()
+            .filter(|uri| listed.iter().any(|r| r.uri == **uri))
+            .cloned()
+            .collect();
+        kept.sort_unstable();
+        kept.dedup();
+        kept
+    });
+    let watched: Vec<&'static str> = honoured
+        .resource_subscriptions
+        .iter()
+        .flatten()
+        .filter_map(|uri| changing_resource(uri))
+        .collect();
     let followed = app.tasks.known(&principal, &task_ids);
     honoured.task_ids = asked.task_ids.as_ref().map(|_| followed.clone());
     let subscription = request.id.clone();
@@ -732,6 +806,12 @@ pub fn listen(
                     ),
                     Ok(Change::Prompts) if prompts => to_json(
                         &mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
+                    ),
+                    Ok(Change::Resource(uri)) if watched.contains(&uri) => to_json(
+                        &mcp::ResourceUpdatedNotification::new(
+                            mcp::ResourceUpdatedNotificationParams::new(uri)
+                                .with_meta(tag(&subscription)),
+                        ),
                     ),
                     Ok(_) => continue,
                     Err(broadcast::error::RecvError::Lagged(n)) => break Some(fell_behind(&subscription, n)),

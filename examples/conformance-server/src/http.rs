@@ -539,33 +539,37 @@ fn same_value(sent: &str, body: &str) -> bool {
 ///
 /// `cancel` goes with the response: dropping it (the client went away) stops the handler.
 pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Response {
-    match rx.recv().await {
-        None => failure(Failure::new(
-            None,
-            crate::rpc::INTERNAL_ERROR,
-            "the handler stopped without answering",
-        )),
-        // Cancelled before it said anything: a stream that ends at once, with no answer.
-        Some(Msg::Cancelled) => {
-            unbuffered(Sse::new(tokio_stream::empty::<Result<Event, Infallible>>()).into_response())
-        }
-        Some(Msg::Done(Ok(body))) => json_response(StatusCode::OK, body),
-        Some(Msg::Done(Err(f))) => failure(f),
-        Some(Msg::Note(first)) => {
-            let first = tokio_stream::once(Msg::Note(first));
-            let rest = UnboundedReceiverStream::new(rx);
-            // The handler task sends `Done` last and then drops its sender, so the stream
-            // ends right after the final response; `Cancelled` ends it with no response.
-            let events = first.chain(rest).map_while(move |m| {
-                let _held_by_the_stream = &cancel;
-                match m {
-                    Msg::Note(text) | Msg::Done(Ok(text)) => Some(text),
-                    Msg::Done(Err(f)) => Some(f.body),
-                    Msg::Cancelled => None,
-                }
-            });
-            unbuffered(Sse::new(events.map(event)).into_response())
-        }
+    loop {
+        return match rx.recv().await {
+            None => failure(Failure::new(
+                None,
+                crate::rpc::INTERNAL_ERROR,
+                "the handler stopped without answering",
+            )),
+            // Modern streams do not resume, so nothing ends their connection early (only a
+            // legacy notifier sends `EndConnection`).
+            Some(Msg::EndConnection) => continue,
+            // Cancelled before it said anything: a stream that ends at once, with no answer.
+            Some(Msg::Cancelled) => unbuffered(
+                Sse::new(tokio_stream::empty::<Result<Event, Infallible>>()).into_response(),
+            ),
+            Some(Msg::Done(Ok(body))) => json_response(StatusCode::OK, body),
+            Some(Msg::Done(Err(f))) => failure(f),
+            Some(Msg::Note(first)) => {
+                let first = tokio_stream::once(Msg::Note(first));
+                let rest = UnboundedReceiverStream::new(rx);
+                // The handler task sends `Done` last and then drops its sender, so the stream
+                // ends right after the final response; `Cancelled` ends it with no response.
+                let events = first
+                    .chain(rest)
+                    .map_while(move |m| {
+                        let _held_by_the_stream = &cancel;
+                        (!matches!(m, Msg::Cancelled)).then_some(m)
+                    })
+                    .filter_map(Msg::into_text);
+                unbuffered(Sse::new(events.map(event)).into_response())
+            }
+        };
     }
 }
 
@@ -576,7 +580,7 @@ fn event(text: String) -> Result<Event, Infallible> {
 
 /// `X-Accel-Buffering: no` on an SSE response, so that a reverse proxy passes each event on
 /// as it comes instead of buffering the stream.
-fn unbuffered(mut response: Response) -> Response {
+pub fn unbuffered(mut response: Response) -> Response {
     response.headers_mut().insert(
         header::HeaderName::from_static("x-accel-buffering"),
         header::HeaderValue::from_static("no"),

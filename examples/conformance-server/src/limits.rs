@@ -32,13 +32,20 @@ pub struct Limits {
     /// A legacy session with no request for this long is dropped; its id is then unknown
     /// (404) and the client initializes again.
     pub session_idle: Duration,
-    /// Server-to-client requests of one legacy session waiting for answers, and messages
-    /// queued for its `GET` stream: one more is refused (the request that needed it ends with
-    /// an error).
+    /// Server-to-client requests of one legacy session waiting for answers: one more is
+    /// refused (the request that needed it ends with an error). (What its streams hold is
+    /// bounded by `replay_events`.)
     pub session_queue: usize,
     /// How long a legacy client has to answer a server-to-client request (an elicitation, a
     /// sampling, a roots list): then the request that needed it ends with an error.
     pub input_timeout: Duration,
+    /// Events kept per SSE stream of a legacy session for a client that resumes it
+    /// (`Last-Event-ID`); a resume from before the oldest kept one is refused (400).
+    pub replay_events: usize,
+    /// How long a legacy session's stream stays resumable once it has ended.
+    pub resume_window: Duration,
+    /// Ended streams kept resumable per legacy session: beyond them the oldest goes first.
+    pub resumable_streams: usize,
 }
 
 impl Default for Limits {
@@ -54,6 +61,9 @@ impl Default for Limits {
             session_idle: Duration::from_secs(600),
             session_queue: 16,
             input_timeout: Duration::from_secs(60),
+            replay_events: 64,
+            resume_window: Duration::from_secs(60),
+            resumable_streams: 16,
         }
     }
 }
@@ -75,7 +85,10 @@ pub const USAGE: &str = "Bounds (defaults in brackets; RELIABILITY.md says what 
   --max-sessions <n>          legacy sessions live at once [1024]
   --session-idle-ms <ms>      a legacy session without requests is dropped after [600000]
   --session-queue <n>         server requests awaiting answers per legacy session [16]
-  --input-timeout-ms <ms>     for a legacy client to answer a server request [60000]";
+  --input-timeout-ms <ms>     for a legacy client to answer a server request [60000]
+  --replay-events <n>         events kept per legacy stream for a resume [64]
+  --resume-window-ms <ms>     an ended legacy stream stays resumable for [60000]
+  --resumable-streams <n>     ended streams kept resumable per legacy session [16]";
 
 /// Applies option `flag` (taking its value from `args`) to `limits` or `tasks`. `None` if
 /// `flag` is not one of [`USAGE`]'s (and then nothing is taken from `args`); else whether its
@@ -99,6 +112,9 @@ pub fn apply(
         "--session-idle-ms" => Box::new(|n| limits.session_idle = millis(n)),
         "--session-queue" => Box::new(|n| limits.session_queue = to_usize(n)),
         "--input-timeout-ms" => Box::new(|n| limits.input_timeout = millis(n)),
+        "--replay-events" => Box::new(|n| limits.replay_events = to_usize(n)),
+        "--resume-window-ms" => Box::new(|n| limits.resume_window = millis(n)),
+        "--resumable-streams" => Box::new(|n| limits.resumable_streams = to_usize(n)),
         _ => return None,
     };
     Some(positive(flag, args.next()).map(set))
@@ -137,6 +153,9 @@ mod tests {
         assert_eq!(run("--session-idle-ms", "40"), Some(Ok(())));
         assert_eq!(run("--session-queue", "1"), Some(Ok(())));
         assert_eq!(run("--input-timeout-ms", "30"), Some(Ok(())));
+        assert_eq!(run("--replay-events", "5"), Some(Ok(())));
+        assert_eq!(run("--resume-window-ms", "70"), Some(Ok(())));
+        assert_eq!(run("--resumable-streams", "4"), Some(Ok(())));
         assert!(matches!(run("--max-connections", "0"), Some(Err(e)) if e.contains("positive")));
         assert!(matches!(run("--listen-queue", "x"), Some(Err(_))));
         assert_eq!(run("--listen", "127.0.0.1:0"), None);
@@ -154,5 +173,8 @@ mod tests {
         assert_eq!(limits.session_idle, Duration::from_millis(40));
         assert_eq!(limits.session_queue, 1);
         assert_eq!(limits.input_timeout, Duration::from_millis(30));
+        assert_eq!(limits.replay_events, 5);
+        assert_eq!(limits.resume_window, Duration::from_millis(70));
+        assert_eq!(limits.resumable_streams, 4);
     }
 }

@@ -51,11 +51,14 @@ use tokio::sync::{broadcast, watch};
 /// The protocol revisions this server implements.
 pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
 
-/// A change a `subscriptions/listen` stream may be told about.
+/// A change a `subscriptions/listen` stream (or a legacy session's `GET` stream) may be told
+/// about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Change {
     Tools,
     Prompts,
+    /// The resource of this URI changed (one of `features::CHANGING_RESOURCES`).
+    Resource(&'static str),
 }
 
 /// State shared by all requests. A modern client has no state here: the protocol is
@@ -77,6 +80,9 @@ pub struct App {
     pub sessions: legacy::sessions::Sessions,
     /// `--modern-only`: `initialize` is refused with -32022 instead of opening a session.
     pub modern_only: bool,
+    /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
+    /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
+    pub watched_version: std::sync::atomic::AtomicU64,
 }
 
 /// This server's `Implementation`, sent in every result's `_meta`.
@@ -322,6 +328,7 @@ pub fn new_app_with(
         limits,
         running: work::Running::default(),
         sessions: legacy::sessions::Sessions::new(limits),
+        watched_version: std::sync::atomic::AtomicU64::new(1),
         modern_only,
     });
     (app, stop)

@@ -150,10 +150,24 @@ pub struct Ctx {
 /// What a handler task sends to the HTTP layer: notifications, then one final response.
 /// Each as JSON text. `Cancelled` instead of the response when the client cancelled the request
 /// (a legacy `notifications/cancelled`): the response then ends with no answer.
+/// `EndConnection` (legacy sessions only, whose streams are resumable): the connection that
+/// carries the response closes now, and the client reconnects to read the rest.
 pub enum Msg {
     Note(String),
     Done(Result<String, Failure>),
     Cancelled,
+    EndConnection,
+}
+
+impl Msg {
+    /// The JSON-RPC message this carries (a notification, the response or its error), if any.
+    pub fn into_text(self) -> Option<String> {
+        match self {
+            Msg::Note(text) | Msg::Done(Ok(text)) => Some(text),
+            Msg::Done(Err(f)) => Some(f.body),
+            Msg::Cancelled | Msg::EndConnection => None,
+        }
+    }
 }
 
 /// Sends notifications about one request, if its response is a stream (the request carried a
@@ -219,6 +233,17 @@ impl Notifier {
             && let Ok(text) = to_json(notification)
         {
             let _ = tx.send(Msg::Note(text));
+        }
+    }
+
+    /// Closes the connection the response is streamed on, for a legacy client whose stream
+    /// resumes (`GET` with `Last-Event-ID`); nothing in the 2026-07-28 era, whose streams do
+    /// not resume (a broken one loses its request).
+    pub fn end_connection(&self) {
+        if self.legacy
+            && let Some(tx) = &self.tx
+        {
+            let _ = tx.send(Msg::EndConnection);
         }
     }
 

@@ -10,6 +10,7 @@ use mcp_runtime::era::Era;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::listener::{Listener, Outbox};
 use super::{
     Answer, ClientError, Connected, Envelope, Outgoing, Session, client_info, read_answer,
 };
@@ -17,30 +18,17 @@ use crate::legacy::{self, Link};
 use crate::mcp;
 use crate::sse;
 
-/// How many times a legacy request's SSE stream that ends before its response is resumed.
-const MAX_RECONNECTS: usize = 3;
+/// How many times a legacy request's SSE stream that ends before its response is resumed (and
+/// the GET stream, in a row with no event).
+pub(super) const MAX_RECONNECTS: usize = 3;
 /// How long the client waits before resuming a stream when the server named no `retry`.
-const DEFAULT_RETRY: Duration = Duration::from_secs(1);
-
-/// An SSE stream the client reads, with what it read so far.
-pub(super) struct Stream {
-    resp: reqwest::Response,
-    events: sse::Events,
-}
-
-/// Which stream a chunk came from, while a legacy request is open.
-enum Chunk {
-    /// The request's own stream.
-    Request(reqwest::Result<Option<Vec<u8>>>),
-    /// The session's GET stream.
-    Listen(reqwest::Result<Option<Vec<u8>>>),
-}
+pub(super) const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
 impl Session {
     /// Opens a 2025-11-25 session: `initialize` (the session id and version it agrees are sent
     /// with every later message), then `notifications/initialized`.
     pub(super) async fn initialize(&mut self) -> Result<Connected, ClientError> {
-        self.listen = None;
+        self.stop_listening().await;
         self.era = Era::Legacy;
         self.link = Some(Link {
             session_id: None,
@@ -60,7 +48,7 @@ impl Session {
         }
         self.legacy_notify(legacy::initialized().to_string().into_bytes())
             .await?;
-        self.listen = self.open_listen().await;
+        self.listener = self.open_listen().await;
         Ok(Connected {
             era: Era::Legacy,
             server: Some(result.server_info.name.clone()),
@@ -73,7 +61,7 @@ impl Session {
     /// Ends a legacy session with DELETE (a server that does not allow it answers 405, which
     /// changes nothing); nothing to end in the modern era.
     pub async fn close(&mut self) {
-        self.listen = None;
+        self.stop_listening().await;
         let Some(link) = self.link.take() else {
             return;
         };
@@ -93,19 +81,19 @@ impl Session {
         }
     }
 
-    /// Opens the session's GET stream; `None` when the server offers none (405, or any other
-    /// answer that is not an SSE stream).
-    async fn open_listen(&self) -> Option<Stream> {
-        let sent = self
+    /// Opens the session's GET stream and starts its reader ([`Listener`]); `None` when the
+    /// server offers none (405, or any other answer that is not an SSE stream).
+    async fn open_listen(&self) -> Option<Listener> {
+        let outbox = self.outbox();
+        let sent = outbox
             .in_session(self.http.get(&self.url))
             .header("accept", "text/event-stream")
             .send()
             .await;
         match sent {
-            Ok(resp) if resp.status().is_success() && is_sse(&resp) => Some(Stream {
-                resp,
-                events: sse::Events::default(),
-            }),
+            Ok(resp) if resp.status().is_success() && is_sse(&resp) => {
+                Some(Listener::start(resp, outbox))
+            }
             Ok(resp) => {
                 eprintln!("no GET stream: HTTP {}", resp.status().as_u16());
                 None
@@ -114,6 +102,28 @@ impl Session {
                 eprintln!("no GET stream: {e}");
                 None
             }
+        }
+    }
+
+    /// Stops the GET stream's reader, if one runs.
+    async fn stop_listening(&mut self) {
+        if let Some(listener) = self.listener.take() {
+            listener.stop().await;
+        }
+    }
+
+    /// Whether the legacy session's GET stream is being read now.
+    #[cfg(test)]
+    pub fn is_listening(&self) -> bool {
+        self.listener.as_ref().is_some_and(Listener::is_reading)
+    }
+
+    /// Where the session's messages go, with its headers as they are now.
+    fn outbox(&self) -> Outbox {
+        Outbox {
+            http: self.http.clone(),
+            url: self.url.clone(),
+            link: self.link.clone(),
         }
     }
 
@@ -144,36 +154,18 @@ impl Session {
     }
 
     /// `builder` with the legacy session's headers (after `initialize`).
-    fn in_session(&self, mut builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
-        if let Some(link) = &self.link {
-            if let Some(id) = &link.session_id {
-                builder = builder.header("mcp-session-id", id);
-            }
-            builder = builder.header("mcp-protocol-version", &link.version);
-        }
-        builder
+    fn in_session(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        self.outbox().in_session(builder)
     }
 
     /// POSTs a message of the legacy session.
     async fn legacy_send(&self, body: Vec<u8>) -> Result<reqwest::Response, ClientError> {
-        self.in_session(self.http.post(&self.url))
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .body(body)
-            .send()
-            .await
-            .map_err(|e| ClientError::Http(e.to_string()))
+        self.outbox().send(body).await
     }
 
-    /// POSTs a notification or a response of the legacy session (answered with 202).
+    /// POSTs a notification or a response of the legacy session (answered with 2xx).
     async fn legacy_notify(&self, body: Vec<u8>) -> Result<(), ClientError> {
-        let status = self.legacy_send(body).await?.status().as_u16();
-        if !(200..300).contains(&status) {
-            return Err(ClientError::Http(format!(
-                "HTTP {status} to a notification or response"
-            )));
-        }
-        Ok(())
+        self.outbox().notify(body).await
     }
 
     /// POSTs request `id` of the legacy session and returns its response (from a JSON body,
@@ -210,56 +202,20 @@ impl Session {
         Ok((answer, session_id))
     }
 
-    /// Reads a legacy SSE stream (and the session's GET stream beside it) until the response
-    /// to `id`, answering the server's requests on either; a stream that ends first is resumed
-    /// with GET and `Last-Event-ID` after the `retry` the server asked for, at most
-    /// [`MAX_RECONNECTS`] times.
+    /// Reads a legacy request's SSE stream until the response to `id`, answering the
+    /// server's requests on it (the session's GET stream has a reader of its own); a stream
+    /// that ends first is resumed with GET and `Last-Event-ID` after the `retry` the server
+    /// asked for, at most [`MAX_RECONNECTS`] times.
     async fn follow_stream(
-        &mut self,
-        resp: reqwest::Response,
-        id: &mcp::RequestId,
-    ) -> Result<Answer, ClientError> {
-        let mut listen = self.listen.take();
-        let answer = self.read_streams(resp, &mut listen, id).await;
-        self.listen = listen;
-        answer
-    }
-
-    /// [`Session::follow_stream`], with the GET stream taken out of the session while it runs;
-    /// the GET stream is dropped when it ends or fails (the request's stream goes on).
-    async fn read_streams(
         &self,
         mut resp: reqwest::Response,
-        listen: &mut Option<Stream>,
         id: &mcp::RequestId,
     ) -> Result<Answer, ClientError> {
         let http = |e: reqwest::Error| ClientError::Http(e.to_string());
         let mut events = sse::Events::default();
         for reconnect in 0..=MAX_RECONNECTS {
-            loop {
-                let chunk = match listen.as_mut() {
-                    Some(l) => tokio::select! {
-                        c = resp.chunk() => Chunk::Request(c.map(|c| c.map(|b| b.to_vec()))),
-                        c = l.resp.chunk() => Chunk::Listen(c.map(|c| c.map(|b| b.to_vec()))),
-                    },
-                    None => Chunk::Request(resp.chunk().await.map(|c| c.map(|b| b.to_vec()))),
-                };
-                let (stream, chunk) = match chunk {
-                    Chunk::Request(c) => match c.map_err(http)? {
-                        Some(c) => (&mut events, c),
-                        None => break,
-                    },
-                    Chunk::Listen(Ok(Some(c))) => match listen.as_mut() {
-                        Some(l) => (&mut l.events, c),
-                        None => continue,
-                    },
-                    Chunk::Listen(_) => {
-                        eprintln!("the GET stream ended");
-                        *listen = None;
-                        continue;
-                    }
-                };
-                for data in stream.push(&chunk) {
+            while let Some(chunk) = resp.chunk().await.map_err(http)? {
+                for data in events.push(&chunk) {
                     if let Some(answer) = self.on_event(&data, id).await? {
                         return Ok(answer);
                     }
@@ -293,8 +249,8 @@ impl Session {
         )))
     }
 
-    /// One event of a legacy stream: the response to `id` ends the stream; a request of the
-    /// server's is answered (POSTed back); a notification is logged.
+    /// One event of a request's stream: the response to `id` ends the stream; a request of
+    /// the server's is answered (POSTed back); a notification is logged.
     async fn on_event(
         &self,
         data: &str,
@@ -304,32 +260,22 @@ impl Session {
         let Ok(message) = serde_json::from_str::<serde_json::Value>(data) else {
             return Ok(None);
         };
-        let method = message.get("method").and_then(serde_json::Value::as_str);
-        match (method, message.get("id")) {
-            (Some(method), Some(_)) => {
-                eprintln!("server request {method} on the stream: answering");
-                let reply = legacy::answer_request(message, crate::answers::respond);
-                self.legacy_notify(reply.to_string().into_bytes()).await?;
-                Ok(None)
-            }
-            (Some(method), None) => {
-                eprintln!("notification {method}");
-                super::log_progress_event(data);
-                Ok(None)
-            }
-            (None, Some(answered)) if *answered == serde_json::to_value(id).unwrap_or_default() => {
-                Ok(Some(Answer {
-                    text: data.to_owned(),
-                    is_error: message.get("error").is_some(),
-                }))
-            }
-            _ => Ok(None),
+        if self.outbox().serve(&message, data).await? {
+            return Ok(None);
         }
+        let answered = message.get("id");
+        if answered.is_some_and(|a| *a == serde_json::to_value(id).unwrap_or_default()) {
+            return Ok(Some(Answer {
+                text: data.to_owned(),
+                is_error: message.get("error").is_some(),
+            }));
+        }
+        Ok(None)
     }
 }
 
 /// Whether `resp` is an SSE stream.
-fn is_sse(resp: &reqwest::Response) -> bool {
+pub(super) fn is_sse(resp: &reqwest::Response) -> bool {
     resp.headers()
         .get("content-type")
         .and_then(|v| v.to_str().ok())

@@ -15,6 +15,10 @@
 //!   ([`convert`]);
 //! - a JSON-RPC response from the client is handed to the server request waiting on it.
 //!
+//! Responses that stream, and the `GET` stream, are resumable ([`streams`]): each event has an
+//! id naming its stream, a handler may have the connection ended early (`test_reconnection`),
+//! and a `GET` with `Last-Event-ID` replays that stream from there and goes on with it.
+//!
 //! The transport's answers (2025-11-25 `basic/transports`): a request of a session without
 //! `Mcp-Session-Id` is refused with 400, one with an id the server does not know (or that
 //! another principal opened) with 404; `DELETE` ends a session; `GET` opens its stream.
@@ -22,6 +26,7 @@
 mod convert;
 mod peer;
 pub mod sessions;
+pub mod streams;
 
 use std::sync::Arc;
 
@@ -321,16 +326,24 @@ async fn request(
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
-        // The fixture's resources never change, so a subscription has nothing to report.
+        // Only a resource that can change is followed: any other has nothing to report.
         "resources/subscribe" => {
             return match serde_json::from_value::<legacy::SubscribeRequest>(message) {
-                Ok(_) => empty(),
+                Ok(r) => {
+                    if let Some(uri) = crate::features::changing_resource(&r.params.uri) {
+                        session.subscribe(uri);
+                    }
+                    empty()
+                }
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
         "resources/unsubscribe" => {
             return match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
-                Ok(_) => empty(),
+                Ok(r) => {
+                    session.unsubscribe(&r.params.uri);
+                    empty()
+                }
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
@@ -365,19 +378,56 @@ async fn request(
         let _ = task_tx.send(Msg::Done(done));
     });
     let _ = listed.send(session.track(&id, handler.abort_handle(), tx));
-    let response = crate::http::respond(rx, Cancel::new(handler.abort_handle())).await;
-    legacy_status(response)
+    respond(session, rx, Cancel::new(handler.abort_handle())).await
 }
 
-/// Errors of a session's request go with 200 (see [`reply`]).
-fn legacy_status(mut response: Response) -> Response {
-    let status = response.status();
-    if status.is_client_error() && status != StatusCode::TOO_MANY_REQUESTS
-        || status.is_server_error()
-    {
-        *response.status_mut() = StatusCode::OK;
-    }
-    response
+/// The answer to a request of a session: plain JSON when the handler finished before it sent
+/// anything else (as [`crate::http::respond`] does), else one of the session's resumable
+/// streams, fed by a task of its own until the handler answers or is cancelled.
+///
+/// `cancel` stops the handler if the client goes away before the stream opens; once it is
+/// open, the handler runs on without a connection (its stream resumes, and 2025-11-25 asks
+/// for `notifications/cancelled` to cancel), until it answers or a bound stops it.
+async fn respond(
+    session: Arc<Session>,
+    mut rx: mpsc::UnboundedReceiver<Msg>,
+    cancel: Cancel,
+) -> Response {
+    let first = match rx.recv().await {
+        Some(m @ (Msg::Note(_) | Msg::EndConnection)) => m,
+        Some(Msg::Cancelled) => return streams::response(mpsc::channel(1).1),
+        Some(Msg::Done(Ok(body))) => return json(StatusCode::OK, body),
+        Some(Msg::Done(Err(f))) => return reply(f),
+        None => {
+            let f = Failure::new(
+                None,
+                INTERNAL_ERROR,
+                "the handler stopped without answering",
+            );
+            return reply(f);
+        }
+    };
+    let (number, connection) = session.streams.open();
+    tokio::spawn(async move {
+        let _cancel = cancel;
+        let mut next = Some(first);
+        while let Some(m) = next {
+            match m {
+                Msg::Cancelled => break,
+                Msg::EndConnection => session.streams.end_connection(number),
+                m @ Msg::Done(_) => {
+                    session
+                        .streams
+                        .send(number, m.into_text().unwrap_or_default());
+                    break;
+                }
+                Msg::Note(text) => session.streams.send(number, text),
+            }
+            next = rx.recv().await;
+        }
+        session.streams.finish(number);
+    });
+    streams::response(connection)
 }
 
 /// What a modern client would send in `_meta`, from the session: its capabilities and client,
@@ -444,42 +494,66 @@ async fn serve(
     }
 }
 
-/// `GET` with a session: its stream of server messages, the list changes (a legacy client
-/// learns of them only here).
+/// `GET` with a session: with `Last-Event-ID`, the stream that event belongs to, resumed
+/// ([`streams`]; 400 if it cannot be); without, a new `GET` stream of server messages, taking
+/// over from the one before: the list changes, and the updates of the resources the session
+/// subscribed to (a legacy client learns of them only here).
 pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
     let Some(session) = app.sessions.find(id, &crate::http::principal(headers)) else {
         return (StatusCode::NOT_FOUND, "Session not found").into_response();
     };
-    let (tx, rx, number) = session.open_stream();
+    if let Some(last) = headers.get("last-event-id") {
+        let resumed = last
+            .to_str()
+            .map_err(|_| streams::ResumeError::Unreadable)
+            .and_then(|last| session.streams.resume(last));
+        return match resumed {
+            Ok((_, connection)) => streams::response(connection),
+            Err(e) => {
+                let message = format!("Bad Request: cannot resume: {e}");
+                (StatusCode::BAD_REQUEST, message).into_response()
+            }
+        };
+    }
+    let (number, connection, mut current) = session.open_get_stream();
     let mut changes = app.changes.subscribe();
     let mut shutdown = app.shutdown.clone();
     tokio::spawn(async move {
         loop {
             let change = tokio::select! {
-                () = tx.closed() => return,
-                _ = shutdown.changed() => return,
+                // A later GET took over, or the session ended.
+                _ = current.changed() => {
+                    if *current.borrow_and_update() != number {
+                        break;
+                    }
+                    continue;
+                }
+                _ = shutdown.changed() => break,
                 change = changes.recv() => change,
             };
-            // A later GET took over, or the client fell behind: the stream ends.
-            let Ok(change) = change else { return };
-            if !session.is_current(number) {
-                return;
-            }
             let text = match change {
-                crate::Change::Tools => {
+                Ok(crate::Change::Tools) => {
                     crate::rpc::to_json(&legacy::ToolListChangedNotification::new())
                 }
-                crate::Change::Prompts => {
+                Ok(crate::Change::Prompts) => {
                     crate::rpc::to_json(&legacy::PromptListChangedNotification::new())
                 }
+                Ok(crate::Change::Resource(uri)) if session.is_subscribed(uri) => {
+                    crate::rpc::to_json(&legacy::ResourceUpdatedNotification::new(
+                        legacy::ResourceUpdatedNotificationParams::new(uri),
+                    ))
+                }
+                Ok(crate::Change::Resource(_)) => continue,
+                // Changes were missed: the stream ends rather than skip them.
+                Err(_) => break,
             };
-            let Ok(text) = text else { continue };
-            if tx.try_send(text).is_err() {
-                return; // the client does not read: the stream ends rather than grow
+            if let Ok(text) = text {
+                session.streams.send(number, text);
             }
         }
+        session.streams.finish(number);
     });
-    crate::http::sse_stream(rx)
+    streams::response(connection)
 }
 
 /// `DELETE` with a session: ends it.

@@ -5,18 +5,20 @@
 //! answers, and as many messages for its `GET` stream. Its requests being handled are listed
 //! (as many as its open connections) so that `notifications/cancelled` can stop one.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 
 use crate::limits::Limits;
 use crate::mcp;
 use crate::rpc::Msg;
+
+use super::streams::Streams;
 
 /// One legacy session.
 pub struct Session {
@@ -32,8 +34,14 @@ pub struct Session {
     /// The server's requests waiting for the client's answer, by JSON-RPC id.
     pending: Mutex<HashMap<String, oneshot::Sender<Value>>>,
     next_id: AtomicU64,
-    /// Which `GET` stream is the session's: each new one takes over from the one before.
-    stream: AtomicU64,
+    /// Which of its streams is the session's `GET` stream (0: none, or the session ended):
+    /// each new `GET` takes over from the one before.
+    get_stream: watch::Sender<u64>,
+    /// Its SSE streams, resumable.
+    pub streams: Streams,
+    /// The resources it subscribed to (`resources/subscribe`) that can change: at most
+    /// `features::CHANGING_RESOURCES`, so bounded whatever the client asks.
+    subscriptions: Mutex<HashSet<&'static str>>,
     queue: usize,
     /// The requests being handled, by the JSON text of their id.
     running: Mutex<HashMap<String, Running>>,
@@ -108,13 +116,27 @@ impl Session {
         lock(&self.pending).len()
     }
 
-    /// Opens a `GET` stream that takes over from any earlier one: its sender, buffering up to
-    /// [`Limits::session_queue`] messages, its receiver, and its number for
-    /// [`Session::is_current`].
-    pub fn open_stream(&self) -> (mpsc::Sender<String>, mpsc::Receiver<String>, u64) {
-        let (tx, rx) = mpsc::channel(self.queue);
-        let number = self.stream.fetch_add(1, Ordering::SeqCst) + 1;
-        (tx, rx, number)
+    /// Opens a `GET` stream that takes over from any earlier one (which ends): its number,
+    /// the receiver of its connection, and a watch of the session's current `GET` stream.
+    pub fn open_get_stream(
+        &self,
+    ) -> (
+        u64,
+        mpsc::Receiver<super::streams::Sent>,
+        watch::Receiver<u64>,
+    ) {
+        let (number, rx) = self.streams.open();
+        let before = self.get_stream.send_replace(number);
+        self.streams.finish(before);
+        (number, rx, self.get_stream.subscribe())
+    }
+
+    /// Ends the session's connections: its `GET` stream's task stops, its streams' readers
+    /// see them end.
+    fn close(&self) {
+        let before = self.get_stream.send_replace(0);
+        self.streams.finish(before);
+        self.streams.close_all();
     }
 
     /// Lists request `id` as running in `handler`, answering on `response`, until the returned
@@ -145,14 +167,24 @@ impl Session {
         true
     }
 
+    /// Follows `uri` (`resources/subscribe`): its updates come on the `GET` stream.
+    pub fn subscribe(&self, uri: &'static str) {
+        lock(&self.subscriptions).insert(uri);
+    }
+
+    /// Stops following `uri` (`resources/unsubscribe`).
+    pub fn unsubscribe(&self, uri: &str) {
+        lock(&self.subscriptions).remove(uri);
+    }
+
+    /// Whether the session follows `uri`.
+    pub fn is_subscribed(&self, uri: &str) -> bool {
+        lock(&self.subscriptions).contains(uri)
+    }
+
     /// How many of the session's requests are being handled now.
     pub fn running(&self) -> usize {
         lock(&self.running).len()
-    }
-
-    /// Whether stream `number` is still the session's (no later `GET` took over).
-    pub fn is_current(&self, number: u64) -> bool {
-        self.stream.load(Ordering::SeqCst) == number
     }
 }
 
@@ -191,7 +223,13 @@ impl Sessions {
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
         let mut live = lock(&self.live);
         let idle = self.limits.session_idle;
-        live.retain(|_, s| lock(&s.last_used).elapsed() < idle);
+        live.retain(|_, s| {
+            let keep = lock(&s.last_used).elapsed() < idle;
+            if !keep {
+                s.close();
+            }
+            keep
+        });
         if live.len() >= self.limits.max_sessions {
             return Err(OpenError::Full(self.limits.max_sessions));
         }
@@ -204,7 +242,9 @@ impl Sessions {
             last_used: Mutex::new(Instant::now()),
             pending: Mutex::default(),
             next_id: AtomicU64::new(1),
-            stream: AtomicU64::new(0),
+            get_stream: watch::Sender::new(0),
+            streams: Streams::new(self.limits),
+            subscriptions: Mutex::default(),
             queue: self.limits.session_queue,
             running: Mutex::default(),
         });
@@ -218,6 +258,7 @@ impl Sessions {
         let mut live = lock(&self.live);
         let session = live.get(id)?;
         if lock(&session.last_used).elapsed() >= self.limits.session_idle {
+            session.close();
             live.remove(id);
             return None;
         }
@@ -233,7 +274,8 @@ impl Sessions {
         if self.find(id, principal).is_none() {
             return false;
         }
-        lock(&self.live).remove(id).is_some()
+        let ended = lock(&self.live).remove(id);
+        ended.inspect(|s| s.close()).is_some()
     }
 
     /// Sessions live now (idle ones included until the next `open` drops them).

@@ -19,13 +19,13 @@ fn initialize(id: i64) -> Value {
     }})
 }
 
-fn request(id: i64, method: &str, params: Value) -> Value {
+pub(super) fn request(id: i64, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 }
 
 /// POSTs `body` as a legacy client does: with the session's id (if any), the negotiated
 /// version, and `principal` as the bearer credential (if any).
-async fn send(
+pub(super) async fn send(
     url: &str,
     session: Option<&str>,
     principal: Option<&str>,
@@ -46,7 +46,7 @@ async fn send(
 }
 
 /// [`send`], the status and the JSON-RPC message of the answer (the last one of a stream).
-async fn post(url: &str, session: Option<&str>, body: &Value) -> (u16, Value) {
+pub(super) async fn post(url: &str, session: Option<&str>, body: &Value) -> (u16, Value) {
     let resp = send(url, session, None, body).await;
     let status = resp.status().as_u16();
     let text = resp.text().await.unwrap();
@@ -60,7 +60,7 @@ async fn post(url: &str, session: Option<&str>, body: &Value) -> (u16, Value) {
 }
 
 /// A new session's id.
-async fn open(url: &str) -> String {
+pub(super) async fn open(url: &str) -> String {
     let resp = send(url, None, None, &initialize(1)).await;
     assert_eq!(resp.status(), 200);
     let id = resp.headers()["mcp-session-id"]
@@ -73,7 +73,10 @@ async fn open(url: &str) -> String {
 }
 
 /// The JSON-RPC messages of an SSE stream's next chunks, until `want` says stop.
-async fn read_until(resp: &mut reqwest::Response, want: impl Fn(&Value) -> bool) -> Vec<Value> {
+pub(super) async fn read_until(
+    resp: &mut reqwest::Response,
+    want: impl Fn(&Value) -> bool,
+) -> Vec<Value> {
     let mut seen = Vec::new();
     let mut buffer = String::new();
     loop {

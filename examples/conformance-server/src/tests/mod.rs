@@ -4,7 +4,9 @@
 
 mod bounds;
 mod legacy;
+mod resume;
 mod shapes;
+mod subscriptions;
 mod tasks;
 
 use serde_json::{Value, json};

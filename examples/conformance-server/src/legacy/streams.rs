@@ -1,0 +1,290 @@
+//! The SSE streams of one legacy session, kept so that a client can resume them (2025-11-25
+//! `basic/transports`, "Resumability and Redelivery").
+//!
+//! Every event the server sends on a session's stream (a request's response stream or the
+//! `GET` stream) has the id `<stream>-<sequence>`: the stream's number in the session, then
+//! the event's place in that stream. A `GET` with `Last-Event-ID` names both, so a resume
+//! replays only the stream the id came from, from the event after it, and then goes on with
+//! that stream's later events on the new connection.
+//!
+//! A stream outlives its connection: the server may end a connection early after an event
+//! with `retry:` ([`Streams::end_connection`]), and a client whose connection broke finds
+//! the stream's later events waiting. What is kept is bounded ([`Limits`]): the last
+//! [`Limits::replay_events`] events of each stream, finished streams for
+//! [`Limits::resume_window`], and at most [`Limits::resumable_streams`] finished streams per
+//! session (the oldest go first). A resume that would miss events the bound dropped is
+//! refused rather than served with a gap.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_stream::StreamExt as _;
+use tokio_stream::wrappers::ReceiverStream;
+
+use crate::limits::Limits;
+
+/// How long a client waits before reconnecting to a stream whose connection the server
+/// ended (the `retry:` field sent just before).
+pub const RECONNECT_AFTER: Duration = Duration::from_millis(200);
+
+/// One event as sent: its id, its data (a JSON-RPC message, or empty for an event that only
+/// gives the client an id to resume from), and the reconnection delay if it carries one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sent {
+    pub id: String,
+    pub data: String,
+    pub retry: Option<Duration>,
+}
+
+/// One stream: its last events and the connection reading it now, if any.
+struct Log {
+    kept: VecDeque<(u64, Sent)>,
+    next: u64,
+    live: Option<mpsc::Sender<Sent>>,
+    /// When the stream ended (its request was answered, or a later `GET` took over).
+    finished: Option<Instant>,
+}
+
+struct Inner {
+    next_stream: u64,
+    logs: HashMap<u64, Log>,
+}
+
+/// The streams of one session.
+pub struct Streams {
+    limits: Limits,
+    inner: Mutex<Inner>,
+}
+
+/// Why a `Last-Event-ID` cannot be resumed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResumeError {
+    /// Not of the form `<stream>-<sequence>`.
+    Unreadable,
+    /// No stream of this session has that number now (never had, or it ended longer than
+    /// [`Limits::resume_window`] ago, or more recent finished streams pushed it out).
+    Gone(u64),
+    /// The events after the id are no longer all kept ([`Limits::replay_events`]).
+    Dropped { stream: u64, first_kept: u64 },
+}
+
+impl std::fmt::Display for ResumeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResumeError::Unreadable => write!(f, "Last-Event-ID is not an event id of this server"),
+            ResumeError::Gone(n) => write!(f, "stream {n} of this session is no longer resumable"),
+            ResumeError::Dropped { stream, first_kept } => write!(
+                f,
+                "stream {stream} keeps its events from {stream}-{first_kept} on; earlier ones were dropped"
+            ),
+        }
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The stream and sequence numbers of an event id.
+fn parse_id(id: &str) -> Option<(u64, u64)> {
+    let (stream, sequence) = id.trim().split_once('-')?;
+    Some((stream.parse().ok()?, sequence.parse().ok()?))
+}
+
+impl Log {
+    fn new(live: mpsc::Sender<Sent>) -> Self {
+        Log {
+            kept: VecDeque::new(),
+            next: 1,
+            live: Some(live),
+            finished: None,
+        }
+    }
+
+    /// Keeps one event (dropping the oldest beyond `replay`) and passes it to the connection,
+    /// which is let go if it does not keep up (its client can resume).
+    fn record(&mut self, number: u64, data: String, retry: Option<Duration>, replay: usize) {
+        let sent = Sent {
+            id: format!("{number}-{}", self.next),
+            data,
+            retry,
+        };
+        self.kept.push_back((self.next, sent.clone()));
+        self.next += 1;
+        while self.kept.len() > replay {
+            self.kept.pop_front();
+        }
+        if let Some(live) = &self.live
+            && live.try_send(sent).is_err()
+        {
+            self.live = None;
+        }
+    }
+}
+
+impl Streams {
+    pub fn new(limits: Limits) -> Self {
+        Streams {
+            limits,
+            inner: Mutex::new(Inner {
+                next_stream: 1,
+                logs: HashMap::new(),
+            }),
+        }
+    }
+
+    /// A channel for one connection: room for a whole replay and as many events after it.
+    fn connection(&self) -> (mpsc::Sender<Sent>, mpsc::Receiver<Sent>) {
+        mpsc::channel(self.limits.replay_events.saturating_mul(2).max(1))
+    }
+
+    /// A new stream, read by the connection whose receiver comes with its number.
+    pub fn open(&self) -> (u64, mpsc::Receiver<Sent>) {
+        let (tx, rx) = self.connection();
+        let mut inner = lock(&self.inner);
+        self.prune(&mut inner);
+        let number = inner.next_stream;
+        inner.next_stream += 1;
+        inner.logs.insert(number, Log::new(tx));
+        (number, rx)
+    }
+
+    /// Drops finished streams older than the resume window, then the oldest finished ones
+    /// beyond the count kept.
+    fn prune(&self, inner: &mut Inner) {
+        let window = self.limits.resume_window;
+        inner
+            .logs
+            .retain(|_, log| log.finished.is_none_or(|t| t.elapsed() < window));
+        let mut finished: Vec<(Instant, u64)> = inner
+            .logs
+            .iter()
+            .filter_map(|(n, log)| log.finished.map(|t| (t, *n)))
+            .collect();
+        let excess = finished.len().saturating_sub(self.limits.resumable_streams);
+        finished.sort_unstable();
+        for (_, n) in finished.into_iter().take(excess) {
+            inner.logs.remove(&n);
+        }
+    }
+
+    /// Sends one JSON-RPC message on stream `number` (kept for a resume whether or not a
+    /// connection reads the stream now).
+    pub fn send(&self, number: u64, data: String) {
+        let replay = self.limits.replay_events;
+        if let Some(log) = lock(&self.inner).logs.get_mut(&number) {
+            log.record(number, data, None, replay);
+        }
+    }
+
+    /// Ends the connection reading stream `number` but not the stream: an event with no
+    /// message, an id to resume from and `retry:`, then the connection closes.
+    pub fn end_connection(&self, number: u64) {
+        let replay = self.limits.replay_events;
+        if let Some(log) = lock(&self.inner).logs.get_mut(&number) {
+            log.record(number, String::new(), Some(RECONNECT_AFTER), replay);
+            log.live = None;
+        }
+    }
+
+    /// Ends stream `number`: its connection closes after the events it holds, and the stream
+    /// stays resumable for [`Limits::resume_window`].
+    pub fn finish(&self, number: u64) {
+        if let Some(log) = lock(&self.inner).logs.get_mut(&number) {
+            log.live = None;
+            log.finished.get_or_insert_with(Instant::now);
+        }
+    }
+
+    /// Ends every stream's connection (the session ended).
+    pub fn close_all(&self) {
+        for log in lock(&self.inner).logs.values_mut() {
+            log.live = None;
+        }
+    }
+
+    /// Resumes the stream that event `last_id` belongs to on a new connection: the events
+    /// after it first, then the stream's later events (none if it has finished). A
+    /// connection that read the stream before is let go.
+    pub fn resume(&self, last_id: &str) -> Result<(u64, mpsc::Receiver<Sent>), ResumeError> {
+        let (number, sequence) = parse_id(last_id).ok_or(ResumeError::Unreadable)?;
+        let (tx, rx) = self.connection();
+        let mut inner = lock(&self.inner);
+        self.prune(&mut inner);
+        let log = inner
+            .logs
+            .get_mut(&number)
+            .filter(|log| sequence < log.next)
+            .ok_or(ResumeError::Gone(number))?;
+        let first_kept = log.kept.front().map_or(log.next, |(s, _)| *s);
+        if first_kept > sequence + 1 {
+            return Err(ResumeError::Dropped {
+                stream: number,
+                first_kept,
+            });
+        }
+        for (_, sent) in log.kept.iter().filter(|(s, _)| *s > sequence) {
+            // Room for all of them: the channel holds twice the events kept.
+            let _ = tx.try_send(sent.clone());
+        }
+        log.live = log.finished.is_none().then_some(tx);
+        Ok((number, rx))
+    }
+
+    /// How many streams the session keeps now (live and finished).
+    pub fn kept(&self) -> usize {
+        lock(&self.inner).logs.len()
+    }
+}
+
+/// A keep-alive comment is sent when a stream has been quiet this long (as for
+/// `subscriptions/listen` streams).
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+impl Sent {
+    /// The event as SSE text. The data is always written, as `data:` lines, also when empty:
+    /// an event with no `data` line is not dispatched by an SSE reader, and the client then
+    /// never learns the id it should resume from.
+    fn to_sse(&self) -> String {
+        let mut text = format!("id: {}\n", self.id);
+        if let Some(retry) = self.retry {
+            text.push_str(&format!("retry: {}\n", retry.as_millis()));
+        }
+        for line in self.data.split('\n') {
+            text.push_str("data: ");
+            text.push_str(line.trim_end_matches('\r'));
+            text.push('\n');
+        }
+        text.push('\n');
+        text
+    }
+}
+
+/// The SSE response that a connection's receiver feeds, with keep-alive comments.
+pub fn response(rx: mpsc::Receiver<Sent>) -> Response {
+    let quiet = tokio::time::interval_at(Instant::now() + KEEP_ALIVE, KEEP_ALIVE);
+    let body = ReceiverStream::new(rx)
+        .timeout_repeating(quiet)
+        .map(|sent| {
+            let text = match sent {
+                Ok(sent) => sent.to_sse(),
+                Err(_quiet) => ":\n\n".to_owned(),
+            };
+            Ok::<_, std::convert::Infallible>(text)
+        });
+    let response = (
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        Body::from_stream(body),
+    )
+        .into_response();
+    crate::http::unbuffered(response)
+}
