@@ -12,6 +12,11 @@
 #   ours_schema   includes the module generated with json_schema(true) (schemars derives)
 #   ours_split    depends on a crate of its own (mcp_types) that includes the module: the
 #                 rebuilds touch only the probe, as a user's edits to their own code would
+#   ours_eras_split  the two-revision module in a crate of its own (issue 19's two eras)
+#   ours_precompiled  the layout of the README's Quickstart: the module, generated with
+#                 --precompile, in a crate of its own; the probe reads and writes through
+#                 mcp_runtime::Wire (ours_eras_, ours_raw_, ours_schema_precompiled: the same
+#                 with the two-revision module, with raw_json(true), with json_schema(true))
 #   rmcp          rmcp =3.11.0 with default-features = false: rmcp::model is compiled without
 #                 any feature (the server, client and macros features are off)
 #   rmcp_schema   the same with rmcp's `schemars` feature (its model types derive JsonSchema)
@@ -32,7 +37,7 @@ CLEAN=${2:-2}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SCHEMA_DIR=$(cd "${MCP_SCHEMA_DIR:-$ROOT/../shared/mcp-schema}" && pwd)
 WORK=${WORK:-$ROOT/target/compile-vs-rmcp}
-PROBES=${PROBES:-ours ours_eras ours_raw ours_schema ours_split rmcp rmcp_schema}
+PROBES=${PROBES:-ours ours_eras ours_raw ours_schema ours_split ours_eras_split ours_precompiled ours_eras_precompiled ours_raw_precompiled ours_schema_precompiled rmcp rmcp_schema}
 rm -rf "$WORK"
 mkdir -p "$WORK"
 
@@ -47,6 +52,11 @@ generate mcp.rs --schema "$MODERN"
 generate mcp-eras.rs --schema "$SCHEMA_DIR/2025-11-25/schema.json" --schema "$MODERN"
 generate mcp-raw.rs --schema "$MODERN" --raw-json
 generate mcp-schema.rs --schema "$MODERN" --json-schema
+generate mcp-precompiled.rs --schema "$MODERN" --precompile
+generate mcp-eras-precompiled.rs --schema "$SCHEMA_DIR/2025-11-25/schema.json" --schema "$MODERN" \
+    --precompile
+generate mcp-raw-precompiled.rs --schema "$MODERN" --raw-json --precompile
+generate mcp-schema-precompiled.rs --schema "$MODERN" --json-schema --precompile
 
 crate() { # dir, name, dependencies, lib.rs body
     mkdir -p "$1/src"
@@ -94,12 +104,30 @@ probe ours_schema "mcp-runtime = { path = \"$ROOT/mcp-runtime\", features = [\"s
 schemars = \"1\"
 $SERDE" "$(included mcp-schema.rs)
 $READ_OURS"
-probe ours_split "mcp_types = { path = \"mcp_types\" }
-$SERDE" "use mcp_types as mcp;
-$READ_OURS"
-crate "$WORK/ours_split/mcp_types" mcp_types "$RUNTIME
-$SERDE" "$(included mcp.rs)
+READ_WIRE='pub fn read(text: &str) -> serde_json::Result<String> {
+    use mcp_runtime::Wire;
+    let r = mcp::CallToolResultResponse::from_json_str(text)?;
+    r.to_json_string()
+}'
+# A probe that depends on a crate of its own, mcp_types, which includes the module.
+split() { # name, module file, mcp-runtime dependency, other dependencies, path of the types, read
+    probe "$1" "mcp_types = { path = \"mcp_types\" }
+$3
+$SERDE" "use $5 as mcp;
+$6"
+    crate "$WORK/$1/mcp_types" mcp_types "$3
+$4
+$SERDE" "$(included "$2")
 pub use mcp::*;"
+}
+RAW_RUNTIME="mcp-runtime = { path = \"$ROOT/mcp-runtime\", features = [\"raw_json\"] }"
+SCHEMA_RUNTIME="mcp-runtime = { path = \"$ROOT/mcp-runtime\", features = [\"schemars\"] }"
+split ours_split mcp.rs "$RUNTIME" "" mcp_types "$READ_OURS"
+split ours_eras_split mcp-eras.rs "$RUNTIME" "" mcp_types::v2026_07_28 "$READ_OURS"
+split ours_precompiled mcp-precompiled.rs "$RUNTIME" "" mcp_types "$READ_WIRE"
+split ours_eras_precompiled mcp-eras-precompiled.rs "$RUNTIME" "" mcp_types::v2026_07_28 "$READ_WIRE"
+split ours_raw_precompiled mcp-raw-precompiled.rs "$RAW_RUNTIME" "" mcp_types "$READ_WIRE"
+split ours_schema_precompiled mcp-schema-precompiled.rs "$SCHEMA_RUNTIME" 'schemars = "1"' mcp_types "$READ_WIRE"
 READ_RMCP='pub fn read(text: &str) -> serde_json::Result<String> {
     let r: rmcp::model::JsonRpcResponse<rmcp::model::CallToolResult> = serde_json::from_str(text)?;
     serde_json::to_string(&r)
