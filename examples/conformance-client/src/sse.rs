@@ -4,6 +4,20 @@
 
 use std::time::Duration;
 
+/// How many times a legacy request's SSE stream that ends before its response is resumed (and
+/// the GET stream, in a row with no event).
+pub const MAX_RECONNECTS: usize = 3;
+/// How long the client waits before resuming a stream when the server named no `retry`.
+pub const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+
+/// Whether `resp` is an SSE stream (by its content type).
+pub fn is_sse(resp: &reqwest::Response) -> bool {
+    resp.headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|c| c.starts_with("text/event-stream"))
+}
+
 /// The data of every event of a whole SSE body, the last one also when the body ends without
 /// the blank line that closes it.
 pub fn all_data(body: &str) -> Vec<String> {

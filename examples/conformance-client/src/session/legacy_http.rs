@@ -4,8 +4,6 @@
 //! there, resuming a stream that ends early), and ending it with DELETE. What each message
 //! becomes in the other revision is `crate::legacy`'s.
 
-use std::time::Duration;
-
 use mcp_runtime::era::Era;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -17,12 +15,6 @@ use super::{
 use crate::legacy::{self, Link};
 use crate::mcp;
 use crate::sse;
-
-/// How many times a legacy request's SSE stream that ends before its response is resumed (and
-/// the GET stream, in a row with no event).
-pub(super) const MAX_RECONNECTS: usize = 3;
-/// How long the client waits before resuming a stream when the server named no `retry`.
-pub(super) const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
 impl Session {
     /// Opens a 2025-11-25 session: `initialize` (the session id and version it agrees are sent
@@ -91,7 +83,7 @@ impl Session {
             .send()
             .await;
         match sent {
-            Ok(resp) if resp.status().is_success() && is_sse(&resp) => {
+            Ok(resp) if resp.status().is_success() && sse::is_sse(&resp) => {
                 Some(Listener::start(resp, outbox))
             }
             Ok(resp) => {
@@ -188,7 +180,7 @@ impl Session {
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
-        if !is_sse(&resp) {
+        if !sse::is_sse(&resp) {
             let text = resp.text().await.map_err(http)?;
             let is_error = serde_json::from_str::<Envelope>(&text)
                 .map_err(|e| {
@@ -205,7 +197,7 @@ impl Session {
     /// Reads a legacy request's SSE stream until the response to `id`, answering the
     /// server's requests on it (the session's GET stream has a reader of its own); a stream
     /// that ends first is resumed with GET and `Last-Event-ID` after the `retry` the server
-    /// asked for, at most [`MAX_RECONNECTS`] times.
+    /// asked for, at most [`sse::MAX_RECONNECTS`](crate::sse::MAX_RECONNECTS) times.
     async fn follow_stream(
         &self,
         mut resp: reqwest::Response,
@@ -213,7 +205,7 @@ impl Session {
     ) -> Result<Answer, ClientError> {
         let http = |e: reqwest::Error| ClientError::Http(e.to_string());
         let mut events = sse::Events::default();
-        for reconnect in 0..=MAX_RECONNECTS {
+        for reconnect in 0..=sse::MAX_RECONNECTS {
             while let Some(chunk) = resp.chunk().await.map_err(http)? {
                 for data in events.push(&chunk) {
                     if let Some(answer) = self.on_event(&data, id).await? {
@@ -224,10 +216,10 @@ impl Session {
             let Some(last) = events.last_id.clone() else {
                 break;
             };
-            if reconnect == MAX_RECONNECTS {
+            if reconnect == sse::MAX_RECONNECTS {
                 break;
             }
-            let wait = events.retry.unwrap_or(DEFAULT_RETRY);
+            let wait = events.retry.unwrap_or(sse::DEFAULT_RETRY);
             eprintln!("stream ended before the response: resuming after {wait:?} from {last:?}");
             tokio::time::sleep(wait).await;
             resp = self
@@ -237,7 +229,7 @@ impl Session {
                 .send()
                 .await
                 .map_err(http)?;
-            if !resp.status().is_success() || !is_sse(&resp) {
+            if !resp.status().is_success() || !sse::is_sse(&resp) {
                 return Err(ClientError::Http(format!(
                     "resuming the stream: HTTP {}",
                     resp.status().as_u16()
@@ -272,14 +264,6 @@ impl Session {
         }
         Ok(None)
     }
-}
-
-/// Whether `resp` is an SSE stream.
-pub(super) fn is_sse(resp: &reqwest::Response) -> bool {
-    resp.headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|c| c.starts_with("text/event-stream"))
 }
 
 /// The `result` of a legacy server's answer to `method`, or its JSON-RPC error.
