@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::features::{schema, text, tool, tool_result};
+use crate::content::{schema, text, tool, tool_result};
 use crate::mcp;
 use crate::mrtr::Round;
 use crate::rpc::{Ctx, Failure, INTERNAL_ERROR};

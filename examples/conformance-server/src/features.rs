@@ -12,6 +12,7 @@ use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
+use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
 use crate::rpc::{Ctx, Failure, INVALID_PARAMS, to_json};
 use crate::{App, Change, SUPPORTED_VERSIONS, mcp, mrtr, result_meta, tasks};
 
@@ -119,10 +120,6 @@ fn discover() -> mcp::DiscoverResult {
 
 // ----- content helpers -----
 
-pub fn text(s: impl Into<String>) -> mcp::ContentBlock {
-    mcp::TextContent::new(s).into()
-}
-
 fn image() -> mcp::ContentBlock {
     mcp::ImageContent::new(PNG_BASE64, "image/png").into()
 }
@@ -137,39 +134,7 @@ fn embedded(uri: &str, mime: &str, text: &str) -> mcp::ContentBlock {
     mcp::EmbeddedResource::new(text_contents(uri, mime, text)).into()
 }
 
-pub fn tool_result(content: Vec<mcp::ContentBlock>) -> mcp::CallToolOutcome {
-    mcp::CallToolResult::new(content)
-        .with_meta(result_meta())
-        .into()
-}
-
-/// The answer to arguments that fail a tool's own validation: a tool result with
-/// `isError: true` that says what is wrong, so that the model can correct the call. A
-/// protocol error (-32602) is for an unknown tool or a malformed request, not for this
-/// (2026-07-28 tools.mdx, "Error Handling").
-pub fn tool_input_error(message: impl Into<String>) -> mcp::CallToolOutcome {
-    mcp::CallToolResult::new(vec![text(message)])
-        .with_meta(result_meta())
-        .with_is_error(true)
-        .into()
-}
-
 // ----- tools -----
-
-pub fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
-    // `properties` and `required` are not declared members of ToolInputSchema: they are kept
-    // in its bag of undeclared members.
-    let mut schema = mcp::ToolInputSchema::new();
-    schema.extra.insert("properties".to_owned(), properties);
-    if !required.is_empty() {
-        schema.extra.insert("required".to_owned(), json!(required));
-    }
-    schema
-}
-
-pub fn tool(name: &str, description: &str, input_schema: mcp::ToolInputSchema) -> mcp::Tool {
-    mcp::Tool::new(input_schema, name).with_description(description)
-}
 
 /// The tools, always in this order.
 pub(crate) fn tools() -> Vec<mcp::Tool> {
@@ -526,16 +491,6 @@ fn prompts() -> Vec<mcp::Prompt> {
     ]
 }
 
-pub fn user(content: mcp::ContentBlock) -> mcp::PromptMessage {
-    mcp::PromptMessage::new(content, mcp::Role::User)
-}
-
-pub fn prompt_result(messages: Vec<mcp::PromptMessage>) -> mcp::GetPromptOutcome {
-    mcp::GetPromptResult::new(messages)
-        .with_meta(result_meta())
-        .into()
-}
-
 fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, Failure> {
     let p = &r.params;
     let arg = |name: &str| -> Result<String, Failure> {
@@ -840,5 +795,5 @@ pub fn listen(
             let _ = tx.try_send(text);
         }
     });
-    Ok(crate::http::sse_stream(rx))
+    Ok(crate::sse::sse_stream(rx))
 }

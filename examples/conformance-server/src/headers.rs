@@ -110,6 +110,17 @@ pub fn host_of_origin(value: &str) -> Option<String> {
     host_of_authority(uri.authority()?.as_str())
 }
 
+/// Who is asking: the bearer credential if one came, else `anonymous` (this example has no
+/// authentication; requestState sealing and legacy sessions are bound to it).
+pub fn principal(headers: &HeaderMap) -> String {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .map(str::to_owned)
+        .unwrap_or_else(|| "anonymous".to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

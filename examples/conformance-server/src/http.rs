@@ -30,7 +30,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
@@ -38,7 +38,7 @@ use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt as _;
-use tokio_stream::wrappers::{ReceiverStream, UnboundedReceiverStream};
+use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use crate::headers;
 use crate::legacy::Route;
@@ -47,6 +47,7 @@ use crate::probe::{self, Unreadable};
 use crate::rpc::{
     Ctx, Failure, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Msg, Notifier, PARSE_ERROR,
 };
+use crate::sse::{event, unbuffered};
 use crate::tasks::{self, TaskRequest};
 use crate::work::Cancel;
 use crate::{App, SUPPORTED_VERSIONS};
@@ -106,14 +107,6 @@ async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response
         Some(id) => crate::legacy::delete(&app, &headers, id),
         None => not_allowed(),
     }
-}
-
-/// Who is asking: the bearer credential if one came, else `anonymous` (this example has no
-/// authentication; requestState sealing and legacy sessions are bound to it).
-pub fn principal(headers: &HeaderMap) -> String {
-    header_str(headers, "authorization")
-        .map(str::to_owned)
-        .unwrap_or_else(|| "anonymous".to_owned())
 }
 
 fn not_allowed() -> Response {
@@ -257,7 +250,7 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
             ));
         }
     };
-    let principal = principal(&headers);
+    let principal = headers::principal(&headers);
     match crate::legacy::route(&app, &headers, &envelope, &principal) {
         Route::Modern => {}
         Route::Initialize => return crate::legacy::initialize(&app, &principal, &body),
@@ -571,32 +564,6 @@ pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Re
             }
         };
     }
-}
-
-/// One SSE event carrying one JSON-RPC message.
-fn event(text: String) -> Result<Event, Infallible> {
-    Ok(Event::default().event("message").data(text))
-}
-
-/// `X-Accel-Buffering: no` on an SSE response, so that a reverse proxy passes each event on
-/// as it comes instead of buffering the stream.
-pub fn unbuffered(mut response: Response) -> Response {
-    response.headers_mut().insert(
-        header::HeaderName::from_static("x-accel-buffering"),
-        header::HeaderValue::from_static("no"),
-    );
-    response
-}
-
-/// An SSE response that stays open (subscriptions/listen), with keep-alive comments; each
-/// item is the JSON text of one message.
-pub fn sse_stream(rx: mpsc::Receiver<String>) -> Response {
-    let events = ReceiverStream::new(rx).map(event);
-    unbuffered(
-        Sse::new(events)
-            .keep_alive(KeepAlive::default())
-            .into_response(),
-    )
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! connection cancels its call (`work.rs`).
 
 mod asking;
+mod content;
 mod features;
 mod headers;
 mod http;
@@ -22,6 +23,7 @@ mod mrtr;
 mod probe;
 mod rpc;
 mod server;
+mod sse;
 mod tasks;
 #[cfg(test)]
 mod tests;

@@ -15,7 +15,7 @@ use mcp_runtime::ObjectSchema as _;
 use mcp_runtime::seal::{Binding, SealError};
 use serde_json::{Value, json};
 
-use crate::features::{prompt_result, text, tool_result, user};
+use crate::content::{prompt_result, text, tool_result, user};
 use crate::mcp;
 use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS, status_for};
 

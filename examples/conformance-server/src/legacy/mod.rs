@@ -382,7 +382,7 @@ async fn request(
 }
 
 /// The answer to a request of a session: plain JSON when the handler finished before it sent
-/// anything else (as [`crate::http::respond`] does), else one of the session's resumable
+/// anything else (as the modern era's responses are), else one of the session's resumable
 /// streams, fed by a task of its own until the handler answers or is cancelled.
 ///
 /// `cancel` stops the handler if the client goes away before the stream opens; once it is
@@ -499,7 +499,7 @@ async fn serve(
 /// over from the one before: the list changes, and the updates of the resources the session
 /// subscribed to (a legacy client learns of them only here).
 pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
-    let Some(session) = app.sessions.find(id, &crate::http::principal(headers)) else {
+    let Some(session) = app.sessions.find(id, &crate::headers::principal(headers)) else {
         return (StatusCode::NOT_FOUND, "Session not found").into_response();
     };
     if let Some(last) = headers.get("last-event-id") {
@@ -558,7 +558,7 @@ pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
 
 /// `DELETE` with a session: ends it.
 pub fn delete(app: &App, headers: &HeaderMap, id: &str) -> Response {
-    if app.sessions.end(id, &crate::http::principal(headers)) {
+    if app.sessions.end(id, &crate::headers::principal(headers)) {
         StatusCode::OK.into_response()
     } else {
         (StatusCode::NOT_FOUND, "Session not found").into_response()

@@ -286,5 +286,5 @@ pub fn response(rx: mpsc::Receiver<Sent>) -> Response {
         Body::from_stream(body),
     )
         .into_response();
-    crate::http::unbuffered(response)
+    crate::sse::unbuffered(response)
 }

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::store::{NotCreated, Outcome, Worker};
 use super::{Proof, advertised, created};
-use crate::features::{schema, text, tool, tool_input_error};
+use crate::content::{schema, text, tool, tool_input_error};
 use crate::mcp;
 use crate::mrtr::{Round, ask_name, boolean_field, elicit, elicited, field, string_field};
 use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS};
