@@ -12,7 +12,7 @@
 #      -32021 refusal, prompts, resources, templates and completion. Modern only: Mcp-Param
 #      headers (plain and Base64), subscriptions/listen; the input answered through
 #      input_required rounds. Legacy only: ping, logging/setLevel, resources/subscribe, a list
-#      change on the session's GET stream; the input answered as server-to-client requests
+#      change and a subscribed resource's update on the session's GET stream; the input answered as server-to-client requests
 #      through the server's bridge. One line per check.
 #   2. the example client against their server (scripts/interop/python_server.py): discovery,
 #      tools with arguments, a failing tool (isError), an x-mcp-header argument, a progress

@@ -95,11 +95,19 @@ VERSIONS = {"modern": "2026-07-28", "legacy": "2025-11-25"}
 MODES = {"modern": "auto", "legacy": "legacy"}
 """The SDK's connect mode for each era."""
 
+WATCHED = "test://watched-resource"
+"""The example server's resource that changes when test_update_watched_resource is called."""
+
+RESOURCES = ["test://static-text", "test://static-binary", WATCHED]
+"""The example server's resources, in the order it lists them."""
+
 
 async def run(url: str, era: str) -> None:
     progress: list[float] = []
     logs: list[Any] = []
     tool_changes = asyncio.Event()
+    updated: list[str] = []
+    resource_updated = asyncio.Event()
 
     async def on_progress(value: float, total: float | None, message: str | None) -> None:
         progress.append(value)
@@ -110,6 +118,9 @@ async def run(url: str, era: str) -> None:
     async def on_message(message: Any) -> None:
         if isinstance(message, types.ToolListChangedNotification):
             tool_changes.set()
+        if isinstance(message, types.ResourceUpdatedNotification):
+            updated.append(str(message.params.uri))
+            resource_updated.set()
 
     client = Client(
         url,
@@ -219,7 +230,7 @@ async def run(url: str, era: str) -> None:
         await check(
             "resources/list",
             client.list_resources,
-            lambda r: None if [str(x.uri) for x in r.resources] == ["test://static-text", "test://static-binary"] else f"{r}",
+            lambda r: None if [str(x.uri) for x in r.resources] == RESOURCES else f"{r}",
         )
         await check(
             "resources/templates/list",
@@ -271,6 +282,18 @@ async def run(url: str, era: str) -> None:
                 await tool_changes.wait()
 
             await check("notifications/tools/list_changed on the session's GET stream", change_announced, lambda r: None)
+
+            async def update_announced() -> list[str]:
+                await client.subscribe_resource(WATCHED)
+                await call("test_update_watched_resource", {})
+                await resource_updated.wait()
+                return updated
+
+            await check(
+                f"notifications/resources/updated for a subscribed {WATCHED}",
+                update_announced,
+                lambda r: None if r == [WATCHED] else f"got {r}",
+            )
     finally:
         await client.__aexit__(None, None, None)
 
