@@ -11,7 +11,7 @@
 #      SDK's default connect): initialize and the session id, ping, logging/setLevel, the
 #      same input tools answered as server-to-client requests (elicitation/create,
 #      sampling/createMessage, roots/list) through the server's bridge, resources/subscribe,
-#      a list change on the session's GET stream, DELETE. Both: tools of every kind, a tool
+#      a list change and a subscribed resource's update on the session's GET stream, DELETE. Both: tools of every kind, a tool
 #      error for invalid arguments (isError, not -32602), progress and logs on SSE, an unknown
 #      tool (-32602), prompts, resources and completion. One line per check.
 #   2. the example client against their modern-only server (ts_server.mjs modern): discovery,

@@ -203,6 +203,21 @@ async function listChange(client, call) {
     return textIs('Tool list change announced')(result) ?? (await announced);
 }
 
+/** The example server's resource that changes when test_update_watched_resource is called. */
+const WATCHED = 'test://watched-resource';
+
+/** null once the subscribed WATCHED resource's update arrives as a notification, else why not. */
+async function resourceUpdate(client, call) {
+    const updated = new Promise(resolve =>
+        client.setNotificationHandler('notifications/resources/updated', n =>
+            resolve(n.params.uri === WATCHED ? null : `updated ${n.params.uri}`)
+        )
+    );
+    await client.subscribeResource({ uri: WATCHED });
+    await call('test_update_watched_resource', {});
+    return await updated;
+}
+
 async function main() {
     const client = newClient({ elicitation: {}, sampling: {}, roots: {} });
     if (!(await connectInEra(client))) return;
@@ -266,6 +281,8 @@ async function main() {
             );
             const stream = "notifications/tools/list_changed on the session's GET stream";
             await check(stream, () => listChange(client, call), why => why);
+            const update = `notifications/resources/updated for a subscribed ${WATCHED}`;
+            await check(update, () => resourceUpdate(client, call), why => why);
         }
         await check(
             'completion/complete',
