@@ -27,6 +27,8 @@
 //!   unread (code generated with `raw_json(true)`).
 //! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
 //!   its fields (constants, `resultType`, at-least-one-of rules).
+//! - [`wire`]: [`Wire`], reading and writing a message through functions compiled once in the
+//!   crate that defines it (code generated with `precompile(true)`).
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 //!
 //! # Building values
