@@ -197,7 +197,7 @@ impl Session {
     /// Reads a legacy request's SSE stream until the response to `id`, answering the
     /// server's requests on it (the session's GET stream has a reader of its own); a stream
     /// that ends first is resumed with GET and `Last-Event-ID` after the `retry` the server
-    /// asked for, at most [`sse::MAX_RECONNECTS`](crate::sse::MAX_RECONNECTS) times.
+    /// asked for, at most [`sse::MAX_RECONNECTS`] times.
     async fn follow_stream(
         &self,
         mut resp: reqwest::Response,

@@ -9,7 +9,7 @@
 //!
 //! Bounded: one event at a time (a server request is answered before the next event is read),
 //! an event (or a line) larger than [`MAX_EVENT_BYTES`] ends the reading instead of being
-//! buffered on, and at most [`MAX_RECONNECTS`](crate::sse::MAX_RECONNECTS) resumes in a row that bring no event. Stopped cleanly by [`Listener::stop`]: the task finishes the answer it is
+//! buffered on, and at most [`MAX_RECONNECTS`] resumes in a row that bring no event. Stopped cleanly by [`Listener::stop`]: the task finishes the answer it is
 //! sending, then drops the stream (its connection closes); dropped without `stop`, it is
 //! aborted.
 
@@ -173,7 +173,7 @@ async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot:
 }
 
 /// After the GET stream ended: the stream resumed with `Last-Event-ID` once the `retry` the
-/// server asked for has passed, if it sent an event id, fewer than [`MAX_RECONNECTS`](crate::sse::MAX_RECONNECTS) resumes
+/// server asked for has passed, if it sent an event id, fewer than [`MAX_RECONNECTS`] resumes
 /// in a row brought no event, the server accepts, and `stopped` has not fired meanwhile.
 async fn resume(
     outbox: &Outbox,
