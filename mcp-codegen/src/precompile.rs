@@ -58,9 +58,10 @@ fn add_unions_of(module: &Module, chosen: &mut BTreeSet<RustName>) {
             .filter(|d| !chosen.contains(&d.name))
             .filter(|d| match &d.kind {
                 Kind::Union(u) => {
+                    let held = d.kind.references();
                     !u.variants.is_empty()
-                        && d.kind.references().len() == u.variants.len()
-                        && d.kind.references().iter().all(|r| chosen.contains(*r))
+                        && held.len() == u.variants.len()
+                        && held.iter().all(|r| chosen.contains(*r))
                 }
                 _ => false,
             })
