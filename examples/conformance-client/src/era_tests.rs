@@ -350,22 +350,37 @@ fn endless_event(seen: &Seen, earlier: &[Seen]) -> Answer {
     missing_session(seen, earlier)
 }
 
+/// Waits until the session's GET stream reader has stopped, for at most ten seconds (the
+/// callers then assert that it did).
+async fn stops_listening(session: &Session) {
+    for _ in 0..1000 {
+        if !session.is_listening() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 #[tokio::test]
 async fn an_event_over_the_bound_ends_the_get_streams_reading() {
     let (url, _log) = serve(endless_event).await;
     let mut session = Session::new(&url).unwrap();
     assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
-    for _ in 0..1000 {
-        if !session.is_listening() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    stops_listening(&session).await;
     assert!(
         !session.is_listening(),
         "the reader gave up the stream instead of holding more"
     );
     session.close().await;
+}
+
+/// A GET stream's first connection: one server request (id `g-1`), then the stream ends after
+/// `retry: 10`.
+fn asks_then_ends() -> Answer {
+    Answer::Sse(vec![(
+        Duration::ZERO,
+        format!("retry: 10\n{}", server_request("g-1", "ping")),
+    )])
 }
 
 /// A legacy server whose GET stream asks, then ends with `retry: 10`; resumed from the id it
@@ -375,10 +390,7 @@ fn resumable_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
         return missing_session(seen, earlier);
     }
     match seen.header("last-event-id") {
-        None => Answer::Sse(vec![(
-            Duration::ZERO,
-            format!("retry: 10\n{}", server_request("g-1", "ping")),
-        )]),
+        None => asks_then_ends(),
         Some(_) => Answer::Sse(vec![
             (Duration::ZERO, server_request("g-2", "ping")),
             (Duration::from_secs(3600), String::new()),
@@ -408,10 +420,7 @@ fn empty_resumes(seen: &Seen, earlier: &[Seen]) -> Answer {
         return missing_session(seen, earlier);
     }
     match seen.header("last-event-id") {
-        None => Answer::Sse(vec![(
-            Duration::ZERO,
-            format!("retry: 10\n{}", server_request("g-1", "ping")),
-        )]),
+        None => asks_then_ends(),
         Some(_) => Answer::Sse(Vec::new()),
     }
 }
@@ -421,12 +430,7 @@ async fn resumes_of_the_get_stream_that_bring_nothing_are_bounded() {
     let (url, log) = serve(empty_resumes).await;
     let mut session = Session::new(&url).unwrap();
     assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
-    for _ in 0..1000 {
-        if !session.is_listening() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    stops_listening(&session).await;
     assert!(!session.is_listening(), "the reader gave up");
     let gets = log
         .lock()
