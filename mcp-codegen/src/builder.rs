@@ -179,15 +179,15 @@ impl Builder {
         self
     }
 
-    /// Whether the messages' JSON readers and writers are compiled with the generated module
-    /// (default `false`). With `true`, every message type (requests, their responses,
-    /// notifications, the error response, the unions of them, the union of every message)
-    /// implements `mcp_runtime::Wire` with functions that are not generic: a crate that
-    /// depends on the crate holding the module reads a message with
-    /// `CallToolResultResponse::from_json_str(text)` and writes it with `.to_json_string()`
-    /// without compiling its reader and writer again, which is what a release rebuild of that
-    /// crate spends most of its time on (BENCHMARKS.md, section 11). The module's own crate
-    /// then compiles them once: worth it when the module has a crate of its own, as in the
+    /// Whether the messages' JSON readers are compiled with the generated module (default
+    /// `false`). With `true`, every message type (requests, their responses, notifications,
+    /// the error response, the unions of them, the union of every message) implements
+    /// `mcp_runtime::Wire` with a reader that is not generic: a crate that depends on the
+    /// crate holding the module reads a message with `CallToolResultResponse::from_json_str(text)`
+    /// without compiling its reader again, which is what a release rebuild of that crate
+    /// spends most of its time on (BENCHMARKS.md, section 11); writing (`.to_json_string()`)
+    /// stays `serde_json`'s, compiled where it is called. The module's own crate then
+    /// compiles the readers once: worth it when the module has a crate of its own, as in the
     /// README's Quickstart.
     pub fn precompile(&mut self, on: bool) -> &mut Self {
         self.precompile = on;
@@ -344,7 +344,7 @@ impl Builder {
         extension_roles::assign(&mut module, &protocol, &names.rust_of);
         // sizes: a Box on the large members clippy would have the user box.
         sizes::bound(&mut module);
-        // precompile: the messages whose reader and writer the module compiles.
+        // precompile: the messages whose reader the module compiles.
         if self.precompile {
             precompile::select(&mut module);
         }

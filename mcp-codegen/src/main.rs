@@ -27,7 +27,7 @@ OPTIONS:
     --raw-json           Keep JSON the protocol does not interpret (any JSON value, open
                          objects such as a tool's inputSchema) as mcp_runtime::RawJson text.
     --json-schema        Also derive schemars::JsonSchema (needs mcp-runtime's schemars feature).
-    --precompile         Compile the messages' JSON readers and writers with the module
+    --precompile         Compile the messages' JSON readers with the module
                          (mcp_runtime::Wire), for a module in a crate of its own.
     -h, --help           Print this help.
 

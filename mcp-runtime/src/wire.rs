@@ -5,9 +5,12 @@
 //! (and everything `T` contains) in its own build. In a release build, where cargo shares no
 //! generic code between crates, every crate that reads a message compiles the reader of the
 //! message again, on each rebuild. [`Wire`] moves that work into the generated module's crate:
-//! with `mcp_codegen::Builder::precompile(true)` each message type implements it with
-//! functions that are not generic, so a crate that calls [`Wire::from_json_slice`] compiles a
-//! call, not a reader. The bytes read and written are exactly those of `serde_json`.
+//! with `mcp_codegen::Builder::precompile(true)` each message type implements it with a
+//! reader that is not generic, so a crate that calls [`Wire::from_json_slice`] compiles a
+//! call, not a reader. Writing stays generic ([`Wire::to_json_vec`] is `serde_json::to_vec`,
+//! compiled where it is called): a writer is a small part of the code a message costs, and
+//! compiled in the caller it is exactly `serde_json`'s (BENCHMARKS.md, section 11e). The
+//! bytes read and written are exactly those of `serde_json`.
 //!
 //! ```
 //! use mcp_runtime::Wire;
@@ -22,9 +25,6 @@
 //!     fn from_json_slice(json: &[u8]) -> serde_json::Result<Self> {
 //!         mcp_runtime::wire::read(json)
 //!     }
-//!     fn to_json_vec(&self) -> serde_json::Result<Vec<u8>> {
-//!         mcp_runtime::wire::write(self)
-//!     }
 //! }
 //!
 //! let ping = Ping::from_json_str(r#"{"id":7}"#).unwrap();
@@ -37,25 +37,27 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-/// A type whose JSON reader and writer are compiled where the type is defined (see the
-/// [module docs](self)). Only the two byte-level functions are compiled there; the text
-/// functions call them.
-pub trait Wire: Sized {
+/// A type whose JSON reader is compiled where the type is defined (see the [module
+/// docs](self)). Only [`Wire::from_json_slice`] is compiled there; [`Wire::from_json_str`]
+/// calls it, and the writers are `serde_json`'s, compiled where they are called.
+pub trait Wire: Sized + Serialize {
     /// Reads one value of the type from JSON bytes, as `serde_json::from_slice` does.
     fn from_json_slice(json: &[u8]) -> serde_json::Result<Self>;
 
-    /// Writes the value as compact JSON, as `serde_json::to_vec` does.
-    fn to_json_vec(&self) -> serde_json::Result<Vec<u8>>;
+    /// Writes the value as compact JSON, as `serde_json::to_vec` does (it is that call).
+    fn to_json_vec(&self) -> serde_json::Result<Vec<u8>> {
+        serde_json::to_vec(self)
+    }
 
     /// Reads one value of the type from JSON text.
     fn from_json_str(json: &str) -> serde_json::Result<Self> {
         Self::from_json_slice(json.as_bytes())
     }
 
-    /// Writes the value as compact JSON text.
+    /// Writes the value as compact JSON text, as `serde_json::to_string` does (it is that
+    /// call).
     fn to_json_string(&self) -> serde_json::Result<String> {
-        let bytes = self.to_json_vec()?;
-        String::from_utf8(bytes).map_err(|e| serde::ser::Error::custom(e.utf8_error()))
+        serde_json::to_string(self)
     }
 }
 
@@ -63,10 +65,4 @@ pub trait Wire: Sized {
 /// in the caller (the generated module's crate).
 pub fn read<T: DeserializeOwned>(json: &[u8]) -> serde_json::Result<T> {
     serde_json::from_slice(json)
-}
-
-/// What the generated [`Wire::to_json_vec`] calls: `serde_json::to_vec`, instantiated in the
-/// caller (the generated module's crate).
-pub fn write<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
-    serde_json::to_vec(value)
 }

@@ -1,5 +1,5 @@
-//! `mcp_runtime::Wire` for the types the IR lists in `precompiled`: two functions that are not
-//! generic, so their reader and writer are compiled with the module.
+//! `mcp_runtime::Wire` for the types the IR lists in `precompiled`: a reader that is not
+//! generic, so it is compiled with the module.
 
 use std::collections::BTreeSet;
 
@@ -24,9 +24,6 @@ fn wire(name: &RustName) -> TokenStream {
         impl ::mcp_runtime::Wire for #name {
             fn from_json_slice(json: &[u8]) -> ::serde_json::Result<Self> {
                 ::mcp_runtime::wire::read(json)
-            }
-            fn to_json_vec(&self) -> ::serde_json::Result<::std::vec::Vec<u8>> {
-                ::mcp_runtime::wire::write(self)
             }
         }
     }
