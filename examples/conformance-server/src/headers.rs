@@ -113,12 +113,17 @@ pub fn host_of_origin(value: &str) -> Option<String> {
 /// Who is asking: the bearer credential if one came, else `anonymous` (this example has no
 /// authentication; requestState sealing and legacy sessions are bound to it).
 pub fn principal(headers: &HeaderMap) -> String {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
+    header_str(headers, header::AUTHORIZATION.as_str())
         .map(str::to_owned)
         .unwrap_or_else(|| "anonymous".to_owned())
+}
+
+/// A header's value as text, trimmed; none when it is absent or not visible ASCII.
+pub fn header_str<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
 }
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ use tokio::sync::mpsc;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
-use crate::headers;
+use crate::headers::{self, header_str};
 use crate::legacy::Route;
 use crate::mcp;
 use crate::probe::{self, Unreadable};
@@ -149,13 +149,6 @@ fn check_host(app: &App, headers: &HeaderMap) -> Result<(), Box<Response>> {
         }
     }
     Ok(())
-}
-
-fn header_str<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
-    headers
-        .get(name)
-        .and_then(|v| v.to_str().ok())
-        .map(str::trim)
 }
 
 const JSON: &str = "application/json";
