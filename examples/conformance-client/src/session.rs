@@ -897,6 +897,6 @@ fn capabilities() -> mcp::ClientCapabilities {
                 .with_form(mcp::JSONObject::new())
                 .with_url(mcp::JSONObject::new()),
         )
-        .with_roots(mcp::ClientCapabilitiesRoots::new())
+        .with_roots(serde_json::Map::new())
         .with_sampling(mcp::ClientCapabilitiesSampling::new())
 }

@@ -296,13 +296,13 @@ impl<'a> Lowerer<'a> {
             }
             return Ok(ty);
         }
-        let structural = ["anyOf", "oneOf", "allOf", "enum", "const", "properties"];
-        if structural.iter().any(|k| s.contains_key(*k)) {
+        let structural = ["anyOf", "oneOf", "allOf", "enum", "const"];
+        if structural.iter().any(|k| s.contains_key(*k)) || structs::declares_members(s) {
             return self.named_inline(s, at, hint);
         }
         match s.get("type") {
             None => {
-                if s.contains_key("additionalProperties") {
+                if s.contains_key("additionalProperties") || s.contains_key("properties") {
                     return self.map_ty(s, at, hint);
                 }
                 if s.contains_key("items") {
@@ -515,6 +515,45 @@ mod tests {
                 Predicate::Lacks("id".into())
             ])
         );
+    }
+
+    /// The members' types of struct `name`, by JSON key.
+    fn member_types(m: &Module, name: &str) -> Vec<(String, Ty)> {
+        let Kind::Struct(s) = ty(m, name) else {
+            panic!("{name} is not a struct")
+        };
+        s.fields.into_iter().map(|f| (f.json, f.ty)).collect()
+    }
+
+    #[test]
+    fn an_object_declaring_no_member_is_the_map_however_it_is_spelled() {
+        let m = lower(json!({"Caps": {"type": "object", "properties": {
+            "bare": {"type": "object"},
+            "open": {"type": "object", "additionalProperties": {}},
+            "empty": {"type": "object", "properties": {}},
+            "emptyOpen": {"type": "object", "properties": {}, "additionalProperties": true},
+            "untyped": {"properties": {}}
+        }}}))
+        .unwrap();
+        let types = member_types(&m, "Caps");
+        assert!(types.iter().all(|(_, t)| *t == Ty::Object), "{types:?}");
+        assert_eq!(m.types.len(), 1, "no type is generated for them");
+    }
+
+    #[test]
+    fn an_object_with_members_or_closed_is_still_a_struct() {
+        let m = lower(json!({"Caps": {"type": "object", "properties": {
+            "members": {"type": "object", "properties": {"x": {"type": "string"}}},
+            "required": {"type": "object", "properties": {}, "required": ["x"]},
+            "closed": {"type": "object", "properties": {}, "additionalProperties": false}
+        }}}))
+        .unwrap();
+        for (key, t) in member_types(&m, "Caps") {
+            let Ty::Named(name) = t else {
+                panic!("{key}: {t:?}")
+            };
+            assert!(matches!(m.types[&name].kind, Kind::Struct(_)), "{key}");
+        }
     }
 
     #[test]

@@ -51,6 +51,24 @@ fn properties<'s>(
     }
 }
 
+/// Whether an object schema with `properties` says anything a struct would hold: members
+/// (`properties` that is not an empty object, a `required` that is not an empty list) or that
+/// it is closed (`additionalProperties: false`). One that says none
+/// (`{"type": "object", "properties": {}}`) is any object, as one without `properties` is:
+/// both are the map type, however the schema spells it.
+pub(super) fn declares_members(s: &Map<String, Value>) -> bool {
+    let non_empty = |key: &str| match s.get(key) {
+        None => false,
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(_) => true,
+    };
+    s.contains_key("properties")
+        && (non_empty("properties")
+            || non_empty("required")
+            || s.get("additionalProperties") == Some(&Value::Bool(false)))
+}
+
 /// The `required` keys of an object schema.
 fn required_keys(s: &Map<String, Value>, pointer: &str) -> SchemaResult<BTreeSet<String>> {
     let list = match s.get("required") {
@@ -182,9 +200,7 @@ impl<'a> Lowerer<'a> {
         rust: &RustName,
         def: Option<&str>,
     ) -> SchemaResult<Kind> {
-        if s.contains_key("properties")
-            || def.is_some_and(|d| self.protocol.results.contains_key(d))
-        {
+        if declares_members(s) || def.is_some_and(|d| self.protocol.results.contains_key(d)) {
             return Ok(Kind::Struct(self.lower_struct(s, at, rust, def)?));
         }
         Ok(Kind::Alias(self.map_ty(s, at, rust)?))
