@@ -597,6 +597,47 @@ impl Module {
         ty
     }
 
+    /// `ty` with every alias in it replaced by what it stands for, inside a `Vec`, map or
+    /// `Box` too: the Rust type it is, whatever it is called.
+    pub fn expand(&self, ty: &Ty) -> Ty {
+        match self.resolve(ty) {
+            Ty::Vec(inner) => Ty::Vec(Box::new(self.expand(inner))),
+            Ty::Map(inner) => Ty::Map(Box::new(self.expand(inner))),
+            Ty::Boxed(inner) => Ty::Boxed(Box::new(self.expand(inner))),
+            other => other.clone(),
+        }
+    }
+
+    /// `kind`'s structure: without its descriptions and notes, every alias in its members'
+    /// and variants' types followed. Two items of the same structure are the same Rust type
+    /// under two names.
+    pub fn shape(&self, kind: &Kind) -> Kind {
+        let mut kind = kind.clone();
+        match &mut kind {
+            Kind::Struct(s) => {
+                s.notes.clear();
+                s.fields.iter_mut().for_each(|f| {
+                    f.docs = None;
+                    f.ty = self.expand(&f.ty);
+                });
+                if let Some(ResultMode::Field(f)) = &mut s.result {
+                    f.docs = None;
+                }
+            }
+            Kind::Results(r) => {
+                r.reading.clear();
+                r.variants.iter_mut().for_each(|v| v.docs.clear());
+            }
+            Kind::Union(u) => u
+                .variants
+                .iter_mut()
+                .for_each(|v| v.ty = self.expand(&v.ty)),
+            Kind::Alias(t) => *t = self.expand(t),
+            Kind::StringEnum(_) => {}
+        }
+        kind
+    }
+
     /// Whether a value of `ty` can be read from JSON `null`: any JSON value, `()`, an alias of
     /// one, or a union with a variant for `null`. An optional member of such a type keeps a
     /// present `null` (`#[mcp(keep_null)]`) instead of reading it as missing.

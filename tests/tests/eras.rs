@@ -58,6 +58,19 @@ fn shared_types_are_one_rust_type() {
 }
 
 #[test]
+fn a_member_named_by_an_alias_in_one_revision_and_spelled_out_in_the_other_is_shared() {
+    // 2026-07-28 types `TextContent`'s `_meta` as `MetaObject` (another name for a JSON
+    // object), 2025-11-25 writes the object inline: the same Rust type, so the struct is shared.
+    fn legacy_text(t: legacy::TextContent) -> String {
+        t.text
+    }
+    assert_eq!(legacy_text(modern::TextContent::new("hi")), "hi");
+    for name in ["TextContent", "Resource", "Prompt", "ContentBlock"] {
+        assert!(SHARED.contains(&name), "{name}: {SHARED:?}");
+    }
+}
+
+#[test]
 fn a_missing_result_type_is_complete_and_complete_is_dropped_for_the_older_revision() {
     let old: legacy::CallToolResult =
         serde_json::from_value(json!({"content": [{"type": "text", "text": "x"}]})).unwrap();

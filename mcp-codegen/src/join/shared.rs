@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Kind, Module, ResultMode, RustName, TypeDef};
+use crate::ir::{Module, RustName, TypeDef};
 
 /// The names of the types `a` and `b` share.
 pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
@@ -14,7 +14,10 @@ pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
         .types
         .iter()
         .filter(|(name, def)| {
-            !roles.contains(*name) && b.types.get(*name).is_some_and(|d| same_shape(def, d))
+            !roles.contains(*name)
+                && b.types
+                    .get(*name)
+                    .is_some_and(|d| same_shape((a, def), (b, d)))
         })
         .map(|(name, _)| name.clone())
         .collect();
@@ -24,9 +27,12 @@ pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
         let kept: BTreeSet<RustName> = set
             .iter()
             .filter(|name| {
-                a.types
-                    .get(*name)
-                    .is_some_and(|d| d.kind.references().iter().all(|r| set.contains(*r)))
+                a.types.get(*name).is_some_and(|d| {
+                    a.shape(&d.kind)
+                        .references()
+                        .iter()
+                        .all(|r| set.contains(*r))
+                })
             })
             .cloned()
             .collect();
@@ -37,29 +43,10 @@ pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
     }
 }
 
-/// Whether two definitions of a name have the same structure, descriptions aside.
-fn same_shape(a: &TypeDef, b: &TypeDef) -> bool {
-    bare(&a.kind) == bare(&b.kind)
-}
-
-/// `kind` without its descriptions and notes.
-fn bare(kind: &Kind) -> Kind {
-    let mut kind = kind.clone();
-    match &mut kind {
-        Kind::Struct(s) => {
-            s.notes.clear();
-            s.fields.iter_mut().for_each(|f| f.docs = None);
-            if let Some(ResultMode::Field(f)) = &mut s.result {
-                f.docs = None;
-            }
-        }
-        Kind::Results(r) => {
-            r.reading.clear();
-            r.variants.iter_mut().for_each(|v| v.docs.clear());
-        }
-        Kind::StringEnum(_) | Kind::Union(_) | Kind::Alias(_) => {}
-    }
-    kind
+/// Whether two definitions of a name have the same structure, descriptions aside and aliases
+/// followed (each in its own module).
+fn same_shape(a: (&Module, &TypeDef), b: (&Module, &TypeDef)) -> bool {
+    a.0.shape(&a.1.kind) == b.0.shape(&b.1.kind)
 }
 
 /// The types a protocol role's trait impls are written for.
