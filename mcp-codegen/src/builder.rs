@@ -16,7 +16,7 @@ use crate::output::{Generated, format_file, holds_exactly};
 use crate::overlay::Overlay;
 use crate::precompile;
 use crate::protocol::Protocol;
-use crate::{cycles, eras, extension_roles, layout, overview, roles, sizes};
+use crate::{cycles, eras, extension_roles, layout, overview, pointer, roles, same_shapes, sizes};
 
 /// Configures and runs the generator.
 ///
@@ -336,6 +336,8 @@ impl Builder {
         let mut module = Lowerer::new(defs, defs_key, &protocol, &names, &self.options())
             .lower()
             .map_err(in_schema)?;
+        // same shapes: inline types of one structure generated once, the other names aliases.
+        same_shapes::merge(&mut module, |p| pointer::within_def(p, defs_key));
         // cycles: a Box where a type would contain itself.
         cycles::break_cycles(&mut module).map_err(in_schema)?;
         // roles: requests, notifications, results, multi round-trip types.

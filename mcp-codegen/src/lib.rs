@@ -29,6 +29,7 @@
 //! extensions' definitions and patches merged in), `protocol` (the protocol model: requests,
 //! results, outcomes, and every overlay fact later passes read), `naming` and `lower` (a Rust
 //! name per definition, then the IR's types; `results` for result structs and outcomes),
+//! `same_shapes` (inline types of one structure at members of one name generated once),
 //! `cycles` (a `Box` where a type contains itself), `roles` and `extension_roles` (what each
 //! type is to the protocol), `sizes` (a `Box` on the large members and variants clippy would
 //! have a user box, by `layout`'s size estimates), `overview` (the module's docs), and `emit` (IR to tokens); with
@@ -65,6 +66,7 @@ mod precompile;
 mod protocol;
 mod results;
 mod roles;
+mod same_shapes;
 mod sizes;
 mod union_dispatch;
 

@@ -39,6 +39,15 @@ pub(crate) fn referenced_def(reference: &str, defs_key: &str) -> Option<String> 
     Some(unescape_token(rest))
 }
 
+/// Whether `pointer` is inside a definition under `defs_key` (`/$defs/A/properties/x`), not
+/// the definition itself (`/$defs/A`).
+pub(crate) fn within_def(pointer: &str, defs_key: &str) -> bool {
+    pointer
+        .strip_prefix(&defs(defs_key))
+        .and_then(|rest| rest.strip_prefix('/'))
+        .is_some_and(|rest| rest.contains('/'))
+}
+
 /// The last reference token of `pointer`, unescaped (empty for the empty pointer).
 pub(crate) fn last_token(pointer: &str) -> String {
     unescape_token(pointer.rsplit('/').next().unwrap_or_default())

@@ -71,6 +71,20 @@ fn a_member_named_by_an_alias_in_one_revision_and_spelled_out_in_the_other_is_sh
 }
 
 #[test]
+fn the_older_revisions_repeated_inline_objects_are_one_type() {
+    // Every request's `_meta` in 2025-11-25 is the same inline object: one struct, the other
+    // names aliases of it.
+    let meta =
+        legacy::RequestParamsMeta::new().with_progress_token(legacy::ProgressToken::Integer(7));
+    let set_level: legacy::SetLevelRequestParamsMeta = meta.clone();
+    let call: legacy::CallToolRequestParamsMeta = set_level;
+    assert_eq!(call, meta);
+    // An object schema that declares no member is the JSON object type, as `{"type": "object"}` is.
+    let caps = legacy::ClientCapabilitiesElicitation::new().with_form(serde_json::Map::new());
+    assert_eq!(serde_json::to_value(&caps).unwrap(), json!({"form": {}}));
+}
+
+#[test]
 fn a_missing_result_type_is_complete_and_complete_is_dropped_for_the_older_revision() {
     let old: legacy::CallToolResult =
         serde_json::from_value(json!({"content": [{"type": "text", "text": "x"}]})).unwrap();
