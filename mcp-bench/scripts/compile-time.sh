@@ -138,6 +138,18 @@ once() { # name, cargo args... -> wall seconds of one rebuild of the probe crate
     echo "$t1 - $t0" | bc
 }
 
+once_cold() { # name, cargo args... -> wall seconds of one build of the probe crate from
+    # nothing (its incremental cache and outputs removed; its dependencies stay built)
+    local dir=$WORK/$1 name=$1
+    shift
+    (cd "$dir" && cargo clean -q -p "$name" "$@" 2>/dev/null)
+    local t0 t1
+    t0=$(date +%s.%N)
+    (cd "$dir" && cargo build -q "$@" 2>"$dir/build.log")
+    t1=$(date +%s.%N)
+    echo "$t1 - $t0" | bc
+}
+
 stats() { # seconds... -> "min median" (the median of an even count: the lower middle one)
     local sorted
     mapfile -t sorted < <(printf '%s\n' "$@" | sort -g)
@@ -153,22 +165,26 @@ best() { # name, cargo args... -> "min (median m)" wall seconds of RUNS rebuilds
     printf '%.2f (median %.2f)' "$min" "$median"
 }
 
-# RATIO="a b": the rebuilds of probes a and b alternate (a, b, a, b, ...), so that a load
+# RATIO="a b": the builds of probes a and b alternate (a, b, a, b, ...), so that a load
 # that changes during the run weighs on both alike; prints each one's best and median and
-# the ratios b/a, per profile.
+# the ratios b/a, per profile: a rebuild after touching the crate's source (the incremental
+# cache warm), and the crate built from nothing (`cold`: its own outputs and incremental cache
+# removed, its dependencies built).
 if [ -n "${RATIO:-}" ]; then
     read -r a b <<<"$RATIO"
-    echo "| profile | $a: best (median) s | $b: best (median) s | $b / $a, best | $b / $a, median |"
+    echo "| build | $a: best (median) s | $b: best (median) s | $b / $a, best | $b / $a, median |"
     echo "| --- | ---: | ---: | ---: | ---: |"
-    for profile in dev release; do
+    for profile in dev release "dev cold" "release cold"; do
         args=()
-        [ "$profile" = release ] && args=(--release)
+        case $profile in release*) args=(--release) ;; esac
+        build=once
+        case $profile in *cold) build=once_cold ;; esac
         prepare "$a" "${args[@]}"
         prepare "$b" "${args[@]}"
         ta=() tb=()
         for _ in $(seq "$RUNS"); do
-            ta+=("$(once "$a" "${args[@]}")")
-            tb+=("$(once "$b" "${args[@]}")")
+            ta+=("$($build "$a" "${args[@]}")")
+            tb+=("$($build "$b" "${args[@]}")")
         done
         read -r amin amed < <(stats "${ta[@]}")
         read -r bmin bmed < <(stats "${tb[@]}")
