@@ -11,50 +11,55 @@
 //! type of a `$def` keeps its own definition: two definitions the schema names apart stay two
 //! types.
 
+use std::collections::BTreeMap;
+
 use crate::ir::{Kind, Module, RustName};
 use crate::pointer;
 
 /// Merges the inline types of `module` that have the same structure; `inline` tells an inline
 /// type from a `$def`'s by its JSON pointer. Repeats until nothing merges, since types that
-/// differed only in members of merged types are now the same too.
+/// differed only in members of merged types are now the same too (each round makes at least
+/// one type an alias, so the rounds end; each groups the types in one pass).
 pub fn merge(module: &mut Module, inline: impl Fn(&str) -> bool) {
-    while let Some((keep, others)) = next_group(module, &inline) {
-        for name in others {
-            alias(module, &name, &keep);
+    loop {
+        let groups = groups(module, &inline);
+        if groups.is_empty() {
+            return;
+        }
+        for (keep, others) in groups {
+            for name in others {
+                alias(module, &name, &keep);
+            }
         }
     }
 }
 
-/// The first group of inline types (in name order) of the same structure with more than one
-/// member: the name that keeps the definition and the others.
-fn next_group(
-    module: &Module,
-    inline: &impl Fn(&str) -> bool,
-) -> Option<(RustName, Vec<RustName>)> {
-    let candidates: Vec<(&RustName, (String, Kind))> = module
-        .types
-        .iter()
-        .filter(|(_, def)| inline(&def.pointer) && mergeable(&def.kind))
-        .map(|(name, def)| {
+/// The groups of inline types of one member name and one structure with more than one
+/// member, each as the name that keeps the definition and the others.
+fn groups(module: &Module, inline: &impl Fn(&str) -> bool) -> Vec<(RustName, Vec<RustName>)> {
+    // The structure's debug text is the key: equal structures print alike, and the map keeps
+    // the output independent of anything but the module.
+    let mut by_shape: BTreeMap<(String, String), Vec<&RustName>> = BTreeMap::new();
+    for (name, def) in &module.types {
+        if inline(&def.pointer) && mergeable(&def.kind) {
             let member = pointer::last_token(&def.pointer);
-            (name, (member, module.shape(&def.kind)))
+            let shape = format!("{:?}", module.shape(&def.kind));
+            by_shape.entry((member, shape)).or_default().push(name);
+        }
+    }
+    by_shape
+        .into_values()
+        .filter_map(|mut group| {
+            group.sort_by_key(|n| (n.as_str().len(), n.as_str()));
+            let (keep, others) = group.split_first()?;
+            (!others.is_empty()).then(|| {
+                (
+                    (*keep).clone(),
+                    others.iter().map(|n| (*n).clone()).collect(),
+                )
+            })
         })
-        .collect();
-    candidates.iter().find_map(|(_, shape)| {
-        let mut group: Vec<&RustName> = candidates
-            .iter()
-            .filter(|(_, s)| s == shape)
-            .map(|(n, _)| *n)
-            .collect();
-        group.sort_by_key(|n| (n.as_str().len(), n.as_str()));
-        let (keep, others) = group.split_first()?;
-        (!others.is_empty()).then(|| {
-            (
-                (*keep).clone(),
-                others.iter().map(|n| (*n).clone()).collect(),
-            )
-        })
-    })
+        .collect()
 }
 
 /// Whether a kind of item is merged: structs, string enums and unions (an alias already

@@ -1047,3 +1047,24 @@ fn generation_time_by_size() {
         previous = Some((n, best));
     }
 }
+
+/// Two thousand inline objects under members of one name, in a thousand pairs of one structure
+/// each: merged in one round (a round per pair, each comparing every type with every other,
+/// would not finish within the watchdog).
+#[test]
+fn many_pairs_of_alike_inline_objects_merge_within_the_watchdog() {
+    let mut all = serde_json::Map::new();
+    for i in 0..2000 {
+        let key = format!("k{}", i % 1000);
+        all.insert(
+            format!("D{i}"),
+            json!({"type": "object", "properties": {
+                "_meta": {"type": "object", "properties": {key: {"type": "string"}}}
+            }}),
+        );
+    }
+    let generated = generate("alike_inline_objects", &defs(Value::Object(all))).unwrap();
+    // D1005's `_meta` has D5's structure: `pub type D1005Meta = D5Meta;`, and so on.
+    assert_eq!(generated.text.matches("Meta = D").count(), 1000);
+    assert!(generated.text.contains("pub type D1005Meta = D5Meta;"));
+}
