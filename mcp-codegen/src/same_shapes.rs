@@ -75,7 +75,7 @@ fn alias(module: &mut Module, name: &RustName, keep: &RustName) {
     };
     def.kind = Kind::Alias(crate::ir::Ty::Named(keep.clone()));
     let note = format!(
-        "The same type as [`{}`]: this place of the schema has its structure.",
+        "The same type as [`{}`]: this member of the schema has the same structure.",
         keep.unraw()
     );
     def.docs = Some(match def.docs.take() {
