@@ -200,13 +200,14 @@ fn direct_match(g: &Gen) -> TokenStream {
     }
 }
 
-/// Finishing the variant held in slot `k` after members were read before the discriminator
-/// (what the other slots read is already handed over): what was kept, the discriminator `tag`
+/// Finishing the variant held in slot `k` after members were read before the discriminator:
+/// hand over what the other slots read (`__hand_over`), what was kept, the discriminator `tag`
 /// (when found), and the rest of the input.
 fn finish_slot(g: &Gen, variant: &Ident, ty: &Type, tag: Option<TokenStream>) -> TokenStream {
     let (krate, fields, key) = (&g.krate, &g.fields, &g.d.key);
     let ident = g.cont.ident;
-    let p = &g.partials[g.slot(ty)];
+    let k = g.slot(ty);
+    let p = &g.partials[k];
     let rest = tag.map(|value| {
         quote! {
             #krate::__private::de::feed_tag::<#ty, __A::Error>(&mut #p, #key, #value)?;
@@ -214,6 +215,7 @@ fn finish_slot(g: &Gen, variant: &Ident, ty: &Type, tag: Option<TokenStream>) ->
         }
     });
     quote! {{
+        __hand_over(#k)?;
         let mut #p = ::core::option::Option::unwrap_or_else(#p, <#ty as #fields>::partial);
         #krate::__private::de::feed::<#ty, __A::Error>(&mut #p, __kept)?;
         #rest
@@ -221,55 +223,26 @@ fn finish_slot(g: &Gen, variant: &Ident, ty: &Type, tag: Option<TokenStream>) ->
     }}
 }
 
-/// The slot of the variant the discriminator (`__tag_str`) selects, `None` where it selects
-/// none (a missing or unknown value without a variant for it, an extension's value the client
-/// did not advertise): those end in an error, having handed nothing over.
-fn chosen_slot(g: &Gen) -> TokenStream {
-    let krate = &g.krate;
-    let some = |ty: &Type| {
-        let k = g.slot(ty);
-        quote!(::core::option::Option::Some(#k))
-    };
-    let none = quote!(::core::option::Option::None);
-    let arms = g.d.arms.iter().map(|a| {
-        let (value, slot) = (&a.value, some(a.ty));
-        if a.extension {
-            quote! {
-                ::core::option::Option::Some(#value) => if #krate::result_type::is_accepted(#value) {
-                    #slot
-                } else {
-                    #none
-                },
-            }
-        } else {
-            quote!(::core::option::Option::Some(#value) => #slot,)
-        }
-    });
-    let missing = g.d.missing.map_or_else(|| none.clone(), |(_, ty)| some(ty));
-    let other = g.d.other.map_or_else(|| none.clone(), |(_, ty)| some(ty));
-    quote! {
-        let __chosen: ::core::option::Option<usize> = match __tag_str {
-            ::core::option::Option::None => #missing,
-            #(#arms)*
-            ::core::option::Option::Some(_) => #other,
-        };
-    }
-}
-
-/// Hands what each slot but the chosen one read over to `__kept`, as JSON: one statement per
-/// slot.
+/// `__hand_over(k)`: hands what each slot but `k` read over to `__kept`, as JSON. One closure
+/// with one statement per slot, called by every arm that finishes a variant (written out in
+/// each arm, the hand-over grew with the square of the variants).
 fn hand_over(g: &Gen) -> TokenStream {
     let fields = &g.fields;
     let drains = g.slots.iter().zip(&g.partials).enumerate().map(|(j, (ty, p))| {
         quote! {
-            if ::core::option::Option::is_some_and(__chosen, |__c| __c != #j) {
+            if __chosen != #j {
                 if let ::core::option::Option::Some(__partial) = ::core::option::Option::take(&mut #p) {
                     <#ty as #fields>::entries::<__A::Error>(__partial, &mut __kept)?;
                 }
             }
         }
     });
-    quote!(#(#drains)*)
+    quote! {
+        let mut __hand_over = |__chosen: usize| -> ::core::result::Result<(), __A::Error> {
+            #(#drains)*
+            ::core::result::Result::Ok(())
+        };
+    }
 }
 
 /// After the loop (`__tag`, the partials and `__kept` in scope): finish the chosen variant.
@@ -295,16 +268,13 @@ fn buffered_match(g: &Gen) -> TokenStream {
             quote!(::core::result::Result::Err(#unknown))
         }
     };
-    let chosen = chosen_slot(g);
     let hand_over = hand_over(g);
     quote! {
-        let __tag_str = ::core::option::Option::map(
+        #hand_over
+        match ::core::option::Option::map(
             ::core::option::Option::as_ref(&__tag),
             #krate::__private::de::Str::as_str,
-        );
-        #chosen
-        #hand_over
-        match __tag_str {
+        ) {
             ::core::option::Option::None => #missing,
             #(#arms)*
             ::core::option::Option::Some(__other) => #other,
