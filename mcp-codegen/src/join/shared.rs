@@ -2,7 +2,7 @@
 //! reference shared too, and no protocol role in either revision (a role's trait impls are
 //! written per revision, so a type that plays one stays in each revision's module).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ir::{Module, RustName, TypeDef};
 
@@ -21,19 +21,22 @@ pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
         })
         .map(|(name, _)| name.clone())
         .collect();
-    // The largest set closed under references: drop what references a type outside it until
-    // nothing changes.
+    // The largest set closed under references (aliases followed, as the shapes compared):
+    // drop what references a type outside it until nothing changes.
+    let references: BTreeMap<RustName, Vec<RustName>> = set
+        .iter()
+        .map(|name| {
+            let shape = a.shape(&a.types[name].kind);
+            (
+                name.clone(),
+                shape.references().into_iter().cloned().collect(),
+            )
+        })
+        .collect();
     loop {
         let kept: BTreeSet<RustName> = set
             .iter()
-            .filter(|name| {
-                a.types.get(*name).is_some_and(|d| {
-                    a.shape(&d.kind)
-                        .references()
-                        .iter()
-                        .all(|r| set.contains(*r))
-                })
-            })
+            .filter(|name| references[*name].iter().all(|r| set.contains(r)))
             .cloned()
             .collect();
         if kept.len() == set.len() {
