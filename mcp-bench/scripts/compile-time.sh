@@ -126,11 +126,9 @@ prepare() { # name, cargo args...: builds the probe's dependencies (untimed)
     }
 }
 
-once() { # name, cargo args... -> wall seconds of one rebuild of the probe crate
+build_time() { # name, cargo args... -> wall seconds of one `cargo build` of the probe crate
     local dir=$WORK/$1
     shift
-    touch "$dir/src/lib.rs"
-    [ -f "$dir/build.rs" ] && touch "$dir/build.rs"
     local t0 t1
     t0=$(date +%s.%N)
     (cd "$dir" && cargo build -q "$@" 2>"$dir/build.log")
@@ -138,16 +136,18 @@ once() { # name, cargo args... -> wall seconds of one rebuild of the probe crate
     echo "$t1 - $t0" | bc
 }
 
+once() { # name, cargo args... -> wall seconds of one rebuild of the probe crate
+    local dir=$WORK/$1
+    touch "$dir/src/lib.rs"
+    [ -f "$dir/build.rs" ] && touch "$dir/build.rs"
+    build_time "$@"
+}
+
 once_cold() { # name, cargo args... -> wall seconds of one build of the probe crate from
     # nothing (its incremental cache and outputs removed; its dependencies stay built)
     local dir=$WORK/$1 name=$1
-    shift
-    (cd "$dir" && cargo clean -q -p "$name" "$@" 2>/dev/null)
-    local t0 t1
-    t0=$(date +%s.%N)
-    (cd "$dir" && cargo build -q "$@" 2>"$dir/build.log")
-    t1=$(date +%s.%N)
-    echo "$t1 - $t0" | bc
+    (cd "$dir" && cargo clean -q -p "$name" "${@:2}" 2>/dev/null)
+    build_time "$@"
 }
 
 stats() { # seconds... -> "min median" (the median of an even count: the lower middle one)
