@@ -56,6 +56,8 @@ struct Gen<'c, 'a> {
     partials: Vec<Ident>,
     /// `__v{i}`: the `__UnionKey` variant of a member only slot `i` declares.
     key_variants: Vec<Ident>,
+    /// `__k{i}`: slot `i`'s key for a member name.
+    lookups: Vec<Ident>,
 }
 
 impl<'c, 'a> Gen<'c, 'a> {
@@ -81,6 +83,7 @@ impl<'c, 'a> Gen<'c, 'a> {
             fields: quote!(#krate::__private::de::Fields),
             partials: ids("__p"),
             key_variants: ids("__v"),
+            lookups: ids("__k"),
             krate,
             slots,
         }
@@ -201,13 +204,22 @@ fn direct_match(g: &Gen) -> TokenStream {
 }
 
 /// Finishing the variant held in slot `k` after members were read before the discriminator:
-/// hand over what the other slots read (`__hand_over`), what was kept, the discriminator `tag`
-/// (when found), and the rest of the input.
+/// hand over what the other slots read, what was kept, the discriminator `tag` (when found),
+/// and the rest of the input.
 fn finish_slot(g: &Gen, variant: &Ident, ty: &Type, tag: Option<TokenStream>) -> TokenStream {
     let (krate, fields, key) = (&g.krate, &g.fields, &g.d.key);
     let ident = g.cont.ident;
     let k = g.slot(ty);
     let p = &g.partials[k];
+    let others = (0..g.slots.len()).filter(|&j| j != k).map(|j| {
+        let tj = g.slots[j];
+        let pj = &g.partials[j];
+        quote! {
+            if let ::core::option::Option::Some(#pj) = #pj {
+                <#tj as #fields>::entries::<__A::Error>(#pj, &mut __kept)?;
+            }
+        }
+    });
     let rest = tag.map(|value| {
         quote! {
             #krate::__private::de::feed_tag::<#ty, __A::Error>(&mut #p, #key, #value)?;
@@ -215,34 +227,12 @@ fn finish_slot(g: &Gen, variant: &Ident, ty: &Type, tag: Option<TokenStream>) ->
         }
     });
     quote! {{
-        __hand_over(#k)?;
         let mut #p = ::core::option::Option::unwrap_or_else(#p, <#ty as #fields>::partial);
+        #(#others)*
         #krate::__private::de::feed::<#ty, __A::Error>(&mut #p, __kept)?;
         #rest
         <#ty as #fields>::finish::<__A::Error, #ident>(#p, #ident::#variant)
     }}
-}
-
-/// `__hand_over(k)`: hands what each slot but `k` read over to `__kept`, as JSON. One closure
-/// with one statement per slot, called by every arm that finishes a variant (written out in
-/// each arm, the hand-over grew with the square of the variants).
-fn hand_over(g: &Gen) -> TokenStream {
-    let fields = &g.fields;
-    let drains = g.slots.iter().zip(&g.partials).enumerate().map(|(j, (ty, p))| {
-        quote! {
-            if __chosen != #j {
-                if let ::core::option::Option::Some(__partial) = ::core::option::Option::take(&mut #p) {
-                    <#ty as #fields>::entries::<__A::Error>(__partial, &mut __kept)?;
-                }
-            }
-        }
-    });
-    quote! {
-        let mut __hand_over = |__chosen: usize| -> ::core::result::Result<(), __A::Error> {
-            #(#drains)*
-            ::core::result::Result::Ok(())
-        };
-    }
 }
 
 /// After the loop (`__tag`, the partials and `__kept` in scope): finish the chosen variant.
@@ -268,9 +258,7 @@ fn buffered_match(g: &Gen) -> TokenStream {
             quote!(::core::result::Result::Err(#unknown))
         }
     };
-    let hand_over = hand_over(g);
     quote! {
-        #hand_over
         match ::core::option::Option::map(
             ::core::option::Option::as_ref(&__tag),
             #krate::__private::de::Str::as_str,
@@ -345,6 +333,7 @@ fn read_loop(g: &Gen) -> TokenStream {
 fn key_enum(g: &Gen) -> TokenStream {
     let (krate, serde, fields, key) = (&g.krate, &g.serde, &g.fields, &g.d.key);
     let key_variants = &g.key_variants;
+    let lookups = &g.lookups;
     let key_types = g
         .slots
         .iter()
@@ -357,16 +346,24 @@ fn key_enum(g: &Gen) -> TokenStream {
         .slots
         .iter()
         .map(|ty| quote!(<#ty as #fields>::KEEPS_EXTRA));
-    // Each lookup counts the variant types that declare the name, keeping the last one's key:
-    // one code path per variant type, whatever their number.
-    let counts = key_calls.zip(key_variants).map(|(call, v)| {
-        quote! {
-            if let ::core::option::Option::Some(__key) = #call {
-                __declared += 1;
-                __only = ::core::option::Option::Some(__UnionKey::#v(__key));
+    let unique = lookups
+        .iter()
+        .zip(key_variants)
+        .enumerate()
+        .map(|(i, (k, v))| {
+            let others = lookups
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, o)| o);
+            quote! {
+                if let ::core::option::Option::Some(__key) = #k {
+                    if true #(&& ::core::option::Option::is_none(&#others))* {
+                        return ::core::result::Result::Ok(__UnionKey::#v(__key));
+                    }
+                }
             }
-        }
-    });
+        });
     quote! {
         // A member read before the discriminator: the discriminator, a member that exactly one
         // variant type declares, one to keep as JSON, or one to skip.
@@ -410,13 +407,10 @@ fn key_enum(g: &Gen) -> TokenStream {
                 if __value == #key {
                     return ::core::result::Result::Ok(__UnionKey::__tag);
                 }
-                let mut __declared = 0usize;
-                let mut __only = ::core::option::Option::None;
-                #(#counts)*
-                if let (1, ::core::option::Option::Some(__key)) = (__declared, __only) {
-                    return ::core::result::Result::Ok(__key);
-                }
-                if __declared > 0 #(|| #keeps)* {
+                #(let #lookups = #key_calls;)*
+                #(#unique)*
+                let __declared = false #(|| ::core::option::Option::is_some(&#lookups))*;
+                if __declared #(|| #keeps)* {
                     ::core::result::Result::Ok(__UnionKey::__keep(::core::convert::From::from(__value)))
                 } else {
                     ::core::result::Result::Ok(__UnionKey::__skip)
