@@ -52,16 +52,16 @@
 //! From each key of the ring the sealer derives, with HMAC-SHA-256 under distinct labels, a
 //! MAC key, an AEAD key, a binding key and a nonce key, so that no key serves two purposes.
 //!
-//! # The format (`mcps2.`)
+//! # The format (`mcps3.`)
 //!
-//! A token is `mcps2.` followed by the base64url (no padding) encoding of:
+//! A token is `mcps3.` followed by the base64url (no padding) encoding of:
 //!
 //! | bytes | what |
 //! | --- | --- |
 //! | 1 | mode: `1` HMAC-SHA-256, `2` XChaCha20-Poly1305 |
 //! | 4 | key id of the key it was sealed under |
 //! | 24 | nonce, fresh for every token |
-//! | 8 | expiry, seconds since the Unix epoch, big-endian |
+//! | 8 | expiry, milliseconds since the Unix epoch, big-endian |
 //! | 16 | principal tag: HMAC(binding key, nonce, principal digest), truncated |
 //! | 16 | request tag: HMAC(binding key, nonce, request digest), truncated |
 //! | n | the state: in clear (HMAC mode) or encrypted (AEAD mode) |
@@ -72,8 +72,12 @@
 //! belong to the same user. The nonce is an HMAC, under the nonce key, of 16 bytes from the
 //! operating system's random source, a counter and the token's content: it is unique per token,
 //! and would repeat only for an identical header and state (and so an identical ciphertext)
-//! even if the random source failed. The format `mcps1.` (one key, an unkeyed digest of the
-//! principal) is no longer read: its tokens are [`SealError::Malformed`].
+//! even if the random source failed. The expiry is kept in milliseconds, so a state lives for
+//! the sealer's TTL to the millisecond (rounded up), not to the whole second. The earlier formats
+//! are no longer read and their tokens are [`SealError::Malformed`]: `mcps1.` (one key, an
+//! unkeyed digest of the principal) and `mcps2.` (this layout with the expiry in whole seconds,
+//! rounded down, so a state lived up to a second less than the TTL). A server upgraded across
+//! the change refuses the states it sealed before it; the client starts the request again.
 //!
 //! # What sealing does not do
 //!
@@ -125,7 +129,7 @@ use crate::ErrorResponse;
 type HmacSha256 = Hmac<Sha256>;
 
 /// The prefix of every sealed token; names the format so that it can change later.
-const PREFIX: &str = "mcps2.";
+const PREFIX: &str = "mcps3.";
 /// Domain separation for the MAC and the AEAD's associated data: a tag computed for anything
 /// else never verifies here.
 const DOMAIN: &[u8] = b"mcp-runtime/seal/v2\0";
@@ -464,11 +468,7 @@ impl Sealer {
     /// In [`Mode::Aead`], if `state` is longer than XChaCha20 can encrypt (256 GiB).
     pub fn seal_at(&self, binding: &Binding, state: &[u8], now: SystemTime) -> String {
         let key = &self.ring[0];
-        let expiry = now
-            .checked_add(self.ttl)
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_secs())
-            .to_be_bytes();
+        let expiry = expiry_millis(now, self.ttl).to_be_bytes();
         let nonce = fresh_nonce(key, &expiry, binding, state);
         let mut token = Vec::with_capacity(HEADER_LEN + state.len() + self.mode.tag_len());
         token.push(self.mode.byte());
@@ -530,7 +530,7 @@ impl Sealer {
             .ok_or(SealError::Tampered)?;
         let mut expiry = [0u8; EXPIRY_LEN];
         expiry.copy_from_slice(&bytes[EXPIRY_AT..PRINCIPAL_AT]);
-        let expires = UNIX_EPOCH + Duration::from_secs(u64::from_be_bytes(expiry));
+        let expires = UNIX_EPOCH + Duration::from_millis(u64::from_be_bytes(expiry));
         if now >= expires {
             return Err(SealError::Expired { at: expires });
         }
@@ -580,6 +580,17 @@ fn verify(key: &RingKey, mode: Mode, bytes: &[u8]) -> Option<Vec<u8>> {
 
 /// A nonce unique to this token: an HMAC under the key's nonce key of 16 random bytes, this
 /// process's count of sealed tokens and the token's content (see the module docs).
+/// When a state sealed at `now` for `ttl` expires, in milliseconds since the Unix epoch,
+/// rounded up: the state lives at least `ttl`, never a part of a millisecond less. A time
+/// before the epoch is expired at once; one past what 64 bits of milliseconds hold never is.
+fn expiry_millis(now: SystemTime, ttl: Duration) -> u64 {
+    let Ok(since_epoch) = now.duration_since(UNIX_EPOCH) else {
+        return 0;
+    };
+    let nanos = since_epoch.saturating_add(ttl).as_nanos();
+    u64::try_from(nanos.div_ceil(1_000_000)).unwrap_or(u64::MAX)
+}
+
 fn fresh_nonce(
     key: &RingKey,
     expiry: &[u8; EXPIRY_LEN],
@@ -883,7 +894,15 @@ mod tests {
         let s = Sealer::new(KEY);
         let b = call("alice", "4C");
         // mcps1. is the retired one-key format.
-        for bad in ["", "hello", "mcps1.AAAA", "mcps3.AAAA", "MCPS2.AAAA"] {
+        // mcps2. kept the expiry in whole seconds.
+        for bad in [
+            "",
+            "hello",
+            "mcps1.AAAA",
+            "mcps2.AAAA",
+            "mcps4.AAAA",
+            "MCPS3.AAAA",
+        ] {
             assert_eq!(
                 s.open_at(&b, bad, t0()),
                 Err(SealError::Malformed),
@@ -891,7 +910,7 @@ mod tests {
             );
         }
         // The right prefix, but a body that does not decode or is too short to verify.
-        for bad in ["mcps2.", "mcps2.!!!!", "mcps2.AAAA", "mcps2.AQ"] {
+        for bad in ["mcps3.", "mcps3.!!!!", "mcps3.AAAA", "mcps3.AQ"] {
             assert_eq!(
                 s.open_at(&b, bad, t0()),
                 Err(SealError::Tampered),
@@ -937,6 +956,53 @@ mod tests {
                 })
             );
         }
+    }
+
+    #[test]
+    fn a_state_sealed_between_whole_seconds_lives_its_whole_ttl() {
+        for mode in MODES {
+            let s = sealer(mode).with_ttl(Duration::from_secs(1));
+            let b = call("alice", "4C");
+            let sealed = t0() + Duration::from_millis(999);
+            let token = s.seal_at(&b, b"x", sealed);
+            // In whole seconds (mcps2.) this state expired at t0 + 1 s, 1 ms after sealing.
+            let last = sealed + Duration::from_millis(999);
+            assert_eq!(s.open_at(&b, &token, last), Ok(b"x".to_vec()), "{mode:?}");
+            let end = sealed + Duration::from_secs(1);
+            assert_eq!(
+                s.open_at(&b, &token, end),
+                Err(SealError::Expired { at: end }),
+                "{mode:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_ttl_with_a_part_of_a_millisecond_is_rounded_up() {
+        let s = Sealer::new(KEY).with_ttl(Duration::from_micros(1_500));
+        let b = call("alice", "4C");
+        let token = s.seal_at(&b, b"x", t0());
+        let rounded = t0() + Duration::from_millis(2);
+        assert!(
+            s.open_at(&b, &token, rounded - Duration::from_micros(1))
+                .is_ok()
+        );
+        assert_eq!(
+            s.open_at(&b, &token, rounded),
+            Err(SealError::Expired { at: rounded })
+        );
+    }
+
+    #[test]
+    fn expiry_saturates_and_a_time_before_the_epoch_is_expired() {
+        let before = UNIX_EPOCH - Duration::from_secs(1);
+        assert_eq!(expiry_millis(before, Duration::from_secs(60)), 0);
+        assert_eq!(expiry_millis(t0(), Duration::MAX), u64::MAX);
+        assert_eq!(
+            expiry_millis(t0(), Duration::ZERO),
+            1_800_000_000_000,
+            "whole milliseconds are kept as they are"
+        );
     }
 
     #[test]

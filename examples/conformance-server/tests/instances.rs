@@ -1,8 +1,9 @@
 //! Several instances of the server behind one address: processes that share a key ring (one
 //! from `--seal-keys <file>`, one from `MCP_SEAL_KEYS`) answer each other's sealed
 //! `requestState`, through a round-robin TCP proxy on loopback as a load balancer would send
-//! them; a process with a key of its own refuses them (`unknown-key`); `--seal-ttl-s` sets
-//! when a state expires.
+//! them; a process with a key of its own refuses them (`unknown-key`); a state is refused to
+//! any principal but the one it was sealed for (`other-principal`); `--seal-ttl-s` sets when a
+//! state expires.
 //!
 //! Each server is the built binary, started on a free loopback port and killed when its test
 //! ends; the proxy stops with its test's runtime.
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
@@ -104,6 +105,11 @@ fn call(id: i64, more: Value) -> Value {
 
 /// POSTs `body` as `alice` on a new connection; the JSON answer.
 async fn post(url: &str, body: &Value) -> Value {
+    post_as("alice", url, body).await
+}
+
+/// POSTs `body` as `principal` (its bearer credential) on a new connection; the JSON answer.
+async fn post_as(principal: &str, url: &str, body: &Value) -> Value {
     let response = reqwest::Client::new()
         .post(url)
         .header("content-type", "application/json")
@@ -111,7 +117,7 @@ async fn post(url: &str, body: &Value) -> Value {
         .header("mcp-protocol-version", "2026-07-28")
         .header("mcp-method", "tools/call")
         .header("mcp-name", TOOL)
-        .header("authorization", "Bearer alice")
+        .header("authorization", format!("Bearer {principal}"))
         .body(body.to_string())
         .send()
         .await
@@ -128,12 +134,14 @@ async fn round_one(first: &str) -> String {
 
 /// The retry with `state` at `url`: the answer.
 async fn retry(url: &str, state: &str) -> Value {
+    retry_as("alice", url, state).await
+}
+
+/// The retry with `state` at `url`, sent by `principal`: the answer.
+async fn retry_as(principal: &str, url: &str, state: &str) -> Value {
     let answer = json!({"confirm": {"action": "accept", "content": {"ok": true}}});
-    post(
-        url,
-        &call(2, json!({"inputResponses": answer, "requestState": state})),
-    )
-    .await
+    let body = call(2, json!({"inputResponses": answer, "requestState": state}));
+    post_as(principal, url, &body).await
 }
 
 #[track_caller]
@@ -198,16 +206,51 @@ async fn two_instances_behind_one_address_share_the_key_ring() {
 }
 
 #[tokio::test]
+async fn a_state_is_refused_to_another_principal() {
+    let env = [("MCP_SEAL_KEYS", CURRENT)];
+    let a = server(&[], &env);
+    let b = server(&[], &env);
+    let state = round_one(&a.url).await;
+    // Another bearer, at the instance that sealed it and at one that shares its ring.
+    assert_refused(&retry_as("bob", &a.url, &state).await, "other-principal");
+    assert_refused(&retry_as("bob", &b.url, &state).await, "other-principal");
+    // The binding is to the credential as sent: one that differs only in case is another.
+    assert_refused(&retry_as("Alice", &b.url, &state).await, "other-principal");
+    // Its own principal still gets the answer: the refusals spent nothing.
+    assert_completes(&retry(&b.url, &state).await);
+}
+
+/// The TTL `short` is started with, in seconds: long enough for round 1 and one retry on a
+/// loaded machine, short enough to wait for.
+const SHORT_TTL: Duration = Duration::from_secs(3);
+
+#[tokio::test]
 async fn seal_ttl_and_mode_are_configurable() {
     let env = [("MCP_SEAL_KEYS", CURRENT)];
-    let short = server(&["--seal-ttl-s", "1", "--seal-mode", "hmac"], &env);
+    let ttl = SHORT_TTL.as_secs().to_string();
+    let short = server(&["--seal-ttl-s", &ttl, "--seal-mode", "hmac"], &env);
     let other = server(&[], &env);
+    let asked = Instant::now();
     let state = round_one(&short.url).await;
     // Sealed in HMAC mode by one, opened by the other (which seals in AEAD mode).
     assert_completes(&retry(&other.url, &state).await);
-    // The expiry is in whole seconds: two seconds later the state has expired everywhere.
-    tokio::time::sleep(Duration::from_millis(2100)).await;
-    assert_refused(&retry(&other.url, &state).await, "expired");
+    // Retried until refused: never before the TTL has passed since round 1 was sent (the
+    // state was sealed after that), and within a generous deadline after it.
+    let refused = loop {
+        let r = retry(&other.url, &state).await;
+        if r.get("error").is_some() {
+            break r;
+        }
+        assert_completes(&r);
+        assert!(asked.elapsed() < SHORT_TTL * 10, "the state never expired");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(
+        asked.elapsed() >= SHORT_TTL,
+        "refused after {:?}: {refused}",
+        asked.elapsed()
+    );
+    assert_refused(&refused, "expired");
     assert_refused(&retry(&short.url, &state).await, "expired");
 }
 
