@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
-use super::{assert_error, call, meta, post, start_app};
+use super::{assert_error, call, eventually, meta, post, serve_app, start_app};
 use crate::Change;
 use crate::limits::{CHANGE_BUFFER, Limits};
 use crate::tasks::store::Settings;
@@ -188,17 +188,11 @@ async fn closing_the_connection_cancels_the_call() {
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
-    let until = Instant::now() + 5 * SECOND;
-    while app.running.now() == 0 && Instant::now() < until {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    eventually(5 * SECOND, || app.running.now() > 0).await;
     assert_eq!(app.running.now(), 1, "the call never started");
     drop(client);
-    let dropped = Instant::now();
-    while app.running.now() > 0 && dropped.elapsed() < 2 * SECOND {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(app.running.now(), 0, "the call outlived its connection");
+    let stopped = eventually(5 * SECOND, || app.running.now() == 0).await;
+    assert!(stopped, "the call outlived its connection");
 }
 
 /// A `subscriptions/listen` request for tool-list changes as raw HTTP/1.1, id `"sub"`.
@@ -216,10 +210,7 @@ fn listen_request() -> String {
 
 /// Waits (at most 5 s) until `app` has a listen stream following its changes.
 async fn until_listening(app: &crate::App) {
-    let until = Instant::now() + 5 * SECOND;
-    while app.changes.receiver_count() == 0 && Instant::now() < until {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    eventually(5 * SECOND, || app.changes.receiver_count() > 0).await;
 }
 
 /// The JSON-RPC messages of an SSE stream's `data:` lines, and how many of them are tool-list
@@ -242,9 +233,16 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
         listen_queue: 16,
         ..Limits::default()
     };
-    let (url, app, _stop) = start_app(Settings::default(), limits).await;
+    // Small kernel buffers on both sides, set (so not grown by the kernel's autotuning) and
+    // read back: what the stream delivers beyond the queue is what they can hold.
+    let listening = tokio::net::TcpSocket::new_v4().unwrap();
+    listening.set_send_buffer_size(4096).unwrap();
+    listening.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let server_sends = listening.send_buffer_size().unwrap() as usize;
+    let (url, app, _stop) = serve_app(listening.listen(16).unwrap(), Settings::default(), limits);
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();
+    let client_receives = socket.recv_buffer_size().unwrap() as usize;
     let mut stream = socket.connect(addr(&url).parse().unwrap()).await.unwrap();
     stream.write_all(listen_request().as_bytes()).await.unwrap();
     until_listening(&app).await;
@@ -260,7 +258,20 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
     let (text, closed) = read_until_closed(&mut stream, 20 * SECOND).await;
     assert!(closed, "the stream did not end");
     let (events, delivered) = listen_events(&text);
-    assert!(delivered < CHANGES, "every change was queued: {delivered}");
+    // The queue's 16, what the two kernel buffers hold (in events of the smallest size that
+    // came), and one event each that the server's writer and the forwarding task hold.
+    let smallest = text
+        .split("\n\n")
+        .filter(|event| event.contains("notifications/tools/list_changed"))
+        .map(str::len)
+        .min()
+        .unwrap();
+    let bound = 16 + (server_sends + client_receives).div_ceil(smallest) + 2;
+    assert!(
+        delivered <= bound,
+        "{delivered} changes delivered, at most {bound} expected ({server_sends} + \
+         {client_receives} bytes of kernel buffers, events of {smallest} bytes or more)"
+    );
     let last = events.last().unwrap();
     assert_eq!(last["id"], "sub", "{last}");
     assert_eq!(last["error"]["code"], -32000, "{last}");
@@ -310,12 +321,10 @@ async fn create_task(url: &str, principal: &str) -> (u16, Value) {
 }
 
 #[tokio::test]
-async fn tasks_are_capped_per_principal_and_in_all_and_swept_in_the_background() {
+async fn tasks_are_capped_per_principal_and_in_all() {
     let settings = Settings {
-        ttl: Duration::from_millis(400),
         max_per_principal: 3,
         max_total: 5,
-        sweep_every: Duration::from_millis(100),
         ..Settings::default()
     };
     let (url, app, _stop) = start_app(settings, Limits::default()).await;
@@ -331,8 +340,90 @@ async fn tasks_are_capped_per_principal_and_in_all_and_swept_in_the_background()
     let full = create_task(&url, "c").await;
     assert_error(&full, 429, -32000);
     assert_eq!(app.tasks.len(), 5);
-    // Expired, and gone without any request to sweep them.
-    tokio::time::sleep(Duration::from_millis(800)).await;
-    assert_eq!(app.tasks.len(), 0);
+}
+
+#[tokio::test]
+async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
+    let settings = Settings {
+        ttl: Duration::from_millis(200),
+        max_per_principal: 1,
+        sweep_every: Duration::from_millis(50),
+        ..Settings::default()
+    };
+    let (url, app, _stop) = start_app(settings, Limits::default()).await;
     assert_eq!(create_task(&url, "a").await.0, 200);
+    // Gone without any request to sweep it (an expired task counts until it is swept).
+    assert!(eventually(10 * SECOND, || app.tasks.len() == 0).await);
+    assert_eq!(create_task(&url, "a").await.0, 200, "the slot came back");
+}
+
+/// The server as `main` runs it, with an accept loop that stops when the returned sender is
+/// used: its URL, its state, the sender, and the loop's task (done once the loop has returned).
+async fn start_stoppable(
+    limits: Limits,
+) -> (
+    String,
+    std::sync::Arc<crate::App>,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (app, stop) = crate::new_app(Vec::new(), Settings::default(), limits).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let router = crate::http::router(std::sync::Arc::clone(&app));
+    let (trigger, shutdown) = tokio::sync::oneshot::channel::<()>();
+    let shutdown = async move {
+        let _ = shutdown.await;
+        // The listen streams end with the accept loop, as in `main`.
+        let _ = stop.send(true);
+    };
+    let serving = tokio::spawn(crate::server::serve(listener, router, limits, shutdown));
+    (url, app, trigger, serving)
+}
+
+#[tokio::test]
+async fn a_shutdown_waits_for_a_response_in_progress_within_the_grace() {
+    let limits = Limits {
+        shutdown_grace: 30 * SECOND,
+        ..Limits::default()
+    };
+    let (url, app, trigger, serving) = start_stoppable(limits).await;
+    let request = raw_call("slow_compute", json!({"seconds": 1}), &[]);
+    let mut client = TcpStream::connect(addr(&url)).await.unwrap();
+    client.write_all(request.as_bytes()).await.unwrap();
+    assert!(eventually(5 * SECOND, || app.running.now() > 0).await);
+    let _ = trigger.send(());
+    // The call in progress is answered in full, then the loop returns, long before the grace.
+    let (answer, closed) = read_until_closed(&mut client, 20 * SECOND).await;
+    assert!(closed && status(&answer) == Some(200), "{answer}");
+    assert!(answer.contains("\"result\""), "{answer}");
+    tokio::time::timeout(20 * SECOND, serving)
+        .await
+        .expect("the loop returned once its last connection closed")
+        .unwrap();
+    // No new connection is accepted after the shutdown.
+    assert!(TcpStream::connect(addr(&url)).await.is_err());
+}
+
+#[tokio::test]
+async fn a_shutdown_stops_waiting_for_connections_after_the_grace() {
+    let grace = Duration::from_millis(300);
+    let limits = Limits {
+        shutdown_grace: grace,
+        ..Limits::default()
+    };
+    let (url, app, trigger, serving) = start_stoppable(limits).await;
+    let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
+    let mut client = TcpStream::connect(addr(&url)).await.unwrap();
+    client.write_all(request.as_bytes()).await.unwrap();
+    assert!(eventually(5 * SECOND, || app.running.now() > 0).await);
+    let stopping = Instant::now();
+    let _ = trigger.send(());
+    tokio::time::timeout(20 * SECOND, serving)
+        .await
+        .expect("the loop returned after the grace, not after the call")
+        .unwrap();
+    // It waited the grace for the call, and not the call's minute.
+    assert!(stopping.elapsed() >= grace, "{:?}", stopping.elapsed());
+    assert!(stopping.elapsed() < 30 * SECOND, "{:?}", stopping.elapsed());
 }

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use tokio::sync::watch;
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use crate::limits::Limits;
 use crate::tasks::store::Settings;
@@ -45,8 +46,17 @@ async fn start_app(
     settings: Settings,
     limits: Limits,
 ) -> (String, Arc<crate::App>, watch::Sender<bool>) {
-    let (app, stop) = crate::new_app(Vec::new(), settings, limits).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    serve_app(listener, settings, limits)
+}
+
+/// [`start_app`] on a listener the test made (with socket options of its own).
+fn serve_app(
+    listener: tokio::net::TcpListener,
+    settings: Settings,
+    limits: Limits,
+) -> (String, Arc<crate::App>, watch::Sender<bool>) {
+    let (app, stop) = crate::new_app(Vec::new(), settings, limits).unwrap();
     let addr = listener.local_addr().unwrap();
     let router = crate::http::router(Arc::clone(&app));
     let forever = std::future::pending::<()>();
@@ -59,6 +69,19 @@ pub(super) fn meta(caps: Value) -> Value {
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": caps,
     })
+}
+
+/// Polls `holds` every 10 ms until it is true or `within` has passed: whether it held. What a
+/// test waits for on another task is waited for this way, never by a sleep of a guessed length.
+pub(super) async fn eventually(within: Duration, holds: impl Fn() -> bool) -> bool {
+    let until = Instant::now() + within;
+    while !holds() {
+        if Instant::now() >= until {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    true
 }
 
 /// POSTs `body` with the standard headers (`name` for Mcp-Name), plus `extra` headers; the

@@ -153,22 +153,27 @@ async fn a_task_is_created_polled_and_completed() {
 
 #[tokio::test]
 async fn a_task_is_gone_once_its_ttl_has_elapsed() {
+    // Long enough for two tasks to be created and one polled to its end on a loaded machine.
+    const TTL: Duration = Duration::from_secs(3);
     let url = start_with(Settings {
-        ttl: Duration::from_millis(1000),
+        ttl: TTL,
         poll_interval: Duration::from_millis(50),
         ..Settings::default()
     })
     .await;
     let quick = create(&url, "slow_compute", json!({"seconds": 0})).await;
-    assert_eq!(quick["ttlMs"], 1000);
+    assert_eq!(quick["ttlMs"], 3000);
     assert_eq!(quick["pollIntervalMs"], 50);
     let quick = quick["taskId"].as_str().unwrap().to_owned();
     let running = create(&url, "slow_compute", json!({"seconds": 60})).await;
+    // Both were created before this answer came, so both have expired TTL after it (the
+    // server's clock is this one).
+    let expired_from = tokio::time::Instant::now() + TTL;
     let running = running["taskId"].as_str().unwrap().to_owned();
     // Kept for the TTL, finished or not.
     poll_until(&url, &quick, status_is("completed")).await;
     assert_eq!(get(&url, &running).await["status"], "working");
-    tokio::time::sleep(Duration::from_millis(1100)).await;
+    tokio::time::sleep_until(expired_from).await;
     for id in [&quick, &running] {
         assert_error(
             &task_request(&url, "tasks/get", id, with_tasks(), json!({})).await,
