@@ -106,8 +106,9 @@ pub enum BridgeError<H, P> {
     /// The handler was still asking for input after this many rounds.
     #[error("the handler still asked for input after {0} rounds")]
     Rounds(usize),
-    /// An `input_required` answer with an `inputRequests` that is not an object, or a
-    /// `requestState` that is not a string.
+    /// An `input_required` answer with an `inputRequests` that is not an object, a
+    /// `requestState` that is not a string, or neither of the two (the protocol requires at
+    /// least one).
     #[error("the handler's input_required answer is malformed: {0}")]
     Malformed(&'static str),
 }
@@ -167,6 +168,11 @@ struct Asked {
 fn input_required<H, P>(answer: &mut Value) -> Result<Option<Asked>, BridgeError<H, P>> {
     if answer.get(RESULT_TYPE).and_then(Value::as_str) != Some(INPUT_REQUIRED) {
         return Ok(None);
+    }
+    if answer.get(INPUT_REQUESTS).is_none() && answer.get(REQUEST_STATE).is_none() {
+        return Err(BridgeError::Malformed(
+            "neither inputRequests nor requestState is present",
+        ));
     }
     let requests = match answer.get_mut(INPUT_REQUESTS).map(Value::take) {
         None => Map::new(),
@@ -327,6 +333,76 @@ mod tests {
             run(serve(handler, &peer, 2)).unwrap(),
             json!({"state": "step-2"})
         );
+    }
+
+    #[test]
+    fn every_round_hands_the_handler_the_state_of_the_answer_before_it() {
+        let peer = Scripted::new(json!({"q": {"action": "accept", "content": {}}}));
+        let seen = RefCell::new(Vec::new());
+        let handler = |retry: Option<Retry>| {
+            let state = retry.and_then(|r| r.request_state);
+            seen.borrow_mut().push(state.clone());
+            let next = match state.as_deref() {
+                None => Some("s1"),
+                Some("s1") => Some("s2"),
+                _ => None,
+            };
+            async move {
+                Ok::<_, ()>(match next {
+                    Some(next) => {
+                        asking(json!({"q": {"method": "elicitation/create"}}), Some(next))
+                    }
+                    None => json!({"content": []}),
+                })
+            }
+        };
+        assert_eq!(run(serve(handler, &peer, 4)), Ok(json!({"content": []})));
+        assert_eq!(
+            *seen.borrow(),
+            [None, Some("s1".to_owned()), Some("s2".to_owned())]
+        );
+    }
+
+    #[test]
+    fn a_round_without_state_hands_over_none_not_an_older_state() {
+        let peer = Scripted::new(json!({"q": {"action": "accept", "content": {}}}));
+        let seen = RefCell::new(Vec::new());
+        let handler = |retry: Option<Retry>| {
+            let state = retry.map(|r| r.request_state);
+            let round = seen.borrow().len();
+            seen.borrow_mut().push(state);
+            async move {
+                let ask = json!({"q": {"method": "elicitation/create"}});
+                Ok::<_, ()>(match round {
+                    0 => asking(ask, Some("s1")),
+                    1 => asking(ask, None),
+                    _ => json!({"content": []}),
+                })
+            }
+        };
+        assert_eq!(run(serve(handler, &peer, 4)), Ok(json!({"content": []})));
+        assert_eq!(
+            *seen.borrow(),
+            [None, Some(Some("s1".to_owned())), Some(None)]
+        );
+    }
+
+    #[test]
+    fn an_input_required_answer_with_neither_member_is_refused() {
+        let peer = Scripted::new(json!({}));
+        let calls = RefCell::new(0);
+        let handler = |_| {
+            *calls.borrow_mut() += 1;
+            async { Ok::<_, ()>(json!({"resultType": "input_required"})) }
+        };
+        assert_eq!(
+            run(serve(handler, &peer, 3)),
+            Err(BridgeError::Malformed(
+                "neither inputRequests nor requestState is present"
+            ))
+        );
+        assert_eq!(*calls.borrow(), 1, "the handler is not called again");
+        assert!(peer.asked.borrow().is_empty());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::start_app;
+use super::{eventually, start_app};
 use crate::limits::Limits;
 use crate::tasks::store::Settings;
 
@@ -270,18 +270,22 @@ async fn a_client_that_never_answers_gets_an_error_after_the_input_timeout() {
     let session = app.sessions.find(&id, "anonymous").unwrap();
     assert_eq!(session.waiting(), 0, "the unanswered request is forgotten");
     // The handler is gone too.
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    assert_eq!(app.running.now(), 0);
+    let stopped = eventually(Duration::from_secs(5), || app.running.now() == 0).await;
+    assert!(stopped, "the handler outlived its request");
 }
 
 #[tokio::test]
 async fn sessions_are_capped_and_idle_ones_expire() {
+    // Long enough for three requests on a loaded machine.
+    const IDLE: Duration = Duration::from_secs(2);
     let limits = limits(|l| {
         l.max_sessions = 2;
-        l.session_idle = Duration::from_millis(300);
+        l.session_idle = IDLE;
     });
     let (url, app, _stop) = start_app(Settings::default(), limits).await;
     let first = open(&url).await;
+    // The first session was last used before its answer came: idle past IDLE from now on.
+    let idle_from = tokio::time::Instant::now() + IDLE;
     open(&url).await;
     let (status, refused) = post(&url, None, &initialize(3)).await;
     assert_eq!(status, 429, "{refused}");
@@ -291,7 +295,9 @@ async fn sessions_are_capped_and_idle_ones_expire() {
             .unwrap()
             .contains("2 are open")
     );
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // The server's clock and this one are the same: from this instant on it has idled past
+    // its timeout, by definition rather than by a guess of how long the server takes.
+    tokio::time::sleep_until(idle_from).await;
     // Idle past the timeout: unknown, and no longer counted against the cap.
     assert_eq!(
         post(&url, Some(&first), &request(4, "ping", json!({})))
@@ -409,6 +415,51 @@ async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
 }
 
 #[tokio::test]
+async fn a_multi_round_tool_gets_each_round_s_own_state_through_the_bridge() {
+    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let id = open(&url).await;
+    let call = request(
+        6,
+        "tools/call",
+        json!({"name": "test_input_required_result_multi_round", "arguments": {}}),
+    );
+    let mut resp = send(&url, Some(&id), None, &call).await;
+    let mut asked = Vec::new();
+    let last = loop {
+        let seen = read_until(&mut resp, |m| m.get("method").is_some() || m["id"] == 6).await;
+        let message = seen.last().unwrap().clone();
+        if message.get("method").is_none() {
+            break message;
+        }
+        assert_eq!(message["method"], "elicitation/create", "{message}");
+        let question = message["params"]["message"].as_str().unwrap().to_owned();
+        let content = match question.as_str() {
+            "Step 1: What is your name?" => json!({"name": "Ada"}),
+            "Step 2: What is your favorite color?" => json!({"color": "blue"}),
+            other => panic!("asked {other:?}"),
+        };
+        asked.push(question);
+        assert!(asked.len() <= 2, "asked again: {asked:?}");
+        let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": {
+            "action": "accept", "content": content}});
+        assert_eq!(send(&url, Some(&id), None, &answer).await.status(), 202);
+    };
+    // Round 2 read the state round 1 sealed (the name), round 3 the state of round 2: with
+    // round 1's state handed over again, step 1 would be asked again.
+    assert_eq!(
+        asked,
+        [
+            "Step 1: What is your name?",
+            "Step 2: What is your favorite color?"
+        ]
+    );
+    assert_eq!(
+        last["result"]["content"][0]["text"], "Ada's favorite color is blue.",
+        "{last}"
+    );
+}
+
+#[tokio::test]
 async fn list_changes_reach_a_session_on_its_get_stream() {
     let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
     let id = open(&url).await;
@@ -459,12 +510,7 @@ async fn a_cancelled_legacy_request_stops_its_handler_and_gets_no_answer() {
         async move { send(&url, Some(&id), None, &call).await }
     });
     let session = app.sessions.find(&id, "anonymous").unwrap();
-    for _ in 0..100 {
-        if session.running() == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    eventually(Duration::from_secs(5), || session.running() > 0).await;
     assert_eq!(session.running(), 1, "the call is being handled");
     assert_eq!(app.running.now(), 1);
     // Another request id cancels nothing.
@@ -488,7 +534,7 @@ async fn a_cancelled_legacy_request_stops_its_handler_and_gets_no_answer() {
         !text.contains("\"id\""),
         "no answer to a cancelled request: {text}"
     );
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    assert_eq!(app.running.now(), 0, "the handler stopped");
+    let stopped = eventually(Duration::from_secs(5), || app.running.now() == 0).await;
+    assert!(stopped, "the handler outlived its cancellation");
     assert_eq!(session.running(), 0);
 }
