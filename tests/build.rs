@@ -43,7 +43,8 @@ fn main() {
     std::fs::write(out.join("sizes.rs"), size_table(&sizes)).unwrap();
     let examples = dir.join("2026-07-28").join("examples");
     println!("cargo:rerun-if-changed={}", examples.display());
-    std::fs::write(out.join("examples.rs"), dispatch(&examples)).unwrap();
+    let names = example_names(&examples);
+    std::fs::write(out.join("examples.rs"), dispatch(&names)).unwrap();
     // 2025-11-25 and 2026-07-28 side by side (issue 19), and what the tests need of the join;
     // the messages' readers and writers compiled with it (`precompile`, tests/tests/wire.rs).
     let eras = mcp_codegen::Builder::new()
@@ -55,13 +56,33 @@ fn main() {
     let Some(eras) = eras.eras else {
         panic!("two schemas, and no join")
     };
-    std::fs::write(out.join("eras-dispatch.rs"), era_dispatch(&eras)).unwrap();
+    let older = defs(&dir.join("2025-11-25").join("schema.json"));
+    let dispatch = era_dispatch(&eras, &names, &older);
+    std::fs::write(out.join("eras-dispatch.rs"), dispatch).unwrap();
 }
 
-/// `SHARED`, `CONVERTED`, `era_roundtrip_as(type_name, text)` over `crate::eras`, the
-/// `converted_types!` macro (calls its argument with every converted name) and
-/// `shared_types_are_the_same` (compiles only if each shared name is one type).
-fn era_dispatch(eras: &mcp_codegen::Eras) -> String {
+/// The `$defs` names of `schema`.
+fn defs(schema: &Path) -> std::collections::BTreeSet<String> {
+    let text =
+        std::fs::read_to_string(schema).unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
+    let value: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", schema.display()));
+    let Some(defs) = value["$defs"].as_object() else {
+        panic!("{}: no $defs", schema.display())
+    };
+    defs.keys().cloned().collect()
+}
+
+/// `SHARED`, `CONVERTED`, `era_roundtrip_as(type_name, text)` over `crate::eras` (an arm for
+/// each example folder in `examples`, no catch-all: a folder whose name 2025-11-25 also
+/// defines (in `older`) must be shared or converted), the `converted_types!` macro (calls its
+/// argument with every converted name) and `shared_types_are_the_same` (compiles only if each
+/// shared name is one type).
+fn era_dispatch(
+    eras: &mcp_codegen::Eras,
+    examples: &[String],
+    older: &std::collections::BTreeSet<String>,
+) -> String {
     let from = |k| k == mcp_codegen::ConversionKind::From;
     let mut s = String::new();
     writeln!(
@@ -94,7 +115,18 @@ fn era_dispatch(eras: &mcp_codegen::Eras) -> String {
         )
         .unwrap();
     }
-    s.push_str("        _ => Ok(crate::EraTrip::NewerOnly),\n    }\n}\n");
+    let joined =
+        |n: &String| eras.shared.contains(n) || eras.converted.iter().any(|c| &c.name == n);
+    for n in examples.iter().filter(|n| !joined(n)) {
+        assert!(
+            !older.contains(n),
+            "{n}: both revisions define it, and the join neither shares nor converts it"
+        );
+        writeln!(s, "        {n:?} => Ok(crate::EraTrip::NewerOnly),").unwrap();
+    }
+    s.push_str(
+        "        other => Err(format!(\"{other}: no example folder of that name\")),\n    }\n}\n",
+    );
     let names: Vec<&str> = eras.converted.iter().map(|c| c.name.as_str()).collect();
     writeln!(s, "/// Calls `$m!` with every converted type name.\n#[macro_export]\nmacro_rules! converted_types {{\n    ($m:ident) => {{ $m!({}) }};\n}}", names.join(", ")).unwrap();
     s.push_str("/// Compiles only if each shared name of 2025-11-25 is the 2026-07-28 type.\npub fn shared_types_are_the_same() -> usize {\n    fn same<T>(_: fn(T) -> T) {}\n");
@@ -142,9 +174,8 @@ fn size_table(modules: &[(String, mcp_codegen::Generated)]) -> String {
     s
 }
 
-/// `fn roundtrip_as(type_name, text)` and `fn roundtrip_raw_as(type_name, text)` (through the
-/// module generated with `raw_json`): one arm per example folder.
-fn dispatch(examples: &Path) -> String {
+/// The example folders' names (each a `$def`), sorted.
+fn example_names(examples: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(examples)
         .unwrap_or_else(|e| panic!("{}: {e}", examples.display()))
         .filter_map(|e| e.ok())
@@ -152,9 +183,15 @@ fn dispatch(examples: &Path) -> String {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    names
+}
+
+/// `fn roundtrip_as(type_name, text)` and `fn roundtrip_raw_as(type_name, text)` (through the
+/// module generated with `raw_json`): one arm per example folder.
+fn dispatch(names: &[String]) -> String {
     let mut s = String::new();
     for (function, module) in [("roundtrip_as", "mcp"), ("roundtrip_raw_as", "raw")] {
-        s.push_str(&one_dispatch(&names, function, module));
+        s.push_str(&one_dispatch(names, function, module));
     }
     writeln!(s, "/// The example folders, each named after a `$def`.\npub const TYPES: &[&str] = &{names:?};").unwrap();
     s

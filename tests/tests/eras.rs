@@ -39,10 +39,13 @@ fn every_official_example_converts_to_the_older_revision_and_back() {
         refused.join("\n")
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    // Each kind occurs, and every example is one of them.
+    // Every example is one of the kinds, in pinned numbers: a change of the join or of the
+    // conversions moves them on purpose.
     let total: usize = tally.values().sum::<usize>() + refused.len();
     assert_eq!(total, 129, "the official schema ships 129 examples");
-    assert!(tally["converted"] > 0 && tally["shared"] > 0, "{tally:?}");
+    let pinned = [("2026-07-28 only", 30), ("converted", 75), ("shared", 18)];
+    assert_eq!(tally, pinned.into_iter().collect(), "{tally:?}");
+    assert_eq!(refused.len(), 6, "{refused:?}");
 }
 
 #[test]
@@ -266,8 +269,49 @@ fn the_resource_not_found_code_translates_between_the_eras() {
     assert_eq!(to_legacy, -32602);
 }
 
+/// The figures the README quotes ("Two revisions in one crate"): shared types, converted names,
+/// and `From` / `TryFrom` each way. Pinned: a change of the join changes them here and in the
+/// README on purpose (`the_readme_quotes_the_pinned_counts`).
+const COUNTS: Counts = Counts {
+    shared: 69,
+    converted: 68,
+    forward: (17, 51),
+    backward: (34, 34),
+};
+
+#[derive(Debug, PartialEq)]
+struct Counts {
+    shared: usize,
+    converted: usize,
+    /// 2025-11-25 to 2026-07-28: (`From`, `TryFrom`).
+    forward: (usize, usize),
+    /// 2026-07-28 to 2025-11-25: (`From`, `TryFrom`).
+    backward: (usize, usize),
+}
+
+#[test]
+fn the_readme_quotes_the_pinned_counts() {
+    let readme = include_str!("../../README.md").replace('\n', " ");
+    let quoted = format!(
+        "{} types shared (the same structure, aliases followed: a `_meta` typed `MetaObject` in \
+         one revision and written out as an open object in the other is one Rust type); {} \
+         names defined differently, converting 2025-11-25 → 2026-07-28 with `From` {} times and \
+         `TryFrom` {} times, 2026-07-28 → 2025-11-25 with `From` {} times and `TryFrom` {} times.",
+        COUNTS.shared,
+        COUNTS.converted,
+        COUNTS.forward.0,
+        COUNTS.forward.1,
+        COUNTS.backward.0,
+        COUNTS.backward.1
+    );
+    assert!(
+        readme.contains(&quoted),
+        "the README does not say: {quoted}"
+    );
+}
+
 /// The figures of the closing note (printed with `--nocapture`), checked against the impls the
-/// generated file holds.
+/// generated file holds and against the pinned [`COUNTS`].
 #[test]
 fn the_counts_of_shared_and_converted_types_match_the_generated_impls() {
     let text = include_str!(concat!(env!("OUT_DIR"), "/mcp-eras.rs"));
@@ -304,5 +348,15 @@ fn the_counts_of_shared_and_converted_types_match_the_generated_impls() {
         forward.1,
         backward.0,
         backward.1
+    );
+    let counts = Counts {
+        shared: SHARED.len(),
+        converted: CONVERTED.len(),
+        forward,
+        backward,
+    };
+    assert_eq!(
+        counts, COUNTS,
+        "update COUNTS and the README's figures on purpose"
     );
 }

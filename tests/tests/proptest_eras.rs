@@ -21,10 +21,16 @@ fn cases() -> usize {
 }
 
 /// How many instances converted and how many the conversion refused.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 struct Count {
     converted: usize,
     refused: usize,
+}
+
+impl Count {
+    fn new(converted: usize, refused: usize) -> Self {
+        Count { converted, refused }
+    }
 }
 
 /// Converts `cases()` instances of `$def` `name` of `walker`'s revision (read as `A`) to `B`
@@ -85,5 +91,13 @@ fn every_converted_def_converts_there_and_back_to_the_same_json() {
         failures.len(),
         failures.join("\n\n")
     );
-    assert!(checked > 0 && forward.converted > 0 && backward.converted > 0);
+    // Pinned for the fixed seeds and the default number of cases (CI's run); another seed or
+    // number (scripts/proptest-random.sh) makes other instances.
+    if std::env::var_os("MCP_PROPTEST_SEED").is_none() && cases() == 16 {
+        let counts = (checked, forward, backward);
+        let pinned = (62, Count::new(629, 363), Count::new(872, 120));
+        assert_eq!(counts, pinned, "converted and refused instances each way");
+    } else {
+        assert!(checked > 0 && forward.converted > 0 && backward.converted > 0);
+    }
 }
