@@ -16,8 +16,12 @@
 #     in a session), and json-schema-2020-12-preservation at that version too.
 #
 # Prints one line per scenario and exits non-zero if any scenario fails, scored or not (a
-# check the suite skips is reported as skipped, not as a failure). There is no
-# expected-failures baseline. Talks to 127.0.0.1 only; every wait is bounded; the server it
+# check the suite skips is reported as skipped, not as a failure), if a scored scenario passed
+# no check at all (an empty or all-skipped checks.json: the suite counts skipped as passed, so a
+# scenario that checked nothing would pass), or if the number of scenarios of a leg is not the
+# one pinned in EXPECTED_SCENARIOS (a suite that drops or skips scenarios silently fails; an
+# update of the suite that adds some changes the pin on purpose). There is no expected-failures
+# baseline. Talks to 127.0.0.1 only; every wait is bounded; the server it
 # starts is stopped on exit.
 #
 # Environment: CONFORMANCE_OUT (results folder, default target/conformance),
@@ -33,6 +37,10 @@ CLIENT_SCENARIOS=(tools_call request-metadata sep-2322-client-request-state http
   json-schema-2020-12-preservation)
 LEGACY_CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
   json-schema-2020-12-preservation)
+# How many scenarios each leg runs, scored+unscored, with the suite the lockfile pins: the
+# server's 2026-07-28 requirement set and the other scenarios the suite has for that revision,
+# the same for 2025-11-25, and the client lists above.
+EXPECTED_SCENARIOS='{"server": [37, 13], "2025": [30, 3], "client": [8, 0], "2025 client": [5, 0]}'
 
 source scripts/lib/servers.sh
 trap stop_servers EXIT
@@ -111,10 +119,12 @@ echo "== conformance: results"
 # requirement set's server/client lists (the suite's own requirements/2026-07-28.yaml). Every
 # row counts towards the verdict.
 set +e
-"$NODE" - "$OUT" "$REFEREE_DIR" "${LEGACY_CLIENT_SCENARIOS[*]}" "${CLIENT_SCENARIOS[@]}" <<'EOF'
+"$NODE" - "$OUT" "$REFEREE_DIR" "$EXPECTED_SCENARIOS" "${LEGACY_CLIENT_SCENARIOS[*]}" \
+  "${CLIENT_SCENARIOS[@]}" <<'EOF'
 const fs = require('fs');
 const path = require('path');
-const [out, referee, legacyClientList, ...clientScenarios] = process.argv.slice(2);
+const [out, referee, expectedJson, legacyClientList, ...clientScenarios] = process.argv.slice(2);
+const expected = JSON.parse(expectedJson);
 const legacyClientScenarios = legacyClientList.split(' ');
 const YAML = require(path.join(referee, 'node_modules', 'yaml'));
 const requirements = (revision) => YAML.parse(fs.readFileSync(path.join(referee,
@@ -136,9 +146,12 @@ const read = (leg, folder = leg) => {
 const row = (leg, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
   const clientLeg = leg === 'client' || leg === '2025 client';
-  const ok = checks !== undefined && n('FAILURE') === 0 && (!clientLeg || n('WARNING') === 0);
+  // A scored scenario must have checked something: no failure is not enough.
+  const checked = !scored || n('SUCCESS') > 0;
+  const ok = checks !== undefined && n('FAILURE') === 0 && checked &&
+    (!clientLeg || n('WARNING') === 0);
   return { leg, name, scored, ok, passed: n('SUCCESS'), failed: n('FAILURE'), warnings: n('WARNING'),
-    skipped: n('SKIPPED'), missing: checks === undefined };
+    skipped: n('SKIPPED'), missing: checks === undefined, unchecked: !checked };
 };
 const server = read('server');
 const legacy = read('server', 'server-2025');
@@ -156,7 +169,7 @@ const pad = (s, n) => String(s).padEnd(n);
 // (2026-07-28), 2025 client (the client against the suite's 2025-11-25 servers).
 console.log(`${pad('leg', 12)}${pad('scenario', 48)}${pad('result', 10)}checks`);
 for (const r of rows) {
-  const result = r.missing ? 'NOT RUN' : r.ok ? 'pass' : 'FAIL';
+  const result = r.missing ? 'NOT RUN' : r.unchecked ? 'NO CHECK' : r.ok ? 'pass' : 'FAIL';
   const tag = r.scored ? '' : '  (not scored)';
   const skipped = r.skipped > 0 ? `, ${r.skipped} skipped by the suite` : '';
   console.log(`${pad(r.leg, 12)}${pad(r.name, 48)}${pad(result, 10)}` +
@@ -170,8 +183,15 @@ console.log(`\nserver 2026-07-28: ${count(passing('server', true))} scored and `
   `${count(passing('2025', true))} scored and ${count(passing('2025', false))} unscored; ` +
   `client: ${count(passing('client', true))}; client 2025-11-25: ` +
   `${count(passing('2025 client', true))}`);
-console.log(`${rows.length - bad.length} passed, ${bad.length} failed`);
-process.exit(bad.length === 0 ? 0 : 1);
+// The scenario counts of every leg, against the pin.
+const miscounted = Object.entries(expected).filter(([leg, [scored, unscored]]) =>
+  passing(leg, true).length !== scored || passing(leg, false).length !== unscored);
+for (const [leg, [scored, unscored]] of miscounted) {
+  console.log(`leg ${leg}: ${passing(leg, true).length} scored and ${passing(leg, false).length} ` +
+    `unscored scenarios, ${scored} and ${unscored} expected (EXPECTED_SCENARIOS)`);
+}
+console.log(`${rows.length - bad.length} passed, ${bad.length + miscounted.length} failed`);
+process.exit(bad.length === 0 && miscounted.length === 0 ? 0 : 1);
 EOF
 TABLE_RC=$?
 set -e
