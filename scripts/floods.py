@@ -5,7 +5,7 @@ what the client saw: the figures of RELIABILITY.md's "Bounds of the example serv
     scripts/floods.py <server binary> <flood> [count]
     scripts/floods.py --ci <server binary>
 
-The first form starts `<server binary> --listen 127.0.0.1:<free port>` itself, runs one flood
+The first form starts `<server binary> --listen 127.0.0.1:0` itself, runs one flood
 against it, prints one JSON line (RSS in MB from /proc, before / at the end / after the clients
 left, and what the clients got) and stops the server. Floods:
 
@@ -36,6 +36,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 HEAD = (
@@ -76,10 +77,22 @@ def call(tool, arguments, caps=None, extra=""):
     return request("tools/call", params, tool, extra)
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def start_server(binary, server_args):
+    """Starts the server on a port the kernel picks (port 0: no other process can take it
+    between our choice and the server's bind); the process and the port it says it listens on.
+    Its standard error is read to the end by a thread, so the server never blocks on it."""
+    server = subprocess.Popen([binary, "--listen", "127.0.0.1:0", *server_args],
+                              stderr=subprocess.PIPE, text=True)
+    said = []
+    for line in server.stderr:
+        if "listening on " in line:
+            address = line.split("listening on ", 1)[1].strip()
+            port = int(address.removeprefix("http://").split("/")[0].rsplit(":", 1)[1])
+            threading.Thread(target=server.stderr.read, daemon=True).start()
+            return server, port
+        said.append(line)
+    server.wait()
+    sys.exit(f"floods: the server stopped before listening: {''.join(said)}")
 
 
 def status_kb(pid, key):
@@ -432,16 +445,8 @@ def ci(binary):
 
 def run(binary, flood, count, server_args, settings):
     """Starts the server, runs `flood` against it, stops it; the flood's result."""
-    port = free_port()
-    server = subprocess.Popen([binary, "--listen", f"127.0.0.1:{port}", *server_args],
-                              stderr=subprocess.DEVNULL)
+    server, port = start_server(binary, server_args)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
         start = status_kb(server.pid, "VmRSS")
         began = time.monotonic()
         flooding = FLOODS[flood](server.pid, port, count, settings)

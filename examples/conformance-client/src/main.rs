@@ -59,10 +59,13 @@ fn main() -> ExitCode {
     }
     let progress = std::env::args().skip(1).any(|a| a == "--progress");
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
-    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
-        .ok()
-        .and_then(|c| serde_json::from_str(&c).ok())
-        .unwrap_or(Value::Null);
+    let context = match scenario_context(std::env::var("MCP_CONFORMANCE_CONTEXT").ok()) {
+        Ok(context) => context,
+        Err(e) => {
+            eprintln!("mcp-conformance-client: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -83,6 +86,22 @@ fn main() -> ExitCode {
             eprintln!("mcp-conformance-client: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The scenario's context from `MCP_CONFORMANCE_CONTEXT`: null when it is not set; a JSON
+/// object when it is, anything else an error (a context that does not read would otherwise
+/// run the scenario without the tool calls it names, and fail it for the wrong reason).
+fn scenario_context(raw: Option<String>) -> Result<Value, String> {
+    let Some(raw) = raw else {
+        return Ok(Value::Null);
+    };
+    match serde_json::from_str::<Value>(&raw) {
+        Ok(context @ Value::Object(_)) => Ok(context),
+        Ok(other) => Err(format!(
+            "MCP_CONFORMANCE_CONTEXT is not a JSON object: {other}"
+        )),
+        Err(e) => Err(format!("MCP_CONFORMANCE_CONTEXT is not JSON: {e}")),
     }
 }
 

@@ -522,3 +522,21 @@ async fn a_task_that_outlives_its_ttl_is_given_up_and_cancelled() {
     assert_eq!(last.header("mcp-name"), Some("task-1"));
     assert!(log.iter().filter(|s| s.method() == "tasks/get").count() >= 1);
 }
+
+#[test]
+fn a_malformed_scenario_context_is_an_error_not_an_empty_context() {
+    use crate::scenario_context;
+    assert_eq!(scenario_context(None), Ok(Value::Null));
+    let calls = r#"{"toolCalls": [{"name": "t", "arguments": {}}]}"#;
+    assert_eq!(
+        scenario_context(Some(calls.to_owned())).unwrap()["toolCalls"][0]["name"],
+        "t"
+    );
+    let e = scenario_context(Some("{\"toolCalls\": [".to_owned())).unwrap_err();
+    assert!(
+        e.starts_with("MCP_CONFORMANCE_CONTEXT is not JSON: "),
+        "{e}"
+    );
+    let e = scenario_context(Some("[1]".to_owned())).unwrap_err();
+    assert_eq!(e, "MCP_CONFORMANCE_CONTEXT is not a JSON object: [1]");
+}
