@@ -1,0 +1,233 @@
+//! The README's code fences that need a generated module other than the Quickstart's (its
+//! `rust,ignore readme-test:<name>` fences), compiled and run here, each inside a function
+//! that supplies what the fence takes as given (the message it reads, a registry) and returns
+//! what it made for the test to check. `the_readme_fences_are_the_code_compiled_here` keeps the
+//! two copies equal (lines compared without their indentation), so the README cannot drift from
+//! code that compiles, and checks that every `rust,ignore` fence of the README is compiled
+//! somewhere: here, or by `scripts/quickstart.sh` (the fences tagged `quickstart:<file>`).
+
+use std::collections::BTreeMap;
+use std::error::Error;
+
+use serde_json::{Value, json};
+
+/// The README's handler: a `tools/call` request in, the response's JSON out.
+#[rustfmt::skip]
+fn handler(text: &str) -> serde_json::Result<String> {
+    use mcp_tests::mcp;
+    // readme-fence: handler
+    use mcp::prelude::*;
+
+    fn handle(text: &str) -> serde_json::Result<String> {
+        let request: CallToolRequest = serde_json::from_str(text)?;
+        let params = &request.params;
+        let result = match params.name.as_str() {
+            "greet" => {
+                let arguments = params.arguments.as_ref();
+                let who = arguments
+                    .and_then(|a| a.get("name")?.as_str())
+                    .unwrap_or("world");
+                CallToolResult::new(vec![TextContent::new(format!("Hello, {who}!")).into()])
+            }
+            other => CallToolResult::new(vec![TextContent::new(format!("no tool {other}")).into()])
+                .with_is_error(true),
+        };
+        serde_json::to_string(&request.respond(result))
+    }
+    // end of readme-fence
+    handle(text)
+}
+
+/// A `tools/call` request of `tool` with `arguments` and the client capabilities `caps`.
+fn call(tool: &str, arguments: Value, caps: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
+        "name": tool, "arguments": arguments, "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": caps}}})
+    .to_string()
+}
+
+#[test]
+fn the_handler_fence_answers_a_call() {
+    let answer = handler(&call("greet", json!({"name": "Ada"}), json!({}))).unwrap();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["id"], 7, "{answer}");
+    assert_eq!(
+        answer["result"]["content"][0]["text"], "Hello, Ada!",
+        "{answer}"
+    );
+    let other = handler(&call("other", json!({}), json!({}))).unwrap();
+    let other: Value = serde_json::from_str(&other).unwrap();
+    assert_eq!(other["result"]["isError"], true, "{other}");
+}
+
+/// The README's tasks example: the server's `answer` to `request` is the `wire` the client
+/// part reads; that text.
+#[rustfmt::skip]
+fn tasks(request: &str) -> Result<String, Box<dyn Error>> {
+    use mcp_tests::tasks as mcp;
+    let request: mcp::CallToolRequest = serde_json::from_str(request)?;
+    let wire = serde_json::to_string(&request.reply(answer(&request)))?;
+    // readme-fence: tasks
+    use mcp::prelude::*;
+    use mcp_runtime::extension::{Advertised, Reader};
+    use mcp_runtime::{Response, RpcError};
+
+    // Server: a task when the client can take one, else -32021 (`request.reply(answer(&request))`
+    // is the message to send).
+    fn answer(request: &CallToolRequest) -> Response<CallToolRequest> {
+        let caps = &request.params.meta.client_capabilities;
+        let Some(tasks) = Advertised::<TasksExtension>::check(caps) else {
+            return Err(RpcError::missing_extension::<TasksExtension>());
+        };
+        let now = "2026-07-28T10:30:00Z";
+        let created = CreateTaskResult::new(now, now, TaskStatus::Working, "task-1", 3_600_000)
+            .with_poll_interval_ms(5000u64);
+        Ok(tasks.grant(created).into())
+    }
+
+    // Client: advertise the extension on the request, read the answer with it.
+    let mut caps = ClientCapabilities::new();
+    caps.declare::<TasksExtension>();
+    let response: CallToolResultResponse =
+        Reader::new(&caps).extension::<TasksExtension>().from_str(&wire)?;
+    if let CallToolOutcome::Task(created) = response.result {
+        println!("poll tasks/get with {}", created.task_id);
+    }
+    // end of readme-fence
+    Ok(wire)
+}
+
+#[test]
+fn the_tasks_fence_grants_a_task_only_to_a_client_that_advertised_the_extension() {
+    let advertised = json!({"extensions": {"io.modelcontextprotocol/tasks": {}}});
+    let wire = tasks(&call("long", json!({}), advertised)).unwrap();
+    let answer: Value = serde_json::from_str(&wire).unwrap();
+    assert_eq!(answer["result"]["resultType"], "task", "{answer}");
+    assert_eq!(answer["result"]["taskId"], "task-1", "{answer}");
+    // Without the extension the server answers with the -32021 error, which is no result:
+    // the client's reader of a result refuses it.
+    let refused = tasks(&call("long", json!({}), json!({}))).unwrap_err();
+    assert!(
+        refused.to_string().contains("missing field `result`"),
+        "{refused}"
+    );
+}
+
+/// The README's two-revision example; the converted result.
+#[rustfmt::skip]
+fn eras() -> Result<Value, Box<dyn Error>> {
+    use mcp_tests::eras as mcp;
+    // readme-fence: eras
+    use mcp::{v2025_11_25 as legacy, v2026_07_28 as modern};
+    use mcp_runtime::era::{MethodFact, Replacement};
+
+    let old: legacy::CallToolResult = serde_json::from_str(r#"{"content": []}"#)?;
+    let new = modern::CallToolResult::try_from(old)?; // resultType "complete" added
+    let setlevel = MethodFact::find(mcp::METHOD_FACTS, "logging/setLevel").unwrap();
+    assert_eq!(setlevel.replaced_by, Some(Replacement::Meta("io.modelcontextprotocol/logLevel")));
+    // end of readme-fence
+    Ok(serde_json::to_value(&new)?)
+}
+
+#[test]
+fn the_eras_fence_converts_and_finds_the_fact() {
+    assert_eq!(eras().unwrap()["resultType"], "complete");
+}
+
+/// The README's `raw_json` example: the list written back and the registry of the tools'
+/// schemas by name.
+#[rustfmt::skip]
+fn raw_json(text: &str) -> Result<(String, BTreeMap<String, String>), Box<dyn Error>> {
+    use mcp_tests::raw as mcp;
+    let mut registry = BTreeMap::new();
+    // readme-fence: raw-json
+    // build.rs: mcp_codegen::Builder::new().schema(..).raw_json(true).generate(..)
+    let list: mcp::ListToolsResultResponse = serde_json::from_str(text)?;
+    for tool in &list.result.tools {
+        let schema: &mcp_runtime::RawJson = &tool.input_schema; // the text as it came
+        registry.insert(&tool.name, schema.get());
+    }
+    let out = serde_json::to_string(&list)?; // each inputSchema written back byte for byte
+    // end of readme-fence
+    let registry = registry.into_iter().map(|(k, v): (&String, &str)| (k.clone(), v.to_owned()));
+    Ok((out, registry.collect()))
+}
+
+#[test]
+fn the_raw_json_fence_keeps_each_schema_as_it_came() {
+    let example = mcp_tests::schema_dir()
+        .join("2026-07-28/examples/ListToolsResultResponse/list-tools-result-response.json");
+    let text = std::fs::read_to_string(example).unwrap();
+    let (out, registry) = raw_json(&text).unwrap();
+    let read: Value = serde_json::from_str(&text).unwrap();
+    let tools = read["result"]["tools"].as_array().unwrap();
+    assert_eq!(registry.len(), tools.len());
+    for tool in tools {
+        let kept = &registry[tool["name"].as_str().unwrap()];
+        assert_eq!(
+            serde_json::from_str::<Value>(kept).unwrap(),
+            tool["inputSchema"]
+        );
+        // Written back as it came, its spacing and member order included.
+        assert!(
+            text.contains(kept.as_str()) && out.contains(kept.as_str()),
+            "{kept}"
+        );
+    }
+}
+
+/// The lines of the region `// readme-fence: <tag>` .. `// end of readme-fence` of `source`,
+/// without their indentation.
+fn region<'s>(source: &'s str, tag: &str) -> Vec<&'s str> {
+    let start = format!("// readme-fence: {tag}");
+    source
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| *l != start)
+        .skip(1)
+        .take_while(|l| *l != "// end of readme-fence")
+        .collect()
+}
+
+/// Every `rust,ignore` fence of `readme`: its opening line's number and its lines.
+fn ignored_fences(readme: &str) -> Vec<(usize, &str, Vec<&str>)> {
+    let mut fences = Vec::new();
+    let mut lines = readme.lines().enumerate();
+    while let Some((number, line)) = lines.next() {
+        if let Some(info) = line.strip_prefix("```rust,ignore") {
+            let body = lines
+                .by_ref()
+                .map(|(_, l)| l)
+                .take_while(|l| !l.starts_with("```"));
+            fences.push((number + 1, info.trim(), body.map(str::trim).collect()));
+        }
+    }
+    fences
+}
+
+#[test]
+fn the_readme_fences_are_the_code_compiled_here() {
+    let readme = include_str!("../../README.md");
+    let source = include_str!("readme.rs");
+    let mut compiled_here = 0;
+    for (line, info, body) in ignored_fences(readme) {
+        if let Some(tag) = info.strip_prefix("readme-test:") {
+            assert_eq!(
+                body,
+                region(source, tag),
+                "README.md line {line}: fence {tag}"
+            );
+            compiled_here += 1;
+        } else {
+            assert!(
+                info.starts_with("quickstart:"),
+                "README.md line {line}: a rust,ignore fence that nothing compiles ({info:?})"
+            );
+        }
+    }
+    assert_eq!(
+        compiled_here, 4,
+        "the handler, tasks, eras and raw-json fences"
+    );
+}
