@@ -24,6 +24,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use mcp_runtime::era::{self, Era, Probe};
+use mcp_runtime::error_code::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 use mcp_runtime::extension::Reader;
 use mcp_runtime::prelude::*;
 use serde::Serialize;
@@ -52,9 +53,6 @@ const MAX_ROUNDS: usize = 8;
 const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long the client waits for a connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The `HeaderMismatch` error: the `Mcp-*` headers do not match the body.
-const HEADER_MISMATCH: i64 = -32020;
 
 /// The longest the client follows a task (shorter when its `ttlMs` is).
 const MAX_TASK_WAIT: Duration = Duration::from_secs(600);
@@ -410,7 +408,7 @@ impl Session {
                     serde_json::from_str(&answer.text).map_err(|e| {
                         ClientError::Protocol(format!("reading an error response: {e}"))
                     })?;
-                if e.error.code == -32022 && attempt == 0 {
+                if e.error.code == UNSUPPORTED_PROTOCOL_VERSION && attempt == 0 {
                     let supported: Vec<String> = e
                         .error
                         .data

@@ -9,19 +9,22 @@
 //! HTTP status the specification gives it:
 //!
 //! 1. `Host` and `Origin` name this machine (DNS-rebinding protection): else 403.
-//! 2. The body is one JSON-RPC message (no batches in 2026-07-28): else -32700 / -32600, 400.
-//! 3. The method exists: else -32601, 404 (the removed `initialize`, `ping`,
+//! 2. The body is one JSON-RPC message (no batches in 2026-07-28): else `PARSE_ERROR` /
+//!    `INVALID_REQUEST`, 400.
+//! 3. The method exists: else `METHOD_NOT_FOUND`, 404 (the removed `initialize`, `ping`,
 //!    `logging/setLevel`, `resources/subscribe`... included).
 //! 4. `params._meta` has `io.modelcontextprotocol/protocolVersion` and
-//!    `io.modelcontextprotocol/clientCapabilities`: else -32602, 400.
-//! 5. The `MCP-Protocol-Version` header is there and equals `_meta`'s: else -32020, 400.
-//! 6. The version is one this server implements: else -32022 with `supported`/`requested`, 400.
+//!    `io.modelcontextprotocol/clientCapabilities`: else `INVALID_PARAMS`, 400.
+//! 5. The `MCP-Protocol-Version` header is there and equals `_meta`'s: else
+//!    `HEADER_MISMATCH`, 400.
+//! 6. The version is one this server implements: else
+//!    `UNSUPPORTED_PROTOCOL_VERSION` with `supported`/`requested`, 400.
 //! 7. `Mcp-Method` (and `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read`, and
 //!    the task id of `tasks/get`, `tasks/update`, `tasks/cancel`) match the body: else
-//!    -32020, 400.
+//!    `HEADER_MISMATCH`, 400.
 //! 8. The whole message reads as the generated `ClientRequest`, or as the tasks extension's
-//!    request of its method: else -32602, 400. (Answers in a `tasks/update` to keys the task
-//!    does not wait on are dropped unread first: the extension says to ignore them.)
+//!    request of its method: else `INVALID_PARAMS`, 400. (Answers in a `tasks/update` to keys
+//!    the task does not wait on are dropped unread first: the extension says to ignore them.)
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -34,6 +37,9 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use mcp_runtime::error_code::{
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+};
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -44,9 +50,7 @@ use crate::headers::{self, header_str};
 use crate::legacy::Route;
 use crate::mcp;
 use crate::probe::{self, Unreadable};
-use crate::rpc::{
-    Ctx, Failure, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Msg, Notifier, PARSE_ERROR,
-};
+use crate::rpc::{Ctx, Failure, Msg, Notifier};
 use crate::sse::{event, unbuffered};
 use crate::tasks::{self, TaskRequest};
 use crate::work::Cancel;
@@ -529,7 +533,7 @@ pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Re
         return match rx.recv().await {
             None => failure(Failure::new(
                 None,
-                crate::rpc::INTERNAL_ERROR,
+                INTERNAL_ERROR,
                 "the handler stopped without answering",
             )),
             // Modern streams do not resume, so nothing ends their connection early (only a

@@ -80,7 +80,8 @@ pub struct App {
     pub running: work::Running,
     /// The legacy (2025-11-25) sessions (`legacy/sessions.rs`).
     pub sessions: legacy::sessions::Sessions,
-    /// `--modern-only`: `initialize` is refused with -32022 instead of opening a session.
+    /// `--modern-only`: `initialize` is refused with `UNSUPPORTED_PROTOCOL_VERSION` instead of
+    /// opening a session.
     pub modern_only: bool,
     /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
     /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
@@ -105,7 +106,8 @@ const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--al
 
 Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp, and legacy
 2025-11-25 sessions (initialize, Mcp-Session-Id) on the same endpoint with the same handlers;
-with --modern-only, initialize is refused with -32022 naming the versions served.
+with --modern-only, initialize is refused (UnsupportedProtocolVersion, naming the versions
+served).
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
 refused (DNS-rebinding protection). Tasks (the io.modelcontextprotocol/tasks extension) are
 kept for --task-ttl-ms after their creation (default 300000).
