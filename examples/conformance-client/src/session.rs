@@ -42,8 +42,11 @@ use listener::Listener;
 #[cfg(test)]
 pub(crate) use listener::MAX_EVENT_BYTES;
 
-/// The protocol revisions this client speaks, preferred first.
-pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
+/// The modern revisions (a protocol version on every request) this client speaks, preferred
+/// first: what its requests declare and what it looks for in a server's `supportedVersions`
+/// or `supported`. With a legacy server it speaks `legacy::VERSION` (2025-11-25) instead,
+/// through an `initialize` session.
+pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
 /// How many `InputRequiredResult` rounds one call may take before the client gives up.
 const MAX_ROUNDS: usize = 8;
@@ -249,7 +252,7 @@ impl Session {
         Ok(Session {
             http,
             url: url.to_owned(),
-            version: SUPPORTED_VERSIONS[0].to_owned(),
+            version: MODERN_VERSIONS[0].to_owned(),
             era: Era::Modern,
             link: None,
             listener: None,
@@ -416,7 +419,7 @@ impl Session {
                         .and_then(|d| d.get("supported"))
                         .and_then(|s| serde_json::from_value(s.clone()).ok())
                         .unwrap_or_default();
-                    if let Some(v) = SUPPORTED_VERSIONS
+                    if let Some(v) = MODERN_VERSIONS
                         .iter()
                         .find(|v| supported.iter().any(|s| s == *v))
                     {
@@ -493,12 +496,12 @@ impl Session {
 
     /// Speaks the first of `supported` this client knows, or fails naming both lists.
     fn adopt_version(&mut self, supported: &[String]) -> Result<(), ClientError> {
-        let Some(v) = SUPPORTED_VERSIONS
+        let Some(v) = MODERN_VERSIONS
             .iter()
             .find(|v| supported.iter().any(|s| s == *v))
         else {
             return Err(ClientError::Protocol(format!(
-                "the server serves {supported:?}, this client {SUPPORTED_VERSIONS:?}"
+                "the server serves {supported:?}, this client {MODERN_VERSIONS:?}"
             )));
         };
         self.version = (*v).to_owned();

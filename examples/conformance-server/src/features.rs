@@ -15,7 +15,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
 use crate::rpc::{Ctx, Failure, to_json};
-use crate::{App, Change, SUPPORTED_VERSIONS, mcp, mrtr, result_meta, tasks};
+use crate::{App, Change, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
 
 /// 1x1 red PNG.
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -108,7 +108,7 @@ pub fn capabilities() -> mcp::ServerCapabilities {
 
 fn discover() -> mcp::DiscoverResult {
     let capabilities = capabilities();
-    let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
+    let versions: Vec<String> = MODERN_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
     mcp::DiscoverResult::new(
         mcp::CacheScope::Public,
         capabilities,

@@ -50,8 +50,11 @@ use std::time::Duration;
 use mcp_runtime::seal::{Mode, Sealer};
 use tokio::sync::{broadcast, watch};
 
-/// The protocol revisions this server implements.
-pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
+/// The modern revisions (a protocol version on every request) this server implements: what
+/// `server/discover` lists in `supportedVersions` and an `UnsupportedProtocolVersionError`
+/// in `supported`. The server also speaks `legacy::LEGACY_VERSION` (2025-11-25) to clients
+/// that open an `initialize` session, which is not a version a modern request may declare.
+pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
 /// A change a `subscriptions/listen` stream (or a legacy session's `GET` stream) may be told
 /// about.

@@ -139,7 +139,7 @@ fn is_legacy_version(version: &str) -> bool {
 /// `--modern-only`: `initialize` answered with `UnsupportedProtocolVersion` naming the versions
 /// served (400).
 fn modern_only(id: &mcp::RequestId, requested: &str) -> Response {
-    let supported: Vec<String> = crate::SUPPORTED_VERSIONS
+    let supported: Vec<String> = crate::MODERN_VERSIONS
         .iter()
         .map(|v| (*v).to_owned())
         .collect();
