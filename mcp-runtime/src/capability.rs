@@ -101,7 +101,8 @@ impl fmt::Display for Refusal {
 
 /// Every input request that the client's capabilities do not allow.
 ///
-/// It converts to the specification's `MissingRequiredClientCapabilityError` (`-32021`):
+/// It converts to the specification's `MissingRequiredClientCapabilityError`
+/// ([`MISSING_REQUIRED_CLIENT_CAPABILITY`]):
 /// [`CapabilityError::error_object`] is its `error` member.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CapabilityError {
@@ -109,8 +110,9 @@ pub struct CapabilityError {
     pub refusals: Vec<Refusal>,
 }
 
-/// The JSON-RPC error code of `MissingRequiredClientCapabilityError`.
-pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+/// The JSON-RPC error code of `MissingRequiredClientCapabilityError`, from
+/// [`crate::error_code`].
+pub use crate::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY;
 
 impl fmt::Display for CapabilityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

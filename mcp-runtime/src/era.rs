@@ -11,8 +11,9 @@
 //!   version, and on HTTP the `MCP-Protocol-Version` header that matches it), or neither (an
 //!   [`Unclassified`] the caller answers with an error);
 //! - a dual-era **client** reads the answer to its modern probe with [`probe`]: the expected
-//!   result or a recognised modern error ([`ModernError`]: -32020, -32021, -32022) means
-//!   modern, anything else legacy ([`LegacySign`]), by code and shape, never by message text;
+//!   result or a recognised modern error ([`ModernError`]: the codes [`HEADER_MISMATCH`],
+//!   [`MISSING_REQUIRED_CLIENT_CAPABILITY`], [`UNSUPPORTED_PROTOCOL_VERSION`]) means modern,
+//!   anything else legacy ([`LegacySign`]), by code and shape, never by message text;
 //! - the client keeps the era it found in an [`EraCache`] (per origin on HTTP, per server
 //!   process or configuration on stdio) and probes again when [`EraCache::check`] finds that an
 //!   answer contradicts it.
@@ -54,7 +55,7 @@ use std::hash::Hash;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::capability::MISSING_REQUIRED_CLIENT_CAPABILITY;
+use crate::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY;
 
 /// The method of the legacy handshake.
 pub const INITIALIZE: &str = "initialize";
@@ -62,10 +63,9 @@ pub const INITIALIZE: &str = "initialize";
 pub const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
 /// The Streamable HTTP header that repeats a request's protocol version.
 pub const PROTOCOL_VERSION_HEADER: &str = "MCP-Protocol-Version";
-/// `HeaderMismatchError`: the HTTP headers are missing, malformed or disagree with the body.
-pub const HEADER_MISMATCH: i64 = -32020;
-/// `UnsupportedProtocolVersionError`: the server does not serve the requested version.
-pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+/// `HeaderMismatchError` and `UnsupportedProtocolVersionError`'s codes, from
+/// [`crate::error_code`].
+pub use crate::error_code::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 
 /// The two eras of the protocol.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -192,8 +192,8 @@ pub enum Classified<'a> {
     /// Served by the legacy revision the session negotiated.
     Legacy(Legacy),
     /// Served statelessly by the modern revision. Whether the server serves `version` in the
-    /// modern era is the caller's next check (`UnsupportedProtocolVersionError`, -32022, if
-    /// not).
+    /// modern era is the caller's next check (`UnsupportedProtocolVersionError`,
+    /// [`UNSUPPORTED_PROTOCOL_VERSION`], if not).
     Modern {
         /// The version the message declares in `_meta` (always, for a request); for a
         /// notification without one, the HTTP header's, and `None` on stdio.
@@ -207,7 +207,8 @@ pub enum Classified<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unclassified<'a> {
     /// A request that is not `initialize`, names no live session and has no `_meta` protocol
-    /// version: a modern request without its required `_meta` (-32602 for a modern server),
+    /// version: a modern request without its required `_meta` (invalid params for a modern
+    /// server),
     /// or a legacy request sent outside a session. `header` is the `MCP-Protocol-Version`
     /// header if one came (a legacy client sends its negotiated version there).
     NoVersion {
@@ -215,9 +216,10 @@ pub enum Unclassified<'a> {
         header: Option<&'a str>,
     },
     /// HTTP: a modern message without the `MCP-Protocol-Version` header (`HeaderMismatch`,
-    /// -32020, status 400).
+    /// [`HEADER_MISMATCH`], status 400).
     MissingHeader,
-    /// HTTP: the header and the `_meta` version differ (`HeaderMismatch`, -32020, status 400).
+    /// HTTP: the header and the `_meta` version differ (`HeaderMismatch`, [`HEADER_MISMATCH`],
+    /// status 400).
     HeaderMismatch {
         /// The `MCP-Protocol-Version` header.
         header: &'a str,
@@ -239,7 +241,7 @@ pub enum Unclassified<'a> {
 ///    a method the modern era does not have;
 /// 2. a message of a live legacy session is legacy;
 /// 3. a request or notification with a `_meta` protocol version is modern, on HTTP only if
-///    the `MCP-Protocol-Version` header is there and equal to it (else -32020);
+///    the `MCP-Protocol-Version` header is there and equal to it (else [`HEADER_MISMATCH`]);
 /// 4. a notification with no session and no `_meta` version is modern (a modern
 ///    notification need not declare a version in its body; on HTTP the header is still
 ///    required on every POST);
@@ -346,14 +348,16 @@ impl<'a> Answer<'a> {
 /// with the `data` its schema requires.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModernError {
-    /// -32020, `HeaderMismatchError`: correct the headers and send again.
+    /// [`HEADER_MISMATCH`], `HeaderMismatchError`: correct the headers and send again.
     HeaderMismatch,
-    /// -32021, `MissingRequiredClientCapabilityError` (`data.requiredCapabilities`).
+    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`], `MissingRequiredClientCapabilityError`
+    /// (`data.requiredCapabilities`).
     MissingRequiredClientCapability {
         /// `data.requiredCapabilities`.
         required: Value,
     },
-    /// -32022, `UnsupportedProtocolVersionError`: retry with one of `supported`.
+    /// [`UNSUPPORTED_PROTOCOL_VERSION`], `UnsupportedProtocolVersionError`: retry with one of
+    /// `supported`.
     UnsupportedProtocolVersion {
         /// `data.supported`: the versions the server serves.
         supported: Vec<String>,
@@ -368,13 +372,14 @@ impl ModernError {
     ///
     /// ```
     /// use mcp_runtime::era::ModernError;
+    /// use mcp_runtime::error_code::UNSUPPORTED_PROTOCOL_VERSION;
     /// use serde_json::json;
     ///
-    /// let error = json!({"code": -32022, "message": "Unsupported protocol version",
+    /// let error = json!({"code": UNSUPPORTED_PROTOCOL_VERSION, "message": "Unsupported protocol version",
     ///     "data": {"supported": ["2026-07-28"], "requested": "1900-01-01"}});
     /// assert!(matches!(ModernError::recognise(&error), Some(ModernError::UnsupportedProtocolVersion { .. })));
     /// // The same code without the data its schema requires is not recognised.
-    /// assert_eq!(ModernError::recognise(&json!({"code": -32022, "message": "?"})), None);
+    /// assert_eq!(ModernError::recognise(&json!({"code": UNSUPPORTED_PROTOCOL_VERSION, "message": "?"})), None);
     /// ```
     pub fn recognise(error: &Value) -> Option<Self> {
         error.get("message")?.as_str()?;
@@ -424,8 +429,9 @@ pub enum LegacySign {
         /// The HTTP status (HTTP only).
         status: Option<u16>,
     },
-    /// A JSON-RPC error that is not a recognised modern error, e.g. a legacy server's -32000
-    /// or -32601.
+    /// A JSON-RPC error that is not a recognised modern error, e.g. a legacy server's
+    /// [`SERVER_ERROR`](crate::error_code::SERVER_ERROR) or
+    /// [`METHOD_NOT_FOUND`](crate::error_code::METHOD_NOT_FOUND).
     OtherError {
         /// The HTTP status (HTTP only).
         status: Option<u16>,
@@ -461,8 +467,9 @@ impl<T> Probe<T> {
 /// first modern request. `T` is the result that request expects (`mcp::DiscoverResult` for
 /// the discover probe): a result that reads as `T` means modern, and so does a recognised
 /// modern error ([`ModernError`]) whatever the status; anything else means legacy, including
-/// a 2xx whose result is not a `T`, a -32000 or -32601 error, an empty body, and no response
-/// at all.
+/// a 2xx whose result is not a `T`, a [`SERVER_ERROR`](crate::error_code::SERVER_ERROR) or
+/// [`METHOD_NOT_FOUND`](crate::error_code::METHOD_NOT_FOUND) error, an empty body, and no
+/// response at all.
 ///
 /// A `T` with required members makes a sharper probe: a legacy server may answer an
 /// era-ambiguous request such as `tools/list` as if in a session, which is why the discover
@@ -471,12 +478,13 @@ impl<T> Probe<T> {
 /// ```
 /// # use mcp_tests::mcp;
 /// use mcp_runtime::era::{probe, Answer, LegacySign, ModernError, Probe};
+/// use mcp_runtime::error_code::SERVER_ERROR;
 ///
 /// // The conformance suite's legacy mocks.
 /// let empty = Answer::Http { status: 200, body: br#"{"jsonrpc":"2.0","id":1,"result":{}}"# };
 /// assert_eq!(probe::<mcp::DiscoverResult>(&empty), Probe::Legacy(LegacySign::UnexpectedResult { status: Some(200) }));
 /// let session = Answer::Http { status: 400, body: br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32000,"message":"Bad Request: Invalid or missing session ID"}}"# };
-/// assert!(matches!(probe::<mcp::DiscoverResult>(&session), Probe::Legacy(LegacySign::OtherError { code: Some(-32000), .. })));
+/// assert!(matches!(probe::<mcp::DiscoverResult>(&session), Probe::Legacy(LegacySign::OtherError { code: Some(SERVER_ERROR), .. })));
 ///
 /// // A modern server that serves other versions.
 /// let other = Answer::Stdio(br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2027-01-01"],"requested":"2026-07-28"}}}"#);
@@ -516,10 +524,11 @@ pub fn probe<T: DeserializeOwned>(answer: &Answer<'_>) -> Probe<T> {
 ///
 /// - believed **modern**: on HTTP, status 400, 404 or 405 with a body that is not a
 ///   recognised modern error (the statuses after which the HTTP page falls back; a modern
-///   server answers a well-formed modern request with a modern error there, or with -32601 to
-///   an unknown method, which a re-probe then confirms as modern); on stdio, no response
-///   (a legacy server may stay silent before `initialize`). A 2xx, any other status (401,
-///   403, 429, 5xx: not about the era) and any stdio error response hold.
+///   server answers a well-formed modern request with a modern error there, or with
+///   [`METHOD_NOT_FOUND`](crate::error_code::METHOD_NOT_FOUND) to an unknown method, which a
+///   re-probe then confirms as modern); on stdio, no response (a legacy server may stay
+///   silent before `initialize`). A 2xx, any other status (401, 403, 429, 5xx: not about the
+///   era) and any stdio error response hold.
 /// - believed **legacy**: a recognised modern error on any request, or any error or no
 ///   response to `initialize` (a modern-only server rejects it, naming its versions).
 ///

@@ -14,7 +14,7 @@
 //! - A server gets an [`Advertised`] proof from the request's capabilities, and only that
 //!   proof turns an extension result into a [`Granted`] value, the only type the outcome's
 //!   extension variant holds. Without the proof, the answer does not compile; the typed
-//!   `-32021` refusal is
+//!   `MissingRequiredClientCapability` refusal is
 //!   [`CapabilityErrorResponse::from_missing_extension`](crate::mrtr::CapabilityErrorResponse::from_missing_extension).
 //!
 //! A server with the tasks extension (generated with
@@ -26,7 +26,8 @@
 //! use mcp_runtime::extension::{Advertised, Reader};
 //! use mcp_runtime::{Response, RpcError};
 //!
-//! /// Runs every call as a task when the client can take one, else refuses with -32021.
+//! /// Runs every call as a task when the client can take one, else refuses with
+//! /// `MissingRequiredClientCapability`.
 //! fn answer(request: &CallToolRequest) -> Response<CallToolRequest> {
 //!     let caps = &request.params.meta.client_capabilities;
 //!     let Some(tasks) = Advertised::<TasksExtension>::check(caps) else {
@@ -49,11 +50,12 @@
 //! let CallToolOutcome::Task(created) = response.result else { panic!("a task") };
 //! assert_eq!(created.task_id, "task-1");
 //!
-//! // Without the extension: -32021, naming it in requiredCapabilities.extensions.
+//! // Without the extension: `MissingRequiredClientCapability`, naming it in
+//! // requiredCapabilities.extensions.
 //! let meta = RequestMetaObject::new(ClientCapabilities::new(), "2026-07-28");
 //! let request = CallToolRequest::new(RequestId::Integer(2), CallToolRequestParams::new(meta, "report"));
 //! let refusal = serde_json::to_value(request.reply(answer(&request)))?;
-//! assert_eq!(refusal["error"]["code"], -32021);
+//! assert_eq!(refusal["error"]["code"], mcp_runtime::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY);
 //! assert_eq!(
 //!     refusal["error"]["data"]["requiredCapabilities"],
 //!     serde_json::json!({"extensions": {"io.modelcontextprotocol/tasks": {}}})

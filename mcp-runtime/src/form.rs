@@ -97,8 +97,9 @@ impl fmt::Display for FormError {
 
 impl std::error::Error for FormError {}
 
-/// An answer that does not fit is the client's: `-32602` Invalid params. A struct that cannot
-/// be a form is the server's: `-32603` Internal error.
+/// An answer that does not fit is the client's:
+/// [`INVALID_PARAMS`](crate::error_code::INVALID_PARAMS). A struct that cannot be a form is the
+/// server's: [`INTERNAL_ERROR`](crate::error_code::INTERNAL_ERROR).
 impl From<FormError> for crate::RpcError {
     fn from(error: FormError) -> Self {
         match error {

@@ -6,12 +6,16 @@
 //!   [`Notification`], [`MayRequireInput`], [`McpResultType`]).
 //! - [`capability`]: capability gating of input requests (rules from the overlay).
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
-//!   retry, the `-32021` error response, generic over traits the generator implements.
-//! - [`era`]: conversions between two revisions' types generated side by side.
+//!   retry, the `MissingRequiredClientCapability` error response, generic over traits the
+//!   generator implements.
 //! - [`extension`]: extensions that add `resultType` values (the tasks extension): reading
 //!   with the advertised extensions accepted, and the proof a server needs to answer with one.
-//! - [`era`]: which era a peer speaks (legacy `initialize` sessions or modern per-request
-//!   versions): the server's classification, the client's probe by code and shape, the cache.
+//! - [`era`]: the two eras of the protocol (legacy `initialize` sessions, modern per-request
+//!   versions): which one a peer speaks (the server's classification, the client's probe by
+//!   code and shape, the cache), the conversions between two revisions' types generated side
+//!   by side, and the facts the schemas cannot state (methods and error codes one era changes).
+//! - [`error_code`]: the JSON-RPC error codes, each named once (JSON-RPC's own, the MCP
+//!   specification's, the implementation-defined ones the SDKs use), and their ranges.
 //! - [`bridge`]: a handler that answers `input_required` served to a legacy session: its input
 //!   requests asked of the client as server-to-client requests, its rounds run on the server.
 //! - `form` (feature `form`): elicitation forms from a struct deriving `schemars::JsonSchema`,
@@ -23,6 +27,8 @@
 //! - [`response`]: one return type for a handler ([`Response<R>`]: a result or a JSON-RPC
 //!   error), the standard errors, and the conversions from the runtime's refusals.
 //! - [`retry`]: what can be wrong with the responses of a multi round-trip retry.
+//! - `seal` (feature `seal`): sealing of `requestState`, signed or encrypted, bound to the
+//!   principal and the request, with an expiry.
 //! - `RawJson` (feature `raw_json`): a JSON value kept as its text, for members passed through
 //!   unread (code generated with `raw_json(true)`).
 //! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
@@ -63,6 +69,7 @@ pub mod bridge;
 pub mod capability;
 mod de;
 pub mod era;
+pub mod error_code;
 pub mod extension;
 #[cfg(feature = "form")]
 pub mod form;
@@ -103,7 +110,7 @@ pub use protocol::{
 ///     r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Unknown tool"}}"#,
 /// )?;
 /// let CallToolResponse::Error(error) = reply else { panic!("an error") };
-/// assert_eq!(error.error.code, -32602);
+/// assert_eq!(error.error.code, mcp_runtime::error_code::INVALID_PARAMS);
 ///
 /// // No resultType: an older server's complete result.
 /// let reply: Reply<mcp::CallToolRequest> = serde_json::from_str(

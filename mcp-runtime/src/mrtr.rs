@@ -1,6 +1,8 @@
 //! Multi round-trip requests, written once for every generated schema: the capability-gated
 //! builder of `inputRequests`, the capability check of an input-required answer, the retry of a
-//! request with the client's input responses, and the `-32021` error response.
+//! request with the client's input responses, and the `MissingRequiredClientCapability` error
+//! response
+//! ([`MISSING_REQUIRED_CLIENT_CAPABILITY`](crate::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY)).
 //!
 //! The generator implements the small traits below for the types of each revision
 //! ([`InputRequired`] for `InputRequiredResult`, [`InputRequest`] and [`InputResponse`] for
@@ -163,7 +165,8 @@ impl<R: InputRequired> InputRequestsBuilder<R> {
     }
 
     /// Adds `request` under `key`, or says which capability the client lacks for it (the only
-    /// way it can fail; `?` turns the error into the `-32021` answer of a
+    /// way it can fail; `?` turns the error into the `MissingRequiredClientCapability` answer
+    /// of a
     /// [`Response`](crate::response::Response)).
     pub fn insert(
         &mut self,
@@ -282,7 +285,8 @@ pub fn check_input_responses<Q: InputRequest, S: InputResponse>(
 }
 
 /// The protocol's error response for input requests the client's capabilities do not allow
-/// (`-32021`, with `data.requiredCapabilities`), built from its parts.
+/// ([`MISSING_REQUIRED_CLIENT_CAPABILITY`](crate::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY),
+/// with `data.requiredCapabilities`), built from its parts.
 ///
 /// The generator implements it for the revision's missing-capability error: `require` fills
 /// in each capability its rules name, `from_parts` is a struct literal.
@@ -298,7 +302,7 @@ pub fn check_input_responses<Q: InputRequest, S: InputResponse>(
 /// let response =
 ///     MissingRequiredClientCapabilityError::from_capability_error(Some(RequestId::Integer(4)), &refused);
 /// let wire = serde_json::to_value(&response)?;
-/// assert_eq!(wire["error"]["code"], -32021);
+/// assert_eq!(wire["error"]["code"], mcp_runtime::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY);
 /// // Refused once, at the level the client lacks.
 /// assert_eq!(wire["error"]["data"]["requiredCapabilities"], serde_json::json!({"elicitation": {}}));
 /// # Ok::<(), serde_json::Error>(())

@@ -58,18 +58,19 @@ pub trait HasReply: Request {
 /// ```
 /// # use mcp_tests::mcp;
 /// use mcp::prelude::*;
+/// use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 ///
 /// let id = Some(RequestId::Integer(3));
-/// let response = JSONRPCErrorResponse::from_error(id.clone(), -32602, "Unknown tool: wrong".into(), None);
-/// assert_eq!(response.error.code, -32602);
+/// let response = JSONRPCErrorResponse::from_error(id.clone(), INVALID_PARAMS, "Unknown tool: wrong".into(), None);
+/// assert_eq!(response.error.code, INVALID_PARAMS);
 /// assert_eq!(
 ///     serde_json::to_string(&response)?,
 ///     r#"{"jsonrpc":"2.0","error":{"code":-32602,"message":"Unknown tool: wrong"},"id":3}"#
 /// );
 /// // The standard errors by name.
 /// assert_eq!(JSONRPCErrorResponse::invalid_params(id.clone(), "Unknown tool: wrong"), response);
-/// assert_eq!(JSONRPCErrorResponse::method_not_found(id.clone(), "tools/cal").error.code, -32601);
-/// assert_eq!(JSONRPCErrorResponse::internal_error(id, "disk full").error.code, -32603);
+/// assert_eq!(JSONRPCErrorResponse::method_not_found(id.clone(), "tools/cal").error.code, METHOD_NOT_FOUND);
+/// assert_eq!(JSONRPCErrorResponse::internal_error(id, "disk full").error.code, INTERNAL_ERROR);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 pub trait ErrorResponse: Sized {
@@ -84,17 +85,18 @@ pub trait ErrorResponse: Sized {
         data: Option<serde_json::Value>,
     ) -> Self;
 
-    /// `-32602` Invalid params to the request `id`, with `message`.
+    /// [`INVALID_PARAMS`](crate::error_code::INVALID_PARAMS) to the request `id`, with `message`.
     fn invalid_params(id: Self::Id, message: impl Into<String>) -> Self {
         crate::RpcError::invalid_params(message).into_response(id)
     }
 
-    /// `-32601` Method not found to the request `id`, naming `method`.
+    /// [`METHOD_NOT_FOUND`](crate::error_code::METHOD_NOT_FOUND) to the request `id`, naming
+    /// `method`.
     fn method_not_found(id: Self::Id, method: &str) -> Self {
         crate::RpcError::method_not_found(method).into_response(id)
     }
 
-    /// `-32603` Internal error to the request `id`, with `message`.
+    /// [`INTERNAL_ERROR`](crate::error_code::INTERNAL_ERROR) to the request `id`, with `message`.
     fn internal_error(id: Self::Id, message: impl Into<String>) -> Self {
         crate::RpcError::internal_error(message).into_response(id)
     }

@@ -4,12 +4,12 @@
 //! message: [`Refuse::reply`] adds its id to either side and gives the generated reply union
 //! (`mcp::CallToolResponse` for a `tools/call`).
 //!
-//! | refusal | code | conversion |
+//! | refusal | code ([`error_code`](crate::error_code)) | conversion |
 //! | --- | --- | --- |
-//! | [`CapabilityError`], [`InputError`] (an input request the client cannot take) | `-32021` | `From` |
-//! | `SealError` (feature `seal`: a rejected `requestState`) | `-32602` | `From` |
-//! | a missing extension (the tasks extension's `-32021`) | `-32021` | [`RpcError::missing_extension`] |
-//! | an unknown method, invalid params, an internal error | `-32601`, `-32602`, `-32603` | [`RpcError::method_not_found`], [`RpcError::invalid_params`], [`RpcError::internal_error`] |
+//! | [`CapabilityError`], [`InputError`] (an input request the client cannot take) | [`MISSING_REQUIRED_CLIENT_CAPABILITY`] | `From` |
+//! | `SealError` (feature `seal`: a rejected `requestState`) | [`INVALID_PARAMS`] | `From` |
+//! | a missing extension (the tasks extension's refusal) | [`MISSING_REQUIRED_CLIENT_CAPABILITY`] | [`RpcError::missing_extension`] |
+//! | an unknown method, invalid params, an internal error | [`METHOD_NOT_FOUND`], [`INVALID_PARAMS`], [`INTERNAL_ERROR`] | [`RpcError::method_not_found`], [`RpcError::invalid_params`], [`RpcError::internal_error`] |
 //!
 //! ```
 //! # use mcp_tests::mcp;
@@ -24,7 +24,7 @@
 //!     }
 //!     let mut requests = mcp::InputRequestsBuilder::new(&params.meta.client_capabilities);
 //!     let form = ElicitRequestFormParamsRequestedSchema::fields().required("name", StringSchema::new());
-//!     requests.insert("name", ElicitRequest::new(ElicitRequestFormParams::new("Name?", form.build())))?; // -32021
+//!     requests.insert("name", ElicitRequest::new(ElicitRequestFormParams::new("Name?", form.build())))?; // refused: the client cannot elicit
 //!     Ok(mcp::InputRequiredResult::from_input_requests(requests.build()).into())
 //! }
 //!
@@ -33,7 +33,7 @@
 //! let reply: CallToolResponse = request.reply(call(&request));
 //! let wire = serde_json::to_value(&reply)?;
 //! assert_eq!(wire["id"], 5);
-//! assert_eq!(wire["error"]["code"], -32021);
+//! assert_eq!(wire["error"]["code"], mcp_runtime::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY);
 //! assert_eq!(wire["error"]["data"]["requiredCapabilities"], serde_json::json!({"elicitation": {}}));
 //! # Ok::<(), serde_json::Error>(())
 //! ```
@@ -42,17 +42,14 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::capability::{CapabilityError, MISSING_REQUIRED_CLIENT_CAPABILITY};
+use crate::capability::CapabilityError;
+use crate::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY;
 use crate::extension::Extension;
 use crate::mrtr::InputError;
 use crate::protocol::{ErrorResponse, Request, Respond};
 
-/// JSON-RPC's code for an unknown method.
-pub const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC's code for invalid method parameters.
-pub const INVALID_PARAMS: i64 = -32602;
-/// JSON-RPC's code for an internal error.
-pub const INTERNAL_ERROR: i64 = -32603;
+/// The standard errors' codes, from [`crate::error_code`], where they were first named.
+pub use crate::error_code::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 
 /// What a handler of request `R` answers: the request's result (for `tools/call`, a
 /// `CallToolOutcome`: a complete or an input-required result, each converting with `.into()`),
@@ -88,23 +85,24 @@ impl RpcError {
         self
     }
 
-    /// `-32602` Invalid params, with `message`.
+    /// [`INVALID_PARAMS`], with `message`.
     pub fn invalid_params(message: impl Into<String>) -> Self {
         RpcError::new(INVALID_PARAMS, message)
     }
 
-    /// `-32601` Method not found, naming `method`.
+    /// [`METHOD_NOT_FOUND`], naming `method`.
     pub fn method_not_found(method: &str) -> Self {
         RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))
     }
 
-    /// `-32603` Internal error, with `message`.
+    /// [`INTERNAL_ERROR`], with `message`.
     pub fn internal_error(message: impl Into<String>) -> Self {
         RpcError::new(INTERNAL_ERROR, message)
     }
 
-    /// `-32021` for a request that only an answer of extension `E` can serve, sent without `E`
-    /// in its capabilities: `data.requiredCapabilities` is `{"extensions": {"<E::ID>": {}}}`.
+    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] for a request that only an answer of extension `E`
+    /// can serve, sent without `E` in its capabilities: `data.requiredCapabilities` is
+    /// `{"extensions": {"<E::ID>": {}}}`.
     pub fn missing_extension<E: Extension>() -> Self {
         let message = format!(
             "Missing required client capability: the extension `{}`",
@@ -144,7 +142,8 @@ impl ErrorResponse for RpcError {
     }
 }
 
-/// `-32021`, every refused capability in `data.requiredCapabilities` and named in the message.
+/// [`MISSING_REQUIRED_CLIENT_CAPABILITY`], every refused capability in
+/// `data.requiredCapabilities` and named in the message.
 impl From<CapabilityError> for RpcError {
     fn from(error: CapabilityError) -> Self {
         let data = serde_json::json!({ "requiredCapabilities": error.required_capabilities() });
@@ -152,7 +151,8 @@ impl From<CapabilityError> for RpcError {
     }
 }
 
-/// `-32021` for a refused input request; `-32603` when it could not be checked.
+/// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] for a refused input request; [`INTERNAL_ERROR`] when
+/// it could not be checked.
 impl From<InputError> for RpcError {
     fn from(error: InputError) -> Self {
         match error {
@@ -162,7 +162,7 @@ impl From<InputError> for RpcError {
     }
 }
 
-/// `-32602` Invalid params for a rejected `requestState`, `data.reason` saying why.
+/// [`INVALID_PARAMS`] for a rejected `requestState`, `data.reason` saying why.
 #[cfg(feature = "seal")]
 impl From<crate::seal::SealError> for RpcError {
     fn from(error: crate::seal::SealError) -> Self {

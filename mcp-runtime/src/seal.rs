@@ -27,7 +27,7 @@
 //!   that it verifies under that key ([`SealError::Tampered`] otherwise), that it has not
 //!   expired, that it was issued to the same principal and for the same request, and only then
 //!   returns the bytes.
-//! - [`SealError::error_object`] is the JSON-RPC `error` member (`-32602` Invalid params) to
+//! - [`SealError::error_object`] is the JSON-RPC `error` member ([`INVALID_PARAMS`]) to
 //!   send back for a state that was rejected.
 //!
 //! # Keys, key ring and rotation
@@ -148,8 +148,9 @@ const REQUEST_AT: usize = PRINCIPAL_AT + BIND_TAG_LEN;
 const HMAC_TAG_LEN: usize = 32;
 const AEAD_TAG_LEN: usize = 16;
 
-/// The JSON-RPC error code a rejected state is answered with (Invalid params).
-pub const INVALID_PARAMS: i64 = -32602;
+/// The JSON-RPC error code a rejected state is answered with (Invalid params), from
+/// [`crate::error_code`].
+pub use crate::error_code::INVALID_PARAMS;
 
 /// What a sealed state is bound to: who asked, and which request.
 ///
@@ -237,7 +238,7 @@ impl SealError {
     }
 
     /// The `error` member of the JSON-RPC error response for a rejected `requestState`
-    /// (`-32602` Invalid params, `data.reason` from [`SealError::reason`]).
+    /// ([`INVALID_PARAMS`], `data.reason` from [`SealError::reason`]).
     pub fn error_object(&self) -> Value {
         serde_json::json!({
             "code": INVALID_PARAMS,
@@ -246,8 +247,8 @@ impl SealError {
         })
     }
 
-    /// The typed error response to the request `id` for a rejected `requestState`: `-32602`
-    /// Invalid params, `data.reason` from [`SealError::reason`]
+    /// The typed error response to the request `id` for a rejected `requestState`:
+    /// [`INVALID_PARAMS`], `data.reason` from [`SealError::reason`]
     /// (`let response: mcp::JSONRPCErrorResponse = error.response(Some(id));`).
     pub fn response<R: ErrorResponse>(&self, id: R::Id) -> R {
         R::from_error(id, INVALID_PARAMS, self.message(), Some(self.data()))

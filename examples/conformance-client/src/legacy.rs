@@ -7,6 +7,7 @@
 //! are read as the modern input requests and answered by the same handler as an
 //! `input_required` answer's (`answers::respond`): the inverse of the server's bridge.
 
+use mcp_runtime::error_code::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
@@ -21,11 +22,6 @@ pub const VERSION: &str = "2025-11-25";
 /// The `_meta` keys a modern request carries that a legacy server has no use for (what they
 /// say was said once, in `initialize`).
 const MODERN_META_PREFIX: &str = "io.modelcontextprotocol/";
-
-/// JSON-RPC's "Method not found".
-const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC's "Invalid params".
-const INVALID_PARAMS: i64 = -32602;
 
 /// A legacy session as the client keeps it.
 #[derive(Debug, Clone)]

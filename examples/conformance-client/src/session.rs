@@ -24,6 +24,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use mcp_runtime::era::{self, Era, Probe};
+use mcp_runtime::error_code::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 use mcp_runtime::extension::Reader;
 use mcp_runtime::prelude::*;
 use serde::Serialize;
@@ -41,8 +42,11 @@ use listener::Listener;
 #[cfg(test)]
 pub(crate) use listener::MAX_EVENT_BYTES;
 
-/// The protocol revisions this client speaks, preferred first.
-pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
+/// The modern revisions (a protocol version on every request) this client speaks, preferred
+/// first: what its requests declare and what it looks for in a server's `supportedVersions`
+/// or `supported`. With a legacy server it speaks `legacy::VERSION` (2025-11-25) instead,
+/// through an `initialize` session.
+pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
 /// How many `InputRequiredResult` rounds one call may take before the client gives up.
 const MAX_ROUNDS: usize = 8;
@@ -52,9 +56,6 @@ const MAX_ROUNDS: usize = 8;
 const IDLE_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long the client waits for a connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The `HeaderMismatch` error: the `Mcp-*` headers do not match the body.
-const HEADER_MISMATCH: i64 = -32020;
 
 /// The longest the client follows a task (shorter when its `ttlMs` is).
 const MAX_TASK_WAIT: Duration = Duration::from_secs(600);
@@ -251,7 +252,7 @@ impl Session {
         Ok(Session {
             http,
             url: url.to_owned(),
-            version: SUPPORTED_VERSIONS[0].to_owned(),
+            version: MODERN_VERSIONS[0].to_owned(),
             era: Era::Modern,
             link: None,
             listener: None,
@@ -410,7 +411,7 @@ impl Session {
                     serde_json::from_str(&answer.text).map_err(|e| {
                         ClientError::Protocol(format!("reading an error response: {e}"))
                     })?;
-                if e.error.code == -32022 && attempt == 0 {
+                if e.error.code == UNSUPPORTED_PROTOCOL_VERSION && attempt == 0 {
                     let supported: Vec<String> = e
                         .error
                         .data
@@ -418,7 +419,7 @@ impl Session {
                         .and_then(|d| d.get("supported"))
                         .and_then(|s| serde_json::from_value(s.clone()).ok())
                         .unwrap_or_default();
-                    if let Some(v) = SUPPORTED_VERSIONS
+                    if let Some(v) = MODERN_VERSIONS
                         .iter()
                         .find(|v| supported.iter().any(|s| s == *v))
                     {
@@ -495,12 +496,12 @@ impl Session {
 
     /// Speaks the first of `supported` this client knows, or fails naming both lists.
     fn adopt_version(&mut self, supported: &[String]) -> Result<(), ClientError> {
-        let Some(v) = SUPPORTED_VERSIONS
+        let Some(v) = MODERN_VERSIONS
             .iter()
             .find(|v| supported.iter().any(|s| s == *v))
         else {
             return Err(ClientError::Protocol(format!(
-                "the server serves {supported:?}, this client {SUPPORTED_VERSIONS:?}"
+                "the server serves {supported:?}, this client {MODERN_VERSIONS:?}"
             )));
         };
         self.version = (*v).to_owned();

@@ -3,12 +3,13 @@
 //! modern client answers their input requests itself; in a legacy session the bridge
 //! (`legacy/`, `mcp_runtime::bridge`) sends them to the client as server-to-client requests.
 
+use mcp_runtime::error_code::INTERNAL_ERROR;
 use serde_json::{Value, json};
 
 use crate::content::{schema, text, tool, tool_result};
 use crate::mcp;
 use crate::mrtr::Round;
-use crate::rpc::{Ctx, Failure, INTERNAL_ERROR};
+use crate::rpc::{Ctx, Failure};
 
 const SAMPLING: &str = "test_sampling";
 const ELICITATION: &str = "test_elicitation";

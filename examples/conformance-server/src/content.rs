@@ -20,7 +20,7 @@ pub fn tool_result(content: Vec<mcp::ContentBlock>) -> mcp::CallToolOutcome {
 
 /// The answer to arguments that fail a tool's own validation: a tool result with
 /// `isError: true` that says what is wrong, so that the model can correct the call. A
-/// protocol error (-32602) is for an unknown tool or a malformed request, not for this
+/// protocol error (`INVALID_PARAMS`) is for an unknown tool or a malformed request, not for this
 /// (2026-07-28 tools.mdx, "Error Handling").
 pub fn tool_input_error(message: impl Into<String>) -> mcp::CallToolOutcome {
     mcp::CallToolResult::new(vec![text(message)])

@@ -7,14 +7,15 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::response::Response;
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR};
 use mcp_runtime::extension::Extension as _;
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
-use crate::rpc::{Ctx, Failure, INVALID_PARAMS, to_json};
-use crate::{App, Change, SUPPORTED_VERSIONS, mcp, mrtr, result_meta, tasks};
+use crate::rpc::{Ctx, Failure, to_json};
+use crate::{App, Change, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
 
 /// 1x1 red PNG.
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -79,7 +80,7 @@ pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, F
         C::CompleteRequest(r) => to_json(&r.respond(complete(&r))),
         C::SubscriptionsListenRequest(_) => Err(Failure::new(
             Some(&ctx.id),
-            crate::rpc::INTERNAL_ERROR,
+            INTERNAL_ERROR,
             "subscriptions/listen is streamed, not dispatched",
         )),
     }
@@ -107,7 +108,7 @@ pub fn capabilities() -> mcp::ServerCapabilities {
 
 fn discover() -> mcp::DiscoverResult {
     let capabilities = capabilities();
-    let versions: Vec<String> = SUPPORTED_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
+    let versions: Vec<String> = MODERN_VERSIONS.iter().map(|v| (*v).to_owned()).collect();
     mcp::DiscoverResult::new(
         mcp::CacheScope::Public,
         capabilities,
@@ -207,7 +208,7 @@ pub(crate) fn tools() -> Vec<mcp::Tool> {
         ),
         tool(
             "test_missing_capability",
-            "Needs the client's sampling capability (-32021 without it)",
+            "Needs the client's sampling capability (MissingRequiredClientCapability without it)",
             none(),
         ),
         tool(
@@ -671,7 +672,7 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
 fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
     Failure::new(
         Some(subscription),
-        crate::rpc::LIMIT_REACHED,
+        SERVER_ERROR,
         format!(
             "Listen stream ended: the client read too slowly and {missed} or more notifications \
              could not be queued; listen again and list what changed"
@@ -685,8 +686,8 @@ fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
 /// the status notifications of the tasks (`notifications/tasks`) the filter asked for, each
 /// tagged with the subscription id (the listen request's id). Task ids are honoured for the
 /// principal's own live tasks, and only when the request advertised the tasks extension
-/// (`-32021` otherwise). The stream ends when the client goes away, or with the
-/// `SubscriptionsListenResult` when the server shuts down. Bounded: at most
+/// (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise). The stream ends when the client goes
+/// away, or with the `SubscriptionsListenResult` when the server shuts down. Bounded: at most
 /// `limits.listen_queue` notifications wait for a client that does not read; one more ends
 /// the stream with an error (after what was queued) instead of growing or skipping.
 pub fn listen(

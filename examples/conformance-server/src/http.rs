@@ -1,27 +1,50 @@
 //! Streamable HTTP, stateless (2026-07-28): one POST per JSON-RPC message at `/mcp`, answered
 //! with `application/json`, or with `text/event-stream` when the request's notifications
 //! (progress, log messages) or a `subscriptions/listen` stream go with it. Legacy (2025-11-25)
-//! sessions share the endpoint: after check 2, a message is routed by its era
-//! (`crate::legacy::route`), and `initialize` or a message of a session goes to
-//! `crate::legacy`; `GET` and `DELETE` with an `Mcp-Session-Id` are a session's too.
+//! sessions share the endpoint: check 7 routes a message by its era (`crate::legacy::route`),
+//! and `initialize` or a message of a session goes to `crate::legacy`; `GET` and `DELETE` with
+//! an `Mcp-Session-Id` are a session's too (after check 2 alone).
 //!
-//! Every modern request goes through the same checks, in this order, each with the error and
-//! HTTP status the specification gives it:
+//! Every POST goes through these checks, in this order, each with the error (a code of
+//! `mcp_runtime::error_code`) and HTTP status the specification gives it, or this server where
+//! it gives none; a modern request goes through all of them:
 //!
-//! 1. `Host` and `Origin` name this machine (DNS-rebinding protection): else 403.
-//! 2. The body is one JSON-RPC message (no batches in 2026-07-28): else -32700 / -32600, 400.
-//! 3. The method exists: else -32601, 404 (the removed `initialize`, `ping`,
-//!    `logging/setLevel`, `resources/subscribe`... included).
-//! 4. `params._meta` has `io.modelcontextprotocol/protocolVersion` and
-//!    `io.modelcontextprotocol/clientCapabilities`: else -32602, 400.
-//! 5. The `MCP-Protocol-Version` header is there and equals `_meta`'s: else -32020, 400.
-//! 6. The version is one this server implements: else -32022 with `supported`/`requested`, 400.
-//! 7. `Mcp-Method` (and `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read`, and
-//!    the task id of `tasks/get`, `tasks/update`, `tasks/cancel`) match the body: else
-//!    -32020, 400.
-//! 8. The whole message reads as the generated `ClientRequest`, or as the tasks extension's
-//!    request of its method: else -32602, 400. (Answers in a `tasks/update` to keys the task
-//!    does not wait on are dropped unread first: the extension says to ignore them.)
+//! 1. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, each `Mcp-Param-{Name}`, `Host`,
+//!    `Origin` and `Content-Type` come at most once: else `INVALID_REQUEST`, 400.
+//! 2. `Host` and `Origin` name this machine (DNS-rebinding protection): else
+//!    `INVALID_REQUEST`, 403.
+//! 3. `Content-Type` is `application/json`: else `INVALID_REQUEST`, 400.
+//! 4. `Accept` lists both `application/json` and `text/event-stream`: else `INVALID_REQUEST`,
+//!    406.
+//! 5. The body fits the body limit (its `Content-Length` first) and arrives within the body
+//!    timeout: else `INVALID_REQUEST` with 413 or 408 (400 when reading it fails).
+//! 6. The body is one JSON-RPC message (no batches in 2026-07-28): else `PARSE_ERROR` /
+//!    `INVALID_REQUEST`, 400.
+//! 7. Its era: `initialize` and a live session's messages leave for `crate::legacy`; an unknown
+//!    `Mcp-Session-Id` is `SESSION_NOT_FOUND`, 404; a message with neither a session nor a
+//!    `_meta` version but a legacy `MCP-Protocol-Version` is `SERVER_ERROR`, 400 (unless
+//!    `--modern-only`).
+//! 8. It is a request: a response is `INVALID_REQUEST`, 400 (this server sends no requests);
+//!    a notification is accepted with 202 (`INVALID_REQUEST`, 400, if it does not read as one)
+//!    and checked no further.
+//! 9. `jsonrpc` is `"2.0"` and the id a string or an integer: else `INVALID_REQUEST`, 400.
+//! 10. The method exists: else `METHOD_NOT_FOUND`, 404 (the removed `initialize`, `ping`,
+//!     `logging/setLevel`, `resources/subscribe`... included).
+//! 11. `params._meta` has `io.modelcontextprotocol/protocolVersion` and
+//!     `io.modelcontextprotocol/clientCapabilities`: else `INVALID_PARAMS`, 400.
+//! 12. The `MCP-Protocol-Version` header is there and equals `_meta`'s: else
+//!     `HEADER_MISMATCH`, 400.
+//! 13. The version is one this server implements (`crate::MODERN_VERSIONS`): else
+//!     `UNSUPPORTED_PROTOCOL_VERSION` with `supported`/`requested`, 400.
+//! 14. `Mcp-Method` (and `Mcp-Name` for `tools/call`, `prompts/get`, `resources/read`, and
+//!     the task id of `tasks/get`, `tasks/update`, `tasks/cancel`) match the body: else
+//!     `HEADER_MISMATCH`, 400.
+//! 15. The whole message reads as the generated `ClientRequest`, or as the tasks extension's
+//!     request of its method: else `INVALID_PARAMS`, 400. (Answers in a `tasks/update` to keys
+//!     the task does not wait on are dropped unread first: the extension says to ignore them.)
+//! 16. For `tools/call`, each argument the tool mirrors in a header (`x-mcp-header`) has its
+//!     `Mcp-Param-{Name}` header, of valid header characters and equal to the argument once
+//!     decoded: else `HEADER_MISMATCH`, 400.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -34,6 +57,9 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use mcp_runtime::error_code::{
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+};
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -44,13 +70,11 @@ use crate::headers::{self, header_str};
 use crate::legacy::Route;
 use crate::mcp;
 use crate::probe::{self, Unreadable};
-use crate::rpc::{
-    Ctx, Failure, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Msg, Notifier, PARSE_ERROR,
-};
+use crate::rpc::{Ctx, Failure, Msg, Notifier};
 use crate::sse::{event, unbuffered};
 use crate::tasks::{self, TaskRequest};
 use crate::work::Cancel;
-use crate::{App, SUPPORTED_VERSIONS};
+use crate::{App, MODERN_VERSIONS};
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -324,12 +348,12 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         }
         Some(_) => {}
     }
-    if !SUPPORTED_VERSIONS.contains(&meta.protocol_version.as_str()) {
+    if !MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
         let response = mcp::UnsupportedProtocolVersionError::new(
             mcp::UnsupportedProtocolVersionErrorError::new(
                 mcp::UnsupportedProtocolVersionErrorErrorData::new(
                     meta.protocol_version.clone(),
-                    SUPPORTED_VERSIONS
+                    MODERN_VERSIONS
                         .iter()
                         .map(|v| (*v).to_owned())
                         .collect::<Vec<_>>(),
@@ -456,7 +480,7 @@ fn check_standard_headers(
         _ => return Ok(()),
     };
     let Some(body_name) = body_name.0.as_deref() else {
-        return Ok(()); // the request itself is invalid; step 8 says so
+        return Ok(()); // the request itself is invalid; check 15 says so
     };
     match header_str(headers, "mcp-name").map(decode) {
         None => {
@@ -529,7 +553,7 @@ pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Re
         return match rx.recv().await {
             None => failure(Failure::new(
                 None,
-                crate::rpc::INTERNAL_ERROR,
+                INTERNAL_ERROR,
                 "the handler stopped without answering",
             )),
             // Modern streams do not resume, so nothing ends their connection early (only a

@@ -50,8 +50,11 @@ use std::time::Duration;
 use mcp_runtime::seal::{Mode, Sealer};
 use tokio::sync::{broadcast, watch};
 
-/// The protocol revisions this server implements.
-pub const SUPPORTED_VERSIONS: &[&str] = &["2026-07-28"];
+/// The modern revisions (a protocol version on every request) this server implements: what
+/// `server/discover` lists in `supportedVersions` and an `UnsupportedProtocolVersionError`
+/// in `supported`. The server also speaks `legacy::LEGACY_VERSION` (2025-11-25) to clients
+/// that open an `initialize` session, which is not a version a modern request may declare.
+pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
 /// A change a `subscriptions/listen` stream (or a legacy session's `GET` stream) may be told
 /// about.
@@ -80,7 +83,8 @@ pub struct App {
     pub running: work::Running,
     /// The legacy (2025-11-25) sessions (`legacy/sessions.rs`).
     pub sessions: legacy::sessions::Sessions,
-    /// `--modern-only`: `initialize` is refused with -32022 instead of opening a session.
+    /// `--modern-only`: `initialize` is refused with `UNSUPPORTED_PROTOCOL_VERSION` instead of
+    /// opening a session.
     pub modern_only: bool,
     /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
     /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
@@ -105,7 +109,8 @@ const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--al
 
 Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp, and legacy
 2025-11-25 sessions (initialize, Mcp-Session-Id) on the same endpoint with the same handlers;
-with --modern-only, initialize is refused with -32022 naming the versions served.
+with --modern-only, initialize is refused (UnsupportedProtocolVersion, naming the versions
+served).
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
 refused (DNS-rebinding protection). Tasks (the io.modelcontextprotocol/tasks extension) are
 kept for --task-ttl-ms after their creation (default 300000).

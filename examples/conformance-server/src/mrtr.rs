@@ -2,22 +2,24 @@
 //! `InputRequiredResult` first and complete on the retry.
 //!
 //! - Input requests go through the generated `InputRequestsBuilder`, which refuses a request
-//!   the client's capabilities do not allow; a refusal becomes the `-32021`
+//!   the client's capabilities do not allow; a refusal becomes the
 //!   `MissingRequiredClientCapabilityError` (HTTP 400).
 //! - Whatever a later round needs comes back in `requestState`, sealed by
 //!   `mcp_runtime::seal` and bound to the principal, an expiry and the request (method, tool
-//!   name and arguments); a state that fails verification is answered with `-32602`.
+//!   name and arguments); a state that fails verification is answered with `INVALID_PARAMS`.
 //! - A retry whose `inputResponses` lack an answer gets a new `InputRequiredResult` asking
 //!   again; answers to keys that were not asked are ignored; `inputResponses` that are not
-//!   responses at all were already refused with `-32602` when the request was read.
+//!   responses at all were already refused with `INVALID_PARAMS` when the request was
+//!   read.
 
 use mcp_runtime::ObjectSchema as _;
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS};
 use mcp_runtime::seal::{Binding, SealError};
 use serde_json::{Value, json};
 
 use crate::content::{prompt_result, text, tool_result, user};
 use crate::mcp;
-use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS, status_for};
+use crate::rpc::{Ctx, Failure, status_for};
 
 const TOOLS: &[&str] = &[
     "test_missing_capability",
@@ -88,7 +90,8 @@ impl<'c> Round<'c> {
         }
     }
 
-    /// Asks `request` at `key`; a capability the client lacks is the `-32021` error.
+    /// Asks `request` at `key`; a capability the client lacks is the
+    /// `MISSING_REQUIRED_CLIENT_CAPABILITY` error.
     pub fn ask(&mut self, key: &str, request: impl Into<mcp::InputRequest>) -> Result<(), Failure> {
         self.builder
             .insert(key, request)
@@ -333,7 +336,7 @@ pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOut
 }
 
 /// Round 1 asks for a confirmation and seals `{"step": "confirm"}`; round 2 completes only
-/// with a state that verifies (a modified one is a `-32602` error) and an answer.
+/// with a state that verifies (a modified one is an `INVALID_PARAMS` error) and an answer.
 fn confirm_with_state(
     ctx: &Ctx,
     r: &mcp::CallToolRequest,

@@ -31,7 +31,7 @@ pub struct Envelope<'a> {
 #[derive(Deserialize)]
 pub struct Params<'a> {
     /// `_meta` as its JSON text, read as `RequestMetaObject` once the method is known to
-    /// exist (so that a bad `_meta` is -32602 with the request's id).
+    /// exist (so that a bad `_meta` is `INVALID_PARAMS` with the request's id).
     #[serde(rename = "_meta", borrow, default)]
     pub meta: Option<&'a RawValue>,
     /// `name` (`tools/call`, `prompts/get`), if it is a string.
@@ -47,9 +47,9 @@ pub struct Params<'a> {
 
 /// How reading the envelope failed.
 pub enum Unreadable {
-    /// Not JSON: -32700.
+    /// Not JSON: `PARSE_ERROR`.
     Syntax(serde_json::Error),
-    /// JSON, but not a JSON-RPC message: -32600.
+    /// JSON, but not a JSON-RPC message: `INVALID_REQUEST`.
     Shape(String),
 }
 

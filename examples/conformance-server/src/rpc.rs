@@ -9,21 +9,15 @@
 use std::sync::Arc;
 
 use axum::http::StatusCode;
+use mcp_runtime::error_code::{
+    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY, PARSE_ERROR, SERVER_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
+};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use crate::mcp;
-
-/// JSON-RPC error codes used here (the MCP-specific ones come with their generated types).
-pub const PARSE_ERROR: i64 = -32700;
-pub const INVALID_REQUEST: i64 = -32600;
-pub const METHOD_NOT_FOUND: i64 = -32601;
-pub const INVALID_PARAMS: i64 = -32602;
-pub const INTERNAL_ERROR: i64 = -32603;
-/// A bound of this server was reached (a task cap, a listen stream's queue): the first code of
-/// JSON-RPC's range for implementation-defined server errors.
-pub const LIMIT_REACHED: i64 = -32000;
 
 /// A JSON-RPC error response, ready to send, and the HTTP status it goes with.
 #[derive(Debug)]
@@ -39,7 +33,9 @@ pub struct Failure {
 pub fn status_for(code: i64) -> StatusCode {
     match code {
         PARSE_ERROR | INVALID_REQUEST | INVALID_PARAMS => StatusCode::BAD_REQUEST,
-        -32022..=-32020 => StatusCode::BAD_REQUEST,
+        HEADER_MISMATCH | MISSING_REQUIRED_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION => {
+            StatusCode::BAD_REQUEST
+        }
         METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
         INTERNAL_ERROR => StatusCode::INTERNAL_SERVER_ERROR,
         _ => StatusCode::OK,
@@ -76,19 +72,20 @@ impl Failure {
             Ok(body) => Failure { status, body },
             Err(_) => Failure {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                body: UNWRITABLE_ERROR.to_owned(),
+                body: unwritable_error(),
             },
         }
     }
 
-    /// [`LIMIT_REACHED`] with HTTP 429 Too Many Requests: the client may retry later.
+    /// A bound of this server was reached (a task cap, a listen stream's queue):
+    /// [`SERVER_ERROR`] with HTTP 429 Too Many Requests, the client may retry later.
     pub fn too_many(id: &mcp::RequestId, message: impl Into<String>) -> Self {
-        let mut failure = Self::new(Some(id), LIMIT_REACHED, message);
+        let mut failure = Self::new(Some(id), SERVER_ERROR, message);
         failure.status = StatusCode::TOO_MANY_REQUESTS;
         failure
     }
 
-    /// `-32020` HeaderMismatch (HTTP 400).
+    /// [`HEADER_MISMATCH`] (HTTP 400).
     pub fn header_mismatch(id: Option<&mcp::RequestId>, message: impl Into<String>) -> Self {
         let mut response =
             mcp::HeaderMismatchError::new(mcp::HeaderMismatchErrorError::new(message));
@@ -96,8 +93,7 @@ impl Failure {
         Self::typed(StatusCode::BAD_REQUEST, &response)
     }
 
-    /// `-32021` MissingRequiredClientCapability (HTTP 400) from the capability checker's
-    /// refusal.
+    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] (HTTP 400) from the capability checker's refusal.
     pub fn missing_capability(
         id: &mcp::RequestId,
         error: &mcp_runtime::capability::CapabilityError,
@@ -110,8 +106,8 @@ impl Failure {
         Self::typed(StatusCode::BAD_REQUEST, &response)
     }
 
-    /// `-32021` MissingRequiredClientCapability (HTTP 400) for a request that only extension
-    /// `E` can serve, sent without `E` in its capabilities.
+    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] (HTTP 400) for a request that only extension `E`
+    /// can serve, sent without `E` in its capabilities.
     pub fn missing_extension<E: mcp_runtime::extension::Extension>(id: &mcp::RequestId) -> Self {
         use mcp_runtime::prelude::*;
         let response = mcp::MissingRequiredClientCapabilityError::from_missing_extension::<E>(
@@ -123,7 +119,11 @@ impl Failure {
 
 /// The answer when an error response itself cannot be written (a generated type never fails
 /// to serialize; this keeps the server from panicking if one ever did).
-const UNWRITABLE_ERROR: &str = r#"{"jsonrpc":"2.0","error":{"code":-32603,"message":"the error response could not be written"}}"#;
+fn unwritable_error() -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","error":{{"code":{INTERNAL_ERROR},"message":"the error response could not be written"}}}}"#
+    )
+}
 
 /// A message (a response, a notification) as JSON text, written from its generated type.
 pub fn to_json<T: Serialize>(message: &T) -> Result<String, Failure> {

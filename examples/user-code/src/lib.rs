@@ -13,6 +13,7 @@ pub mod mcp {
 }
 
 use mcp::prelude::*;
+use mcp_runtime::error_code::PARSE_ERROR;
 use mcp_runtime::extension::Advertised;
 use mcp_runtime::form;
 use mcp_runtime::seal::{Binding, Sealer};
@@ -126,7 +127,7 @@ pub enum Incoming {
 /// or a body that does not fit is the typed JSON-RPC error response, with the id when read).
 pub fn read_incoming(text: &str) -> Result<Incoming, JSONRPCErrorResponse> {
     let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| JSONRPCErrorResponse::from_error(None, -32700, e.to_string(), None))?;
+        .map_err(|e| JSONRPCErrorResponse::from_error(None, PARSE_ERROR, e.to_string(), None))?;
     let id: Option<RequestId> = value
         .get("id")
         .cloned()
@@ -167,8 +168,8 @@ pub enum Answer {
     Nothing,
 }
 
-/// The tool a `tools/call` names, or the generated `-32602` error response as the function's
-/// error (a `Result` over it, not the runtime's `Response`).
+/// The tool a `tools/call` names, or the generated `INVALID_PARAMS` error response as the
+/// function's error (a `Result` over it, not the runtime's `Response`).
 pub fn tool_name(request: &CallToolRequest) -> Result<&str, JSONRPCErrorResponse> {
     match request.params.name.as_str() {
         "book" => Ok("book"),
@@ -179,8 +180,8 @@ pub fn tool_name(request: &CallToolRequest) -> Result<&str, JSONRPCErrorResponse
     }
 }
 
-/// The elicitation capability of the client, or the typed `-32021` error response naming it,
-/// built member by member from the generated types.
+/// The elicitation capability of the client, or the typed `MissingRequiredClientCapability`
+/// error response naming it, built member by member from the generated types.
 pub fn require_elicitation(
     request: &CallToolRequest,
 ) -> Result<&ClientCapabilitiesElicitation, MissingRequiredClientCapabilityError> {
@@ -275,7 +276,8 @@ pub fn result_of(response: JSONRPCResponse) -> Result<JSONRPCResultResponse, mcp
     }
 }
 
-/// A task when the client advertised the tasks extension, else the extension's `-32021`.
+/// A task when the client advertised the tasks extension, else the extension's
+/// `MissingRequiredClientCapability` refusal.
 pub fn answer_with_task(request: &CallToolRequest) -> Response<CallToolRequest> {
     let caps = &request.params.meta.client_capabilities;
     let Some(tasks) = Advertised::<TasksExtension>::check(caps) else {

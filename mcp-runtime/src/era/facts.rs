@@ -13,10 +13,12 @@
 //! let sampling = MethodFact::find(METHOD_FACTS, "sampling/createMessage").unwrap();
 //! assert_eq!(sampling.carried(Era::Modern), Carried::InputRequest);
 //! // The resource-not-found code of a legacy answer, as a modern peer expects it.
-//! assert_eq!(ErrorCodeFact::translate(ERROR_CODE_FACTS, -32002, Era::Legacy, Era::Modern), -32602);
+//! let modern = ErrorCodeFact::translate(ERROR_CODE_FACTS, -32002, Era::Legacy, Era::Modern);
+//! assert_eq!(modern, mcp_runtime::error_code::INVALID_PARAMS);
 //! ```
 
 use super::Era;
+use crate::error_code::JSON_RPC_DEFINED;
 
 /// Whether a method is a request (answered) or a notification.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -131,10 +133,11 @@ impl ErrorCodeFact {
 
     /// `code` of an answer in era `from`, as era `to` writes the same error: the other code
     /// where `table` says it changed, else unchanged. A code JSON-RPC defines for itself
-    /// (-32768 to -32100, e.g. -32602 invalid params) means more than the one error of a
-    /// fact, so it is never translated: a modern `-32602` stays `-32602` for a legacy peer.
+    /// ([`JSON_RPC_DEFINED`], e.g. [`INVALID_PARAMS`](crate::error_code::INVALID_PARAMS))
+    /// means more than the one error of a fact, so it is never translated: a modern invalid
+    /// params stays invalid params for a legacy peer.
     pub fn translate(table: &[ErrorCodeFact], code: i64, from: Era, to: Era) -> i64 {
-        if JSON_RPC_OWN.contains(&code) {
+        if JSON_RPC_DEFINED.contains(&code) {
             return code;
         }
         table
@@ -143,10 +146,6 @@ impl ErrorCodeFact {
             .map_or(code, |f| f.code(to))
     }
 }
-
-/// The codes JSON-RPC 2.0 reserves for its own errors (its server-error range, -32099 to
-/// -32000, left to implementations, is not among them).
-const JSON_RPC_OWN: std::ops::RangeInclusive<i64> = -32768..=-32100;
 
 #[cfg(test)]
 mod tests {

@@ -2,11 +2,12 @@
 //! the generated conversions (`TryFrom` between `mcp::v2025_11_25` and `mcp::v2026_07_28`).
 
 use mcp_runtime::bridge::Retry;
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use serde_json::{Map, Value};
 
 use crate::mcp;
 use crate::mcp::v2025_11_25 as legacy;
-use crate::rpc::{Failure, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, status_for};
+use crate::rpc::{Failure, status_for};
 
 /// The methods a session's request may have that the modern handlers answer; each has a
 /// result type of the same name in both revisions (see [`result_to_legacy`]).

@@ -33,12 +33,13 @@ use std::sync::Arc;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR, SESSION_NOT_FOUND};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::probe::Envelope;
-use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS, Msg, Notifier};
+use crate::rpc::{Ctx, Failure, Msg, Notifier};
 use crate::work::Cancel;
 use crate::{App, mcp};
 use sessions::{OpenError, Session};
@@ -111,7 +112,7 @@ pub fn route(app: &App, headers: &HeaderMap, envelope: &Envelope<'_>, principal:
             None => Route::Modern, // classify saw a known session: unreachable in practice
         },
         Classified::Neither(Unclassified::UnknownSession) => {
-            let mut f = Failure::new(id.as_ref(), -32001, "Session not found");
+            let mut f = Failure::new(id.as_ref(), SESSION_NOT_FOUND, "Session not found");
             f.status = StatusCode::NOT_FOUND;
             Route::Refuse(f)
         }
@@ -120,7 +121,7 @@ pub fn route(app: &App, headers: &HeaderMap, envelope: &Envelope<'_>, principal:
         {
             let mut f = Failure::new(
                 id.as_ref(),
-                -32000,
+                SERVER_ERROR,
                 "Bad Request: no Mcp-Session-Id (send initialize first)",
             );
             f.status = StatusCode::BAD_REQUEST;
@@ -135,9 +136,10 @@ fn is_legacy_version(version: &str) -> bool {
     version.len() == 10 && version < "2026-07-28"
 }
 
-/// `--modern-only`: `initialize` answered with -32022 naming the versions served (400).
+/// `--modern-only`: `initialize` answered with `UnsupportedProtocolVersion` naming the versions
+/// served (400).
 fn modern_only(id: &mcp::RequestId, requested: &str) -> Response {
-    let supported: Vec<String> = crate::SUPPORTED_VERSIONS
+    let supported: Vec<String> = crate::MODERN_VERSIONS
         .iter()
         .map(|v| (*v).to_owned())
         .collect();
@@ -269,7 +271,7 @@ pub async fn post(
         let message = format!(
             "Bad Request: MCP-Protocol-Version {v:?} is not the session's {LEGACY_VERSION}"
         );
-        let mut f = Failure::new(None, -32000, message);
+        let mut f = Failure::new(None, SERVER_ERROR, message);
         f.status = StatusCode::BAD_REQUEST;
         return json(f.status, f.body);
     }

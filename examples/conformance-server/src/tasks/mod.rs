@@ -5,20 +5,23 @@
 //!
 //! - A `CreateTaskResult` is built only through the proof that the request advertised the
 //!   extension (`mcp_runtime::extension::Advertised`); a tool that can only run as a task
-//!   refuses a request without it with `-32021`, naming the extension.
-//! - The `tasks/*` methods themselves need the extension on the request (`-32021` otherwise),
-//!   and answer `-32602` for a task that is unknown, expired, or another principal's.
+//!   refuses a request without it with `MISSING_REQUIRED_CLIENT_CAPABILITY`, naming the
+//!   extension.
+//! - The `tasks/*` methods themselves need the extension on the request
+//!   (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise), and answer `INVALID_PARAMS` for a task
+//!   that is unknown, expired, or another principal's.
 //! - Tasks live in [`store::Store`] for their `ttlMs`.
 
 pub mod store;
 pub mod tools;
 
+use mcp_runtime::error_code::INVALID_PARAMS;
 use mcp_runtime::extension::Advertised;
 use mcp_runtime::prelude::*;
 use serde_json::Value;
 
 use crate::mcp;
-use crate::rpc::{Ctx, Failure, INVALID_PARAMS, to_json};
+use crate::rpc::{Ctx, Failure, to_json};
 
 /// Proof that the request being answered advertised the tasks extension.
 pub type Proof = Advertised<mcp::TasksExtension>;
@@ -86,7 +89,7 @@ pub fn ignore_unasked(principal: &str, store: &store::Store, message: &mut Value
         return;
     };
     let Ok(outstanding) = store.outstanding(principal, id) else {
-        return; // unknown: answered -32602 after the read
+        return; // unknown: answered `INVALID_PARAMS` after the read
     };
     if let Some(responses) = params
         .get_mut("inputResponses")

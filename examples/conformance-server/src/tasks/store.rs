@@ -3,7 +3,8 @@
 //! published for the `subscriptions/listen` streams that follow the task.
 //!
 //! Bounded: at most `max_per_principal` tasks of one principal and `max_total` in all; a
-//! `tools/call` that would create one more is refused (`-32000`, HTTP 429) until some expire.
+//! `tools/call` that would create one more is refused (`SERVER_ERROR`, HTTP 429) until some
+//! expire.
 //! Expired tasks are invisible at once and removed (their work stopped) by a background sweep
 //! every `sweep_every`, never inside a request; until then they still count.
 

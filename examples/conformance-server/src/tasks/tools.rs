@@ -1,10 +1,11 @@
 //! The tools that run as tasks, the fixtures of the suite's `tasks-*` scenarios. Each says
 //! whether it needs a task: `slow_compute` runs as one only for a client that advertised the
 //! extension (and in the request otherwise); the others can only run as one, so a request
-//! without the extension is refused with `-32021`.
+//! without the extension is refused with `MISSING_REQUIRED_CLIENT_CAPABILITY`.
 
 use std::time::Duration;
 
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS};
 use serde_json::{Map, Value, json};
 
 use super::store::{NotCreated, Outcome, Worker};
@@ -12,7 +13,7 @@ use super::{Proof, advertised, created};
 use crate::content::{schema, text, tool, tool_input_error};
 use crate::mcp;
 use crate::mrtr::{Round, ask_name, boolean_field, elicit, elicited, field, string_field};
-use crate::rpc::{Ctx, Failure, INTERNAL_ERROR, INVALID_PARAMS};
+use crate::rpc::{Ctx, Failure};
 
 const SLOW_COMPUTE: &str = "slow_compute";
 const FAILING_JOB: &str = "failing_job";
