@@ -6,7 +6,9 @@
 //! `resultType` members the target revision does not know are dropped where they hold the
 //! value a missing member means (`"complete"`), and the target type reads the rest. Members the
 //! target does not declare land in its lossless `extra` and are written back from it, so a
-//! conversion that succeeds can be undone: converting back gives the same JSON.
+//! conversion that succeeds can be undone: converting back gives the same JSON. An explicit
+//! `null` the target type reads as absent (a member optional there whose schema does not allow
+//! `null`) would not come back: [`convert`] refuses it.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -53,23 +55,81 @@ pub struct EraError {
     pub reason: String,
 }
 
-/// Converts `value` to the other revision's type of the same name, through its JSON.
-pub fn convert<S: Serialize, T: DeserializeOwned>(
+/// Converts `value` to the other revision's type of the same name, through its JSON; refuses
+/// a value the target cannot hold, and one with an explicit `null` the target would read as
+/// absent (converting back would not give it again).
+pub fn convert<S: Serialize, T: Serialize + DeserializeOwned>(
     value: &S,
     direction: &Direction,
 ) -> Result<T, EraError> {
-    let fail = |reason: String| EraError {
-        direction: *direction,
-        reason,
-    };
-    let mut json = serde_json::to_value(value).map_err(|e| fail(e.to_string()))?;
+    let (json, target) = read_across::<S, T>(value, direction)?;
+    // Most messages hold no null: only those are written again to be compared.
+    if has_null(&json) {
+        let back = serde_json::to_value(&target).map_err(|e| fail(direction, e.to_string()))?;
+        if let Some(at) = dropped_null(&json, &back, String::new()) {
+            let reason = format!(
+                "{at} is null, which revision {} reads as absent",
+                direction.to
+            );
+            return Err(fail(direction, reason));
+        }
+    }
+    Ok(target)
+}
+
+/// `value`'s JSON (with the defaults the target does not know dropped) and the target type
+/// read from it.
+fn read_across<S: Serialize, T: DeserializeOwned>(
+    value: &S,
+    direction: &Direction,
+) -> Result<(Value, T), EraError> {
+    let mut json = serde_json::to_value(value).map_err(|e| fail(direction, e.to_string()))?;
     for path in direction.defaults {
         drop_default(&mut json, path);
     }
     // Through text, not `from_value`: a target that keeps members as raw JSON text reads only
     // from text.
     let text = json.to_string();
-    serde_json::from_str(&text).map_err(|e| fail(without_position(&e)))
+    let target = serde_json::from_str(&text).map_err(|e| fail(direction, without_position(&e)))?;
+    Ok((json, target))
+}
+
+/// The error of `direction` for `reason`.
+fn fail(direction: &Direction, reason: String) -> EraError {
+    EraError {
+        direction: *direction,
+        reason,
+    }
+}
+
+/// Whether `json` holds a `null` anywhere.
+fn has_null(json: &Value) -> bool {
+    match json {
+        Value::Null => true,
+        Value::Array(items) => items.iter().any(has_null),
+        Value::Object(members) => members.values().any(has_null),
+        _ => false,
+    }
+}
+
+/// The JSON pointer (under `at`) of the first member that is `null` in `source` and missing in
+/// `target`.
+fn dropped_null(source: &Value, target: &Value, at: String) -> Option<String> {
+    match (source, target) {
+        (Value::Object(s), Value::Object(t)) => s.iter().find_map(|(key, value)| {
+            let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+            match t.get(key) {
+                None => value.is_null().then_some(here),
+                Some(kept) => dropped_null(value, kept, here),
+            }
+        }),
+        (Value::Array(s), Value::Array(t)) => s
+            .iter()
+            .zip(t)
+            .enumerate()
+            .find_map(|(i, (value, kept))| dropped_null(value, kept, format!("{at}/{i}"))),
+        _ => None,
+    }
 }
 
 /// The error's message without its line and column (of a text the caller never sees).
@@ -88,8 +148,8 @@ fn without_position(e: &serde_json::Error) -> String {
 /// its type declares, with a value of another shape): such a value has no JSON form that any
 /// type reads.
 pub fn widen<S: Serialize, T: DeserializeOwned>(value: &S, direction: &Direction) -> T {
-    match convert(value, direction) {
-        Ok(target) => target,
+    match read_across(value, direction) {
+        Ok((_, target)) => target,
         Err(e) => panic!("{e}"),
     }
 }
@@ -147,8 +207,39 @@ mod tests {
     }
 
     #[test]
+    fn a_null_the_target_reads_as_absent_is_refused() {
+        #[derive(Debug, serde::Deserialize, serde::Serialize)]
+        struct Thing {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            data: Option<serde_json::Map<String, Value>>,
+            #[serde(default)]
+            items: Vec<Value>,
+        }
+        let e = convert::<_, Thing>(&serde_json::json!({"data": null}), &DIRECTION).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "/data is null, which revision 2025-11-25 reads as absent"
+        );
+        // A null the target keeps (here inside a member it reads as any value) converts.
+        let kept = serde_json::json!({"items": [null, {"a/b": null}]});
+        let thing: Thing = convert(&kept, &DIRECTION).unwrap();
+        assert_eq!(thing.items, [Value::Null, serde_json::json!({"a/b": null})]);
+        assert_eq!(
+            dropped_null(
+                &kept,
+                &serde_json::json!({"items": [null, {}]}),
+                String::new()
+            ),
+            Some("/items/1/a~1b".to_owned())
+        );
+        // Absent stays absent.
+        let none: Thing = convert(&serde_json::json!({}), &DIRECTION).unwrap();
+        assert!(none.data.is_none());
+    }
+
+    #[test]
     fn a_failure_names_the_type_both_revisions_and_the_members() {
-        #[derive(Debug, serde::Deserialize)]
+        #[derive(Debug, serde::Deserialize, serde::Serialize)]
         #[allow(dead_code)]
         struct Thing {
             n: i64,
