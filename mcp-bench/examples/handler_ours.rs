@@ -2,8 +2,10 @@
 //! request, answers `greet` with one text block, and any other tool with a tool error. This
 //! one uses the types mcp-codegen generates.
 
-// --- handler: begin
-use mcp_bench::mcp::prelude::*;
+use mcp_bench::mcp;
+
+// --- handler: begin (the README's snippet, kept equal to it by tests/tests/readme.rs)
+use mcp::prelude::*;
 
 fn handle(text: &str) -> serde_json::Result<String> {
     let request: CallToolRequest = serde_json::from_str(text)?;

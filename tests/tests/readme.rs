@@ -1,42 +1,17 @@
 //! The README's code fences that need a generated module other than the Quickstart's (its
 //! `rust,ignore readme-test:<name>` fences), compiled and run here, each inside a function
 //! that supplies what the fence takes as given (the message it reads, a registry) and returns
-//! what it made for the test to check. `the_readme_fences_are_the_code_compiled_here` keeps the
-//! two copies equal (lines compared without their indentation), so the README cannot drift from
-//! code that compiles, and checks that every `rust,ignore` fence of the README is compiled
-//! somewhere: here, or by `scripts/quickstart.sh` (the fences tagged `quickstart:<file>`).
+//! what it made for the test to check; the handler is compiled as mcp-bench's example
+//! `handler_ours` (the README compares it with rmcp's). `the_readme_fences_are_the_code_compiled`
+//! keeps each fence equal to its compiled copy (lines compared without their indentation), so
+//! the README cannot drift from code that compiles, and checks that every `rust,ignore` fence of
+//! the README is compiled somewhere: here, in that example, or by `scripts/quickstart.sh` (the
+//! fences tagged `quickstart:<file>`).
 
 use std::collections::BTreeMap;
 use std::error::Error;
 
 use serde_json::{Value, json};
-
-/// The README's handler: a `tools/call` request in, the response's JSON out.
-#[rustfmt::skip]
-fn handler(text: &str) -> serde_json::Result<String> {
-    use mcp_tests::mcp;
-    // readme-fence: handler
-    use mcp::prelude::*;
-
-    fn handle(text: &str) -> serde_json::Result<String> {
-        let request: CallToolRequest = serde_json::from_str(text)?;
-        let params = &request.params;
-        let result = match params.name.as_str() {
-            "greet" => {
-                let arguments = params.arguments.as_ref();
-                let who = arguments
-                    .and_then(|a| a.get("name")?.as_str())
-                    .unwrap_or("world");
-                CallToolResult::new(vec![TextContent::new(format!("Hello, {who}!")).into()])
-            }
-            other => CallToolResult::new(vec![TextContent::new(format!("no tool {other}")).into()])
-                .with_is_error(true),
-        };
-        serde_json::to_string(&request.respond(result))
-    }
-    // end of readme-fence
-    handle(text)
-}
 
 /// A `tools/call` request of `tool` with `arguments` and the client capabilities `caps`.
 fn call(tool: &str, arguments: Value, caps: Value) -> String {
@@ -45,20 +20,6 @@ fn call(tool: &str, arguments: Value, caps: Value) -> String {
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": caps}}})
     .to_string()
-}
-
-#[test]
-fn the_handler_fence_answers_a_call() {
-    let answer = handler(&call("greet", json!({"name": "Ada"}), json!({}))).unwrap();
-    let answer: Value = serde_json::from_str(&answer).unwrap();
-    assert_eq!(answer["id"], 7, "{answer}");
-    assert_eq!(
-        answer["result"]["content"][0]["text"], "Hello, Ada!",
-        "{answer}"
-    );
-    let other = handler(&call("other", json!({}), json!({}))).unwrap();
-    let other: Value = serde_json::from_str(&other).unwrap();
-    assert_eq!(other["result"]["isError"], true, "{other}");
 }
 
 /// The README's tasks example: the server's `answer` to `request` is the `wire` the client
@@ -177,17 +138,27 @@ fn the_raw_json_fence_keeps_each_schema_as_it_came() {
     }
 }
 
-/// The lines of the region `// readme-fence: <tag>` .. `// end of readme-fence` of `source`,
-/// without their indentation.
-fn region<'s>(source: &'s str, tag: &str) -> Vec<&'s str> {
-    let start = format!("// readme-fence: {tag}");
+/// The lines of `source` after the line that starts with `begin` and before the one that
+/// starts with `end`, without their indentation.
+fn region<'s>(source: &'s str, begin: &str, end: &str) -> Vec<&'s str> {
     source
         .lines()
         .map(str::trim)
-        .skip_while(|l| *l != start)
+        .skip_while(|l| !l.starts_with(begin))
         .skip(1)
-        .take_while(|l| *l != "// end of readme-fence")
+        .take_while(|l| !l.starts_with(end))
         .collect()
+}
+
+/// The compiled copy of the fence tagged `tag`: mcp-bench's handler example, or this file's
+/// region `// readme-fence: <tag>` .. `// end of readme-fence`.
+fn compiled_copy(tag: &str) -> Vec<&'static str> {
+    if tag == "handler" {
+        let example = include_str!("../../mcp-bench/examples/handler_ours.rs");
+        return region(example, "// --- handler: begin", "// --- handler: end");
+    }
+    let begin = format!("// readme-fence: {tag}");
+    region(include_str!("readme.rs"), &begin, "// end of readme-fence")
 }
 
 /// Every `rust,ignore` fence of `readme`: its opening line's number and its lines.
@@ -207,18 +178,17 @@ fn ignored_fences(readme: &str) -> Vec<(usize, &str, Vec<&str>)> {
 }
 
 #[test]
-fn the_readme_fences_are_the_code_compiled_here() {
+fn the_readme_fences_are_the_code_compiled() {
     let readme = include_str!("../../README.md");
-    let source = include_str!("readme.rs");
-    let mut compiled_here = 0;
+    let mut compiled = 0;
     for (line, info, body) in ignored_fences(readme) {
         if let Some(tag) = info.strip_prefix("readme-test:") {
             assert_eq!(
                 body,
-                region(source, tag),
+                compiled_copy(tag),
                 "README.md line {line}: fence {tag}"
             );
-            compiled_here += 1;
+            compiled += 1;
         } else {
             assert!(
                 info.starts_with("quickstart:"),
@@ -226,8 +196,5 @@ fn the_readme_fences_are_the_code_compiled_here() {
             );
         }
     }
-    assert_eq!(
-        compiled_here, 4,
-        "the handler, tasks, eras and raw-json fences"
-    );
+    assert_eq!(compiled, 4, "the handler, tasks, eras and raw-json fences");
 }
