@@ -34,6 +34,20 @@ fn cases() -> u32 {
         .unwrap_or(2_000)
 }
 
+/// The mutants' seed: fixed (every run makes the same mutants) unless `MCP_PROPTEST_SEED` is
+/// set (scripts/proptest-random.sh): then its number, spread over the 32 bytes.
+fn run_seed() -> [u8; 32] {
+    let Ok(run) = std::env::var("MCP_PROPTEST_SEED") else {
+        return [7; 32];
+    };
+    let run: u64 = run.parse().expect("MCP_PROPTEST_SEED is a number");
+    let mut seed = [0u8; 32];
+    for (i, chunk) in seed.chunks_mut(8).enumerate() {
+        chunk.copy_from_slice(&run.rotate_left(16 * i as u32).to_le_bytes());
+    }
+    seed
+}
+
 /// Reads `data` with every reader and checks the allocation bound.
 fn read_bounded(data: &[u8]) -> Result<target::Outcome, String> {
     let base = alloc::start();
@@ -73,8 +87,10 @@ fn mutants_never_panic_or_blow_up() {
         max_shrink_iters: 0,
         ..Config::default()
     };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]));
+    let mut runner = TestRunner::new_with_rng(
+        config,
+        TestRng::from_seed(RngAlgorithm::ChaCha, &run_seed()),
+    );
     let accepted = std::cell::Cell::new(0u64);
     runner
         .run(&any::<u64>(), |seed| {

@@ -452,8 +452,22 @@ fn fail(msg: String) -> TestCaseError {
     TestCaseError::fail(msg)
 }
 
+/// The random numbers' seed for `text` (a revision and a `$def`): stable per name, so every
+/// run makes the same instances, unless `MCP_PROPTEST_SEED` is set (scripts/proptest-random.sh
+/// sets it to a new value each run): then that value is mixed in, and the same value makes the
+/// same instances again.
 fn seed(text: &str) -> [u8; 32] {
-    // FNV-1a, spread over 32 bytes: a stable seed per name.
+    match std::env::var("MCP_PROPTEST_SEED") {
+        Ok(run) => {
+            let run: u64 = run.parse().expect("MCP_PROPTEST_SEED is a number");
+            fnv_seed(&format!("{run}/{text}"))
+        }
+        Err(_) => fnv_seed(text),
+    }
+}
+
+fn fnv_seed(text: &str) -> [u8; 32] {
+    // FNV-1a, spread over 32 bytes.
     let mut out = [0u8; 32];
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for (i, chunk) in out.chunks_mut(8).enumerate() {
