@@ -28,16 +28,16 @@
 
 use std::ops::RangeInclusive;
 
-/// The codes JSON-RPC 2.0 defines for its own errors (section 5.1: "-32768 to -32000 are
-/// reserved for pre-defined errors", less the server-error range `-32099` to `-32000`).
+/// The codes JSON-RPC 2.0 defines for its own errors: its reserved block, `-32768` to `-32000`
+/// (section 5.1), less the server-error range `-32099` to `-32000`.
 pub const JSON_RPC_DEFINED: RangeInclusive<i64> = -32768..=-32100;
 
 /// The codes MCP reserves for errors its specification defines (2026-07-28 changelog, item
-/// 12: "`-32020` to `-32099` is reserved for the MCP specification").
+/// 12: the specification keeps `-32020` to `-32099` for itself).
 pub const MCP_DEFINED: RangeInclusive<i64> = -32099..=-32020;
 
-/// The codes MCP leaves to implementations (2026-07-28 changelog, item 12: "`-32000` to
-/// `-32019` remains implementation-defined (existing SDK usage is grandfathered)").
+/// The codes MCP leaves to implementations (2026-07-28 changelog, item 12: `-32000` to
+/// `-32019`, where the codes the SDKs already used stay valid).
 pub const IMPLEMENTATION_DEFINED: RangeInclusive<i64> = -32019..=-32000;
 
 /// Parse error: the message is not JSON (JSON-RPC 2.0, section 5.1; MCP `ParseError`).
