@@ -7,16 +7,20 @@ use serde_json::{Map, Value};
 
 use crate::emit::{EmitOptions, emit};
 use crate::error::{Error, SchemaError};
-use crate::extension::{Enabled, ExtensionDef};
-use crate::ir::{Lowered, MessageKind, Methods, Module};
-use crate::load::{self, Source};
-use crate::lower::{Lowerer, Options};
-use crate::naming::DefNames;
-use crate::output::{Generated, format_file, holds_exactly};
-use crate::overlay::Overlay;
-use crate::precompile;
-use crate::protocol::Protocol;
-use crate::{cycles, eras, extension_roles, layout, overview, pointer, roles, same_shapes, sizes};
+use crate::input::extensions::{Enabled, ExtensionDef};
+use crate::input::load::{self, Source};
+use crate::input::overlay::Overlay;
+use crate::join::side_by_side;
+use crate::model::ir::{Lowered, MessageKind, Methods, Module};
+use crate::model::pointer;
+use crate::output::Generated;
+use crate::output::file::{format_file, holds_exactly, same_file};
+use crate::passes::def_names::DefNames;
+use crate::passes::lower::{Lowerer, Options};
+use crate::passes::precompile;
+use crate::passes::{cycles, layout, same_shapes, sizes};
+use crate::rules::protocol::Protocol;
+use crate::rules::{markers, overview, roles};
 
 /// Configures and runs the generator.
 ///
@@ -30,7 +34,7 @@ use crate::{cycles, eras, extension_roles, layout, overview, pointer, roles, sam
 /// ```
 #[derive(Debug, Clone)]
 pub struct Builder {
-    /// One schema per revision (two: both generated side by side, see `crate::eras`).
+    /// One schema per revision (two: both generated side by side, see `crate::join::side_by_side`).
     schemas: Vec<Source>,
     revision: Option<String>,
     overlay: Option<PathBuf>,
@@ -343,7 +347,7 @@ impl Builder {
         // roles: requests, notifications, results, multi round-trip types.
         roles::assign(&mut module, &protocol, &names.rust_of, &names.outcome_of);
         // extension roles: a marker per enabled extension.
-        extension_roles::assign(&mut module, &protocol, &names.rust_of);
+        markers::assign(&mut module, &protocol, &names.rust_of);
         // sizes: a Box on the large members clippy would have the user box.
         sizes::bound(&mut module);
         // precompile: the messages whose reader the module compiles.
@@ -402,7 +406,7 @@ impl Builder {
     }
 
     /// The passes for each of several schemas, then the join of their IRs and one file with a
-    /// module per revision (see [`eras::generate`]).
+    /// module per revision (see [`side_by_side::generate`]).
     fn generate_eras(&self, sources: &[Source]) -> Result<Generated, Error> {
         let Ok(sources) = <&[Source; 2]>::try_from(sources) else {
             return Err(Error::Eras(format!(
@@ -415,7 +419,7 @@ impl Builder {
                 "Builder::revision and Builder::overlay name the revision of one schema; with two, each revision is recognised from its schema's content or folder".to_owned(),
             ));
         }
-        eras::generate(
+        side_by_side::generate(
             sources,
             |source| self.lower_source(source, true),
             &self.extensions,
@@ -527,29 +531,10 @@ fn definitions(loaded: &load::Loaded) -> Result<&Map<String, Value>, SchemaError
         .and_then(Value::as_object)
         .ok_or_else(|| {
             SchemaError::new(
-                crate::pointer::defs(loaded.defs_key),
+                crate::model::pointer::defs(loaded.defs_key),
                 "the overlay's patches left no definitions object",
             )
         })
-}
-
-/// Whether `a` and `b` name one existing file: the same canonical path, or (on Unix) the same
-/// device and inode. A path that does not exist is no other file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(ca), Ok(cb)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) else {
-        return false;
-    };
-    if ca == cb {
-        return true;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        if let (Ok(ma), Ok(mb)) = (std::fs::metadata(&ca), std::fs::metadata(&cb)) {
-            return ma.dev() == mb.dev() && ma.ino() == mb.ino();
-        }
-    }
-    false
 }
 
 /// The requests and notifications of the protocol model, by method.

@@ -38,37 +38,14 @@
 //! produces is in `output`.
 
 mod builder;
-mod cycles;
-mod docs;
 mod emit;
-mod era_facts;
-mod eras;
 mod error;
-mod errors;
-mod extension;
-mod extension_roles;
-mod ir;
+mod input;
 mod join;
-mod keywords;
-mod layout;
-mod load;
-mod lower;
-mod names;
-mod naming;
-mod objects;
-mod opaque;
+mod model;
 mod output;
-mod overlay;
-mod overview;
-mod patch;
-mod pointer;
-mod precompile;
-mod protocol;
-mod results;
-mod roles;
-mod same_shapes;
-mod sizes;
-mod union_dispatch;
+mod passes;
+mod rules;
 
 pub use builder::Builder;
 pub use error::{Error, SchemaError, SchemaResult};
@@ -78,11 +55,11 @@ pub use output::{ConversionKind, ConvertedType, Eras, Generated};
 /// the generator: not a stable API.
 #[doc(hidden)]
 pub mod __internals {
-    pub use crate::load::MAX_NESTING;
-    pub use crate::names::SchemaName;
-    pub use crate::output::holds_exactly;
-    pub use crate::overlay::Overlay;
-    pub use crate::protocol::{Protocol, ResultKind};
+    pub use crate::input::load::MAX_NESTING;
+    pub use crate::input::overlay::Overlay;
+    pub use crate::model::names::SchemaName;
+    pub use crate::output::file::holds_exactly;
+    pub use crate::rules::protocol::{Protocol, ResultKind};
 }
 
 /// The README's examples, compiled as doctests.

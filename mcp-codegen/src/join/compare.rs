@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Conversion, Era};
-use crate::ir::{Constant, Field, Kind, ResultMode, ResultVariant, RustName, Struct, Ty};
+use crate::model::ir::{Constant, Field, Kind, ResultMode, ResultVariant, RustName, Struct, Ty};
 
 /// A source type and a target type.
 type Key = (RustName, RustName);
@@ -392,7 +392,7 @@ fn constant<'s>(s: &'s Struct, json: &str) -> Option<&'s Constant> {
 
 /// Whether a value of `kind` carries a `resultType`: a result struct, an enum read by it, or a
 /// union with a variant that is one of those.
-fn writes_result_type(module: &crate::ir::Module, kind: &Kind) -> bool {
+fn writes_result_type(module: &crate::model::ir::Module, kind: &Kind) -> bool {
     let direct = |kind: &Kind| match kind {
         Kind::Struct(s) => s.result.is_some(),
         Kind::Results(_) => true,

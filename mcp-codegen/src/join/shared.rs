@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Module, RustName, TypeDef};
+use crate::model::ir::{Module, RustName, TypeDef};
 
 /// The names of the types `a` and `b` share.
 pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
