@@ -1,7 +1,8 @@
 //! Which JSON Schema keywords the generator understands, each classified once: structural
 //! (shapes the type), describing and other annotations, validation (ignored), type-shaping
 //! validation (`minimum` makes an integer unsigned), identifying; and which combinations it
-//! refuses. Every other module asks these functions, never a list of its own.
+//! refuses; and the few structural keywords that a schema the protocol does not interpret
+//! may have (see `opaque`). Every other module asks these functions, never a list of its own.
 
 use serde_json::{Map, Value};
 
@@ -61,6 +62,14 @@ const CLASSES: [&[&str]; 6] = [
     IDENTIFYING,
 ];
 
+/// The structural keywords an open object may have besides annotations (an object whose
+/// members the protocol does not type): a part of [`STRUCTURAL`].
+const OPEN_OBJECT: &[&str] = &["type", "additionalProperties", "properties", "required"];
+
+/// The structural keywords a string member of an open object may have besides annotations:
+/// a part of [`STRUCTURAL`].
+const OPEN_OBJECT_STRING: &[&str] = &["type", "const"];
+
 /// Whether the generator knows `key` (it either shapes the type or may be ignored safely).
 pub fn is_known(key: &str) -> bool {
     CLASSES.iter().any(|list| list.contains(&key))
@@ -75,6 +84,30 @@ pub fn is_annotation(key: &str) -> bool {
 /// Whether `key` is text for readers only (`description`, `title`, `$comment`).
 pub fn is_describing(key: &str) -> bool {
     DESCRIBING.contains(&key)
+}
+
+/// Whether `schema` has annotations alone (`{}`, or only a `description`): it accepts any value.
+pub fn annotations_only(schema: &Map<String, Value>) -> bool {
+    only_annotations_and(schema, &[])
+}
+
+/// Whether `schema` has no keyword but annotations and those an open object may have
+/// (`type`, `additionalProperties`, `properties`, `required`).
+pub fn open_object_keywords_only(schema: &Map<String, Value>) -> bool {
+    only_annotations_and(schema, OPEN_OBJECT)
+}
+
+/// Whether `schema` has no keyword but annotations and those a string member of an open
+/// object may have (`type`, `const`).
+pub fn open_object_string_keywords_only(schema: &Map<String, Value>) -> bool {
+    only_annotations_and(schema, OPEN_OBJECT_STRING)
+}
+
+/// Whether every keyword of `schema` is an annotation or one of `allowed`.
+fn only_annotations_and(schema: &Map<String, Value>, allowed: &[&str]) -> bool {
+    schema
+        .keys()
+        .all(|k| is_annotation(k) || allowed.contains(&k.as_str()))
 }
 
 /// Whether an integer schema excludes negative numbers (`minimum >= 0` or
@@ -163,6 +196,17 @@ mod tests {
         assert!(is_annotation("default") && is_annotation("title"));
         assert!(!is_annotation("minimum") && !is_annotation("format"));
         assert!(is_describing("$comment") && !is_describing("default"));
+    }
+
+    /// The open object's keywords are structural ones, not a class of their own.
+    #[test]
+    fn open_object_keywords_are_structural() {
+        for key in OPEN_OBJECT.iter().chain(OPEN_OBJECT_STRING) {
+            assert!(STRUCTURAL.contains(key), "{key}");
+        }
+        let schema = json!({"type": "object", "description": "d", "minProperties": 1});
+        assert!(!open_object_keywords_only(schema.as_object().unwrap()));
+        assert!(annotations_only(json!({"title": "t"}).as_object().unwrap()));
     }
 
     #[test]

@@ -13,25 +13,16 @@
 
 use serde_json::{Map, Value};
 
-/// The keywords an open object may have besides annotations.
-const OBJECT_KEYWORDS: &[&str] = &["type", "additionalProperties", "properties", "required"];
-
-/// The keywords a string member of an open object may have besides annotations.
-const STRING_KEYWORDS: &[&str] = &["type", "const"];
+use crate::input::keywords;
 
 /// Whether a member with schema `s` holds JSON the protocol does not interpret.
 pub fn is_opaque(s: &Map<String, Value>) -> bool {
     any_value(s) || open_object(s)
 }
 
-fn only(s: &Map<String, Value>, keywords: &[&str]) -> bool {
-    s.keys()
-        .all(|k| crate::input::keywords::is_annotation(k) || keywords.contains(&k.as_str()))
-}
-
 /// `{}`: annotations at most.
 fn any_value(s: &Map<String, Value>) -> bool {
-    only(s, &[])
+    keywords::annotations_only(s)
 }
 
 fn open_object(s: &Map<String, Value>) -> bool {
@@ -44,13 +35,13 @@ fn open_object(s: &Map<String, Value>) -> bool {
         Some(Value::Object(p)) => p.values().all(string_leaf),
         Some(_) => false,
     };
-    type_is(s, "object") && additional_any && strings && only(s, OBJECT_KEYWORDS)
+    type_is(s, "object") && additional_any && strings && keywords::open_object_keywords_only(s)
 }
 
 fn string_leaf(schema: &Value) -> bool {
     schema
         .as_object()
-        .is_some_and(|s| type_is(s, "string") && only(s, STRING_KEYWORDS))
+        .is_some_and(|s| type_is(s, "string") && keywords::open_object_string_keywords_only(s))
 }
 
 fn type_is(s: &Map<String, Value>, name: &str) -> bool {
