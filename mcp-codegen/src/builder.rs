@@ -337,25 +337,34 @@ impl Builder {
             Protocol::read(defs, defs_key, overlay.as_ref(), &extensions).map_err(in_schema)?;
         // lower: a Rust name for every definition, then the types.
         let names = DefNames::assign(defs, defs_key, &protocol).map_err(in_schema)?;
-        let mut module = Lowerer::new(defs, defs_key, &protocol, &names, &self.options())
+        let mut types = Lowerer::new(defs, defs_key, &protocol, &names, &self.options())
             .lower()
             .map_err(in_schema)?;
         // same shapes: inline types of one structure generated once, the other names aliases.
-        same_shapes::merge(&mut module, |p| pointer::within_def(p, defs_key));
+        same_shapes::merge(&mut types, |p| pointer::within_def(p, defs_key));
         // cycles: a Box where a type would contain itself.
-        cycles::break_cycles(&mut module).map_err(in_schema)?;
+        cycles::break_cycles(&mut types).map_err(in_schema)?;
         // roles: requests, notifications, results, multi round-trip types.
-        roles::assign(&mut module, &protocol, &names.rust_of, &names.outcome_of);
-        // extension roles: a marker per enabled extension.
-        markers::assign(&mut module, &protocol, &names.rust_of);
+        let roles = roles::assign(&mut types, &protocol, &names.rust_of, &names.outcome_of);
+        // markers: a marker type per enabled extension.
+        let markers = markers::assign(&types, &protocol, &names.rust_of);
         // sizes: a Box on the large members clippy would have the user box.
-        sizes::bound(&mut module);
+        sizes::bound(&mut types, &roles);
         // precompile: the messages whose reader the module compiles.
-        if self.precompile {
-            precompile::select(&mut module);
-        }
+        let precompiled = if self.precompile {
+            precompile::select(&types, &roles)
+        } else {
+            Vec::new()
+        };
         // overview: the generated module's docs.
-        module.overview = overview::text(&module, defs, &protocol);
+        let overview = overview::text(&types, &roles, &markers, defs, &protocol);
+        let module = Module {
+            types,
+            roles,
+            markers,
+            overview,
+            precompiled,
+        };
         let methods = methods_of(&protocol);
         Ok(Lowered {
             module,
@@ -398,7 +407,7 @@ impl Builder {
             revision: lowered.revision,
             types: lowered.module.types.len(),
             eras: None,
-            sizes: layout::estimate(&lowered.module)
+            sizes: layout::estimate(&lowered.module.types)
                 .into_iter()
                 .map(|(name, l)| (name.unraw().to_owned(), l.size))
                 .collect(),

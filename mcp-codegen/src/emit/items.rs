@@ -212,7 +212,7 @@ impl Emitter<'_> {
             };
             // An optional member that may be `null` keeps the `null` (`Some`), so that a
             // present `null` and a missing member are written back as they came.
-            let keep_null = if !f.required && self.module.accepts_null(&f.ty) {
+            let keep_null = if !f.required && self.module.types.accepts_null(&f.ty) {
                 quote!(#[mcp(keep_null)])
             } else {
                 TokenStream::new()

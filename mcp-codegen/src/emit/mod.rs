@@ -109,7 +109,7 @@ fn prelude(module: &Module) -> TokenStream {
     let mut types: Vec<&RustName> = module
         .types
         .keys()
-        .chain(module.extensions.iter().map(|e| &e.ty))
+        .chain(module.markers.extensions.iter().map(|e| &e.ty))
         .filter(|n| !PRELUDE_CLASHES.contains(&n.unraw()))
         .collect();
     types.sort();

@@ -16,21 +16,28 @@ use crate::model::ir::{
 
 /// Every role's impls.
 pub fn emit(module: &Module) -> TokenStream {
-    let input = module.input.as_ref();
-    let requests = module.requests.iter().map(|r| request(module, r, input));
-    let notifications = module.notifications.iter().map(notification);
+    let input = module.roles.input.as_ref();
+    let requests = module
+        .roles
+        .requests
+        .iter()
+        .map(|r| request(module, r, input));
+    let notifications = module.roles.notifications.iter().map(notification);
     let input = input.map(|i| input_role(module, i));
     let error_response = module
+        .roles
         .error_response
         .as_ref()
         .map(|b| error_response(module, b));
     let object_schemas = module
+        .roles
         .object_schemas
         .iter()
         .map(|o| object_schema(module, o));
-    let extensions = module.extensions.iter().map(extension);
+    let extensions = module.markers.extensions.iter().map(extension);
     let extension_capabilities = module
-        .extension_capabilities
+        .markers
+        .capabilities
         .as_ref()
         .map(extension_capabilities);
     quote! {
@@ -184,7 +191,7 @@ fn refuse(
     r: &RequestRole,
     reply: &RustName,
 ) -> Option<TokenStream> {
-    let (b, resp) = (module.error_response.as_ref()?, r.response.as_ref()?);
+    let (b, resp) = (module.roles.error_response.as_ref()?, r.response.as_ref()?);
     let (error, id, request_id) = (&b.build.ty, id_ty(b), &resp.request_id);
     let copy = quote!(::core::clone::Clone::clone(&self.#request_id));
     let value = if b.id_optional {

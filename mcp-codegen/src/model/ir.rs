@@ -34,31 +34,54 @@ pub enum MessageKind {
 /// The methods one schema defines (requests and notifications), by name.
 pub type Methods = std::collections::BTreeMap<String, MessageKind>;
 
-/// Every type to generate, keyed (and so ordered) by Rust name, and the roles they play.
+/// Every type to generate, keyed (and so ordered) by Rust name, and what the passes found
+/// each is to the protocol: the IR that emission and the join read. Built once, after the
+/// passes, from the values they return (see `Builder::lower_source`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Module {
     /// The type definitions, in name order (the output order, so output is deterministic).
-    pub types: BTreeMap<RustName, TypeDef>,
+    pub types: Types,
+    /// What the types are to the protocol (`roles::assign`).
+    pub roles: Roles,
+    /// The enabled extensions' marker types (`markers::assign`).
+    pub markers: Markers,
+    /// The module's overview for the docs (markdown): what it is, its revision, how to read a
+    /// message, the rules its types enforce.
+    pub overview: String,
+    /// The types whose JSON reader and writer are compiled with the module
+    /// (`mcp_runtime::Wire`), in name order; empty unless asked for (see `precompile`).
+    pub precompiled: Vec<RustName>,
+}
+
+/// The type definitions, keyed (and so ordered) by Rust name: what lowering makes and the
+/// structural passes rewrite, before and after the roles are known.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Types(BTreeMap<RustName, TypeDef>);
+
+/// The protocol roles of the types, as `roles::assign` returns them: the later passes that
+/// need them (sizes, precompile, overview) take them as an argument, so none of them can run
+/// before the roles are known.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Roles {
     /// The request types, in name order.
     pub requests: Vec<RequestRole>,
     /// The notification types, in name order.
     pub notifications: Vec<NotificationRole>,
     /// The multi round-trip types, when the schema and overlay describe them.
     pub input: Option<InputRole>,
-    /// The module's overview for the docs (markdown): what it is, its revision, how to read a
-    /// message, the rules its types enforce.
-    pub overview: String,
     /// The JSON-RPC error response built from its parts, when its shape allows.
     pub error_response: Option<ErrorBuild>,
     /// The structs that describe a JSON object schema by its properties, in name order.
     pub object_schemas: Vec<ObjectSchemaRole>,
+}
+
+/// The enabled extensions' roles, as `markers::assign` returns them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Markers {
     /// The enabled extensions, in the order they were enabled.
     pub extensions: Vec<ExtensionRole>,
     /// Where the client capabilities advertise extensions, when an extension is enabled.
-    pub extension_capabilities: Option<ExtensionCapabilitiesRole>,
-    /// The types whose JSON reader and writer are compiled with the module
-    /// (`mcp_runtime::Wire`), in name order; empty unless asked for (see `precompile`).
-    pub precompiled: Vec<RustName>,
+    pub capabilities: Option<ExtensionCapabilitiesRole>,
 }
 
 /// An enabled extension: a marker type with its identifier and `resultType` values.
@@ -576,10 +599,39 @@ pub enum Ty {
     Boxed(Box<Ty>),
 }
 
-impl Module {
+impl std::ops::Deref for Types {
+    type Target = BTreeMap<RustName, TypeDef>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Types {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl FromIterator<(RustName, TypeDef)> for Types {
+    fn from_iter<I: IntoIterator<Item = (RustName, TypeDef)>>(iter: I) -> Self {
+        Types(iter.into_iter().collect())
+    }
+}
+
+impl<'t> IntoIterator for &'t Types {
+    type Item = (&'t RustName, &'t TypeDef);
+    type IntoIter = std::collections::btree_map::Iter<'t, RustName, TypeDef>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl Types {
     /// The struct named `name`, if it is one.
     pub fn structure(&self, name: &RustName) -> Option<&Struct> {
-        match &self.types.get(name)?.kind {
+        match &self.get(name)?.kind {
             Kind::Struct(s) => Some(s),
             _ => None,
         }
@@ -587,9 +639,9 @@ impl Module {
 
     /// The type `ty` stands for, aliases followed (a cycle of aliases stops where it began).
     pub fn resolve<'t>(&'t self, mut ty: &'t Ty) -> &'t Ty {
-        for _ in 0..self.types.len() + 1 {
+        for _ in 0..self.len() + 1 {
             let Ty::Named(n) = ty else { return ty };
-            match self.types.get(n).map(|d| &d.kind) {
+            match self.get(n).map(|d| &d.kind) {
                 Some(Kind::Alias(target)) => ty = target,
                 _ => return ty,
             }
@@ -652,7 +704,7 @@ impl Module {
                     if !seen.insert(name) {
                         return false;
                     }
-                    match self.types.get(name).map(|d| &d.kind) {
+                    match self.get(name).map(|d| &d.kind) {
                         Some(Kind::Alias(target)) => ty = target,
                         Some(Kind::Union(u)) => {
                             return u
@@ -761,19 +813,16 @@ mod tests {
                 variants,
             })
         };
-        let module = Module {
-            types: [
-                def("JSONValue", Kind::Alias(Ty::Value)),
-                def("Again", Kind::Alias(Ty::Named(rust("JSONValue")))),
-                def("Loop", Kind::Alias(Ty::Named(rust("Loop")))),
-                def("Nullable", union(true)),
-                def("NotNullable", union(false)),
-                def("Object", Kind::Struct(Struct::default())),
-            ]
-            .into_iter()
-            .collect(),
-            ..Module::default()
-        };
+        let types: Types = [
+            def("JSONValue", Kind::Alias(Ty::Value)),
+            def("Again", Kind::Alias(Ty::Named(rust("JSONValue")))),
+            def("Loop", Kind::Alias(Ty::Named(rust("Loop")))),
+            def("Nullable", union(true)),
+            def("NotNullable", union(false)),
+            def("Object", Kind::Struct(Struct::default())),
+        ]
+        .into_iter()
+        .collect();
         let named = |n: &str| Ty::Named(rust(n));
         for yes in [
             Ty::Value,
@@ -782,7 +831,7 @@ mod tests {
             named("Again"),
             Ty::Boxed(Box::new(named("Nullable"))),
         ] {
-            assert!(module.accepts_null(&yes), "{yes:?}");
+            assert!(types.accepts_null(&yes), "{yes:?}");
         }
         for no in [
             Ty::String,
@@ -793,7 +842,7 @@ mod tests {
             named("Object"),
             named("Missing"),
         ] {
-            assert!(!module.accepts_null(&no), "{no:?}");
+            assert!(!types.accepts_null(&no), "{no:?}");
         }
     }
 }

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{SchemaError, SchemaResult};
-use crate::model::ir::{Kind, Module, RustName, Ty};
+use crate::model::ir::{Kind, RustName, Ty, Types};
 use crate::passes::layout::by_value;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -18,20 +18,20 @@ enum Mark {
 ///
 /// The depth-first search keeps its own stack: a chain of `$ref`s as long as the schema has
 /// `$def`s (10,000 and more) must not overflow the thread's stack.
-pub fn break_cycles(module: &mut Module) -> SchemaResult<()> {
+pub fn break_cycles(types: &mut Types) -> SchemaResult<()> {
     struct Frame {
         name: RustName,
         edges: Vec<(usize, RustName)>,
         next: usize,
     }
-    let names: Vec<RustName> = module.types.keys().cloned().collect();
+    let names: Vec<RustName> = types.keys().cloned().collect();
     let mut marks: BTreeMap<RustName, Mark> = BTreeMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     for root in names {
         if marks.contains_key(&root) {
             continue;
         }
-        let Some(def) = module.types.get(&root) else {
+        let Some(def) = types.get(&root) else {
             continue;
         };
         marks.insert(root.clone(), Mark::Active);
@@ -49,9 +49,9 @@ pub fn break_cycles(module: &mut Module) -> SchemaResult<()> {
             top.next += 1;
             match marks.get(&target) {
                 Some(Mark::Done) => {}
-                Some(Mark::Active) => box_slot(module, &top.name, slot)?,
+                Some(Mark::Active) => box_slot(types, &top.name, slot)?,
                 None => {
-                    if let Some(def) = module.types.get(&target) {
+                    if let Some(def) = types.get(&target) {
                         marks.insert(target.clone(), Mark::Active);
                         let edges = by_value(&def.kind);
                         stack.push(Frame {
@@ -67,8 +67,8 @@ pub fn break_cycles(module: &mut Module) -> SchemaResult<()> {
     Ok(())
 }
 
-fn box_slot(module: &mut Module, name: &RustName, slot: usize) -> SchemaResult<()> {
-    let Some(def) = module.types.get_mut(name) else {
+fn box_slot(types: &mut Types, name: &RustName, slot: usize) -> SchemaResult<()> {
+    let Some(def) = types.get_mut(name) else {
         return Ok(());
     };
     let ty = match &mut def.kind {

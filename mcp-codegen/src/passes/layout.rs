@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::ir::{Kind, Module, ResultMode, RustName, Struct, Ty};
+use crate::model::ir::{Kind, ResultMode, RustName, Struct, Ty, Types};
 
 /// A pointer, a length, an `i64`: the alignment of everything that is not a byte.
 const WORD: usize = 8;
@@ -185,17 +185,17 @@ pub fn by_value(kind: &Kind) -> Vec<(usize, RustName)> {
 /// no cycle once `cycles` has boxed them; an edge back to a type still being visited is
 /// skipped). The walk keeps its own stack: a chain of `$ref`s may be as long as the schema
 /// has `$def`s.
-pub fn bottom_up(module: &Module) -> Vec<RustName> {
-    let mut order = Vec::with_capacity(module.types.len());
+pub fn bottom_up(types: &Types) -> Vec<RustName> {
+    let mut order = Vec::with_capacity(types.len());
     let mut entered: BTreeSet<&RustName> = BTreeSet::new();
-    for root in module.types.keys() {
+    for root in types.keys() {
         let mut stack = vec![(root.clone(), false)];
         while let Some((name, children_done)) = stack.pop() {
             if children_done {
                 order.push(name);
                 continue;
             }
-            let Some((key, def)) = module.types.get_key_value(&name) else {
+            let Some((key, def)) = types.get_key_value(&name) else {
                 continue;
             };
             if !entered.insert(key) {
@@ -213,10 +213,10 @@ pub fn bottom_up(module: &Module) -> Vec<RustName> {
 }
 
 /// The estimated layout of every type of `module`.
-pub fn estimate(module: &Module) -> Layouts {
+pub fn estimate(types: &Types) -> Layouts {
     let mut known = Layouts::new();
-    for name in bottom_up(module) {
-        let layout = of_kind(&module.types[&name].kind, &known);
+    for name in bottom_up(types) {
+        let layout = of_kind(&types[&name].kind, &known);
         known.insert(name, layout);
     }
     known
@@ -279,16 +279,16 @@ mod tests {
                 ..Struct::default()
             })
         };
-        let mut module = Module::default();
+        let mut types = Types::default();
         for d in [
             def("A", holds("B")),
             def("B", holds("C")),
             def("C", Kind::Alias(Ty::String)),
         ] {
-            module.types.insert(d.name.clone(), d);
+            types.insert(d.name.clone(), d);
         }
-        let order: Vec<String> = bottom_up(&module).iter().map(|n| n.to_string()).collect();
+        let order: Vec<String> = bottom_up(&types).iter().map(|n| n.to_string()).collect();
         assert_eq!(order, ["C", "B", "A"]);
-        assert_eq!(estimate(&module)[&RustName::pascal("A")].size, 24);
+        assert_eq!(estimate(&types)[&RustName::pascal("A")].size, 24);
     }
 }

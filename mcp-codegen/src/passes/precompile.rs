@@ -8,40 +8,35 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::ir::{Kind, Module, RustName};
+use crate::model::ir::{Kind, Roles, RustName, Types};
 
-/// Fills `module.precompiled` with the module's messages, in name order.
-pub fn select(module: &mut Module) {
-    let mut chosen = role_types(module);
-    chosen.extend(tops(module));
-    add_unions_of(module, &mut chosen);
-    chosen.retain(|name| module.types.contains_key(name));
-    module.precompiled = chosen.into_iter().collect();
+/// The messages among `types`, found by their `roles`, in name order.
+pub fn select(types: &Types, roles: &Roles) -> Vec<RustName> {
+    let mut chosen = role_types(roles);
+    chosen.extend(tops(types));
+    add_unions_of(types, &mut chosen);
+    chosen.retain(|name| types.contains_key(name));
+    chosen.into_iter().collect()
 }
 
 /// The requests with their responses and replies, the notifications and the error response.
-fn role_types(module: &Module) -> BTreeSet<RustName> {
+fn role_types(roles: &Roles) -> BTreeSet<RustName> {
     let mut out = BTreeSet::new();
-    for request in &module.requests {
+    for request in &roles.requests {
         out.insert(request.ty.clone());
         out.extend(request.response.iter().map(|r| r.ty.clone()));
         out.extend(request.reply.iter().cloned());
     }
-    out.extend(module.notifications.iter().map(|n| n.ty.clone()));
-    out.extend(module.error_response.iter().map(|e| e.build.ty.clone()));
+    out.extend(roles.notifications.iter().map(|n| n.ty.clone()));
+    out.extend(roles.error_response.iter().map(|e| e.build.ty.clone()));
     out
 }
 
 /// The unions no other type holds (a struct no type holds is most often a base definition
 /// whose members the others copy).
-fn tops(module: &Module) -> BTreeSet<RustName> {
-    let held: BTreeSet<&RustName> = module
-        .types
-        .values()
-        .flat_map(|d| d.kind.references())
-        .collect();
-    module
-        .types
+fn tops(types: &Types) -> BTreeSet<RustName> {
+    let held: BTreeSet<&RustName> = types.values().flat_map(|d| d.kind.references()).collect();
+    types
         .values()
         .filter(|d| matches!(d.kind, Kind::Union(_)))
         .filter(|d| !held.contains(&d.name))
@@ -50,10 +45,9 @@ fn tops(module: &Module) -> BTreeSet<RustName> {
 }
 
 /// Adds every union whose variants are all chosen, until no more is added.
-fn add_unions_of(module: &Module, chosen: &mut BTreeSet<RustName>) {
+fn add_unions_of(types: &Types, chosen: &mut BTreeSet<RustName>) {
     loop {
-        let more: Vec<RustName> = module
-            .types
+        let more: Vec<RustName> = types
             .values()
             .filter(|d| !chosen.contains(&d.name))
             .filter(|d| match &d.kind {

@@ -3,7 +3,7 @@
 //! lowering names each after its place, so without this pass each would be a Rust type of its
 //! own, with its own derives to compile, although every one of them reads and writes the same
 //! JSON. Here each group of inline types that are the value of a member of the same name and
-//! have one structure (descriptions aside, aliases followed: [`Module::shape`]) keeps one
+//! have one structure (descriptions aside, aliases followed: [`Types::shape`]) keeps one
 //! struct, enum or union, named by the group's shortest name (the earliest in name order among
 //! equals), and every other name of the group becomes an alias of it, so that each name the
 //! schema's places give still names the type. Members of different names stay apart even when
@@ -13,22 +13,22 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::ir::{Kind, Module, RustName};
+use crate::model::ir::{Kind, RustName, Types};
 use crate::model::pointer;
 
 /// Merges the inline types of `module` that have the same structure; `inline` tells an inline
 /// type from a `$def`'s by its JSON pointer. Repeats until nothing merges, since types that
 /// differed only in members of merged types are now the same too (each round makes at least
 /// one type an alias, so the rounds end; each groups the types in one pass).
-pub fn merge(module: &mut Module, inline: impl Fn(&str) -> bool) {
+pub fn merge(types: &mut Types, inline: impl Fn(&str) -> bool) {
     loop {
-        let groups = groups(module, &inline);
+        let groups = groups(types, &inline);
         if groups.is_empty() {
             return;
         }
         for (keep, others) in groups {
             for name in others {
-                alias(module, &name, &keep);
+                alias(types, &name, &keep);
             }
         }
     }
@@ -36,14 +36,14 @@ pub fn merge(module: &mut Module, inline: impl Fn(&str) -> bool) {
 
 /// The groups of inline types of one member name and one structure with more than one
 /// member, each as the name that keeps the definition and the others.
-fn groups(module: &Module, inline: &impl Fn(&str) -> bool) -> Vec<(RustName, Vec<RustName>)> {
+fn groups(types: &Types, inline: &impl Fn(&str) -> bool) -> Vec<(RustName, Vec<RustName>)> {
     // The structure's debug text is the key: equal structures print alike, and the map keeps
     // the output independent of anything but the module.
     let mut by_shape: BTreeMap<(String, String), Vec<&RustName>> = BTreeMap::new();
-    for (name, def) in &module.types {
+    for (name, def) in types {
         if inline(&def.pointer) && mergeable(&def.kind) {
             let member = pointer::last_token(&def.pointer);
-            let shape = format!("{:?}", module.shape(&def.kind));
+            let shape = format!("{:?}", types.shape(&def.kind));
             by_shape.entry((member, shape)).or_default().push(name);
         }
     }
@@ -69,8 +69,8 @@ fn mergeable(kind: &Kind) -> bool {
 }
 
 /// Makes `name` an alias of `keep`, its docs saying so.
-fn alias(module: &mut Module, name: &RustName, keep: &RustName) {
-    let Some(def) = module.types.get_mut(name) else {
+fn alias(types: &mut Types, name: &RustName, keep: &RustName) {
+    let Some(def) = types.get_mut(name) else {
         return;
     };
     def.kind = Kind::Alias(crate::model::ir::Ty::Named(keep.clone()));
@@ -106,21 +106,18 @@ mod tests {
         }
     }
 
-    fn module(defs: Vec<TypeDef>) -> Module {
-        Module {
-            types: defs.into_iter().map(|d| (d.name.clone(), d)).collect(),
-            ..Module::default()
-        }
+    fn module(defs: Vec<TypeDef>) -> Types {
+        defs.into_iter().map(|d| (d.name.clone(), d)).collect()
     }
 
-    fn merged(m: Module) -> Module {
+    fn merged(m: Types) -> Types {
         let mut m = m;
         merge(&mut m, |p| crate::model::pointer::within_def(p, "$defs"));
         m
     }
 
-    fn alias_of(m: &Module, n: &str) -> Option<String> {
-        match &m.types[&name(n)].kind {
+    fn alias_of(m: &Types, n: &str) -> Option<String> {
+        match &m[&name(n)].kind {
             Kind::Alias(Ty::Named(target)) => Some(target.as_str().to_owned()),
             _ => None,
         }
@@ -157,7 +154,7 @@ mod tests {
             alias_of(&m, "ListParamsMeta").as_deref(),
             Some("ParamsMeta")
         );
-        let docs = m.types[&name("ListParamsMeta")].docs.clone().unwrap();
+        let docs = m[&name("ListParamsMeta")].docs.clone().unwrap();
         assert!(docs.starts_with("c\n\n"), "{docs}");
         assert!(docs.contains("[`ParamsMeta`]"), "{docs}");
     }

@@ -28,7 +28,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::ir::{Kind, Module, RustName, Struct, Ty, Union};
+use crate::model::ir::{Kind, Roles, RustName, Struct, Ty, Types, Union};
 use crate::passes::layout::{self, Layouts};
 use crate::rules::jsonrpc_errors;
 
@@ -47,13 +47,13 @@ const WORTH_A_BOX: usize = 64;
 /// Above this size a member or variant is boxed whatever its holder.
 const HUGE: usize = 64 << 10;
 
-/// Boxes members and variants, each type after the types it holds by value. Runs after the
-/// roles are assigned (they name the types a user holds whole).
-pub fn bound(module: &mut Module) {
-    let limits = held_whole(module);
+/// Boxes members and variants of `types`, each type after the types it holds by value. Takes
+/// the `roles` (they name the types a user holds whole), so it runs after they are assigned.
+pub fn bound(types: &mut Types, roles: &Roles) {
+    let limits = held_whole(types, roles);
     let mut known = Layouts::new();
-    for name in layout::bottom_up(module) {
-        let Some(def) = module.types.get_mut(&name) else {
+    for name in layout::bottom_up(types) {
+        let Some(def) = types.get_mut(&name) else {
             continue;
         };
         match &mut def.kind {
@@ -72,19 +72,16 @@ pub fn bound(module: &mut Module) {
 /// largest size each may have: the error responses with their parts, under [`ERR_LIMIT`];
 /// the requests, notifications and results (the structs read by `resultType`), at most
 /// [`VARIANT_GAP`].
-pub fn held_whole(module: &Module) -> BTreeMap<RustName, usize> {
-    let requests = module.requests.iter().map(|r| r.ty.clone());
-    let notifications = module.notifications.iter().map(|n| n.ty.clone());
-    let results = module
-        .types
-        .iter()
-        .filter_map(|(name, def)| match &def.kind {
-            Kind::Struct(s) if s.result.is_some() => Some(name.clone()),
-            _ => None,
-        });
+pub fn held_whole(types: &Types, roles: &Roles) -> BTreeMap<RustName, usize> {
+    let requests = roles.requests.iter().map(|r| r.ty.clone());
+    let notifications = roles.notifications.iter().map(|n| n.ty.clone());
+    let results = types.iter().filter_map(|(name, def)| match &def.kind {
+        Kind::Struct(s) if s.result.is_some() => Some(name.clone()),
+        _ => None,
+    });
     let messages = requests.chain(notifications).chain(results);
     let mut limits: BTreeMap<RustName, usize> = messages.map(|n| (n, VARIANT_GAP)).collect();
-    for error in jsonrpc_errors::payloads(module) {
+    for error in jsonrpc_errors::payloads(types) {
         limits.insert(error, ERR_LIMIT - 1);
     }
     limits
@@ -164,8 +161,8 @@ mod tests {
         })
     }
 
-    fn module(defs: Vec<(&str, Kind)>) -> Module {
-        let mut module = Module::default();
+    fn module(defs: Vec<(&str, Kind)>) -> Types {
+        let mut module = Types::default();
         for (name, kind) in defs {
             let name = RustName::pascal(name);
             let def = TypeDef {
@@ -174,13 +171,13 @@ mod tests {
                 docs: None,
                 kind,
             };
-            module.types.insert(name, def);
+            module.insert(name, def);
         }
         module
     }
 
-    fn fields(module: &Module, name: &str) -> Vec<Ty> {
-        match &module.types[&RustName::pascal(name)].kind {
+    fn fields(module: &Types, name: &str) -> Vec<Ty> {
+        match &module[&RustName::pascal(name)].kind {
             Kind::Struct(s) => s.fields.iter().map(|f| f.ty.clone()).collect(),
             Kind::Union(u) => u.variants.iter().map(|v| v.ty.clone()).collect(),
             _ => Vec::new(),
@@ -215,7 +212,7 @@ mod tests {
     fn a_large_result_boxes_its_largest_members_until_within_the_variant_gap() {
         // Boxing the 96-byte member leaves 152 bytes: the others stay.
         let mut m = module(holder(true));
-        bound(&mut m);
+        bound(&mut m, &Roles::default());
         assert_eq!(
             fields(&m, "Holder"),
             [
@@ -233,7 +230,7 @@ mod tests {
         for defs in [holder(false), vec![("Strings", strings(8))]] {
             let mut m = module(defs);
             let before = m.clone();
-            bound(&mut m);
+            bound(&mut m, &Roles::default());
             assert_eq!(m, before);
         }
     }
@@ -280,7 +277,7 @@ mod tests {
                 ),
             ),
         ]);
-        bound(&mut m);
+        bound(&mut m, &Roles::default());
         let first = |name: &str, n: usize| fields(&m, name).into_iter().take(n).collect::<Vec<_>>();
         assert_eq!(first("Data", 1), [boxed(named("Caps"))]);
         assert_eq!(first("Failure", 2), [Ty::String, boxed(named("Data"))]);
@@ -313,7 +310,7 @@ mod tests {
             ("Far", union("One", "Ten")),
             ("Near", union("One", "Nine")),
         ]);
-        bound(&mut m);
+        bound(&mut m, &Roles::default());
         assert_eq!(fields(&m, "Far"), [named("One"), boxed(named("Ten"))]);
         assert_eq!(fields(&m, "Near"), [named("One"), named("Nine")]);
     }

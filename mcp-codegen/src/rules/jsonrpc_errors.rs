@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::ir::{
-    CapabilityErrorBuild, CapabilityRule, ErrorBuild, Literal, Module, Part, Slot, Step, Struct, Ty,
+    CapabilityErrorBuild, CapabilityRule, ErrorBuild, Literal, Part, Slot, Step, Struct, Ty, Types,
 };
 use crate::model::names::{RustName, SchemaName};
 
@@ -33,36 +33,36 @@ struct Want<'a> {
 
 /// The JSON-RPC error response of the revision, built from every part.
 pub fn error_response(
-    module: &Module,
+    types: &Types,
     rust_of: &BTreeMap<SchemaName, RustName>,
 ) -> Option<ErrorBuild> {
     let name = ERROR_RESPONSES
         .iter()
         .filter_map(|d| rust_of.get(*d))
-        .find(|n| module.types.contains_key(*n))?;
-    let (response, error) = error_member(module, name)?;
+        .find(|n| types.contains_key(*n))?;
+    let (response, error) = error_member(types, name)?;
     let error = literal(
-        module,
+        types,
         &error,
         vec![
             param(CODE, Ty::I64, true, Slot::Code),
             param(MESSAGE, Ty::String, true, Slot::Message),
-            data_param(module, &error),
+            data_param(types, &error),
         ],
     )?;
-    with_id(module, response, error)
+    with_id(types, response, error)
 }
 
 /// The missing-capability error response `name`, and how each rule's capability is set in
 /// `capabilities`.
 pub fn capability_error(
-    module: &Module,
+    types: &Types,
     name: &RustName,
     capabilities: &RustName,
     rules: &[CapabilityRule],
 ) -> Option<CapabilityErrorBuild> {
-    let (response, error) = error_member(module, name)?;
-    let data = module
+    let (response, error) = error_member(types, name)?;
+    let data = types
         .structure(&error)?
         .field(DATA)
         .filter(|f| f.required)?;
@@ -70,7 +70,7 @@ pub fn capability_error(
         return None;
     };
     let data = literal(
-        module,
+        types,
         data_ty,
         vec![param(
             REQUIRED_CAPABILITIES,
@@ -80,7 +80,7 @@ pub fn capability_error(
         )],
     )?;
     let error = literal(
-        module,
+        types,
         &error,
         vec![
             param(MESSAGE, Ty::String, true, Slot::Message),
@@ -98,12 +98,12 @@ pub fn capability_error(
             continue;
         }
         // A capability no member can hold has no arm: the message names it.
-        if let Some(steps) = steps(module, capabilities, &rule.needs) {
+        if let Some(steps) = steps(types, capabilities, &rule.needs) {
             requires.push((rule.needs.clone(), steps));
         }
     }
     Some(CapabilityErrorBuild {
-        response: with_id(module, response, error)?,
+        response: with_id(types, response, error)?,
         capabilities: capabilities.clone(),
         requires,
     })
@@ -113,13 +113,13 @@ pub fn capability_error(
 /// `error` member that is a JSON-RPC error object (a struct with a `message` member), the
 /// generic error response and each typed one; that member's type; and the type of the error
 /// object's `data` member when it is a generated one.
-pub fn payloads(module: &Module) -> Vec<RustName> {
+pub fn payloads(types: &Types) -> Vec<RustName> {
     let mut out = Vec::new();
-    for name in module.types.keys() {
-        let Some((response, error)) = error_member(module, name) else {
+    for name in types.keys() {
+        let Some((response, error)) = error_member(types, name) else {
             continue;
         };
-        let Some(object) = module
+        let Some(object) = types
             .structure(&error)
             .filter(|s| s.field(MESSAGE).is_some())
         else {
@@ -132,11 +132,8 @@ pub fn payloads(module: &Module) -> Vec<RustName> {
 }
 
 /// The response struct `name` and the type of its required `error` member.
-fn error_member(module: &Module, name: &RustName) -> Option<(RustName, RustName)> {
-    let error = module
-        .structure(name)?
-        .field(ERROR)
-        .filter(|f| f.required)?;
+fn error_member(types: &Types, name: &RustName) -> Option<(RustName, RustName)> {
+    let error = types.structure(name)?.field(ERROR).filter(|f| f.required)?;
     match &error.ty {
         Ty::Named(e) => Some((name.clone(), e.clone())),
         _ => None,
@@ -144,11 +141,11 @@ fn error_member(module: &Module, name: &RustName) -> Option<(RustName, RustName)
 }
 
 /// The response `ty` from its id parameter and `error`.
-fn with_id(module: &Module, ty: RustName, error: Literal) -> Option<ErrorBuild> {
-    let id = module.structure(&ty)?.field(ID)?;
+fn with_id(types: &Types, ty: RustName, error: Literal) -> Option<ErrorBuild> {
+    let id = types.structure(&ty)?.field(ID)?;
     let (id_ty, id_optional) = (id.ty.clone(), !id.required);
     let build = literal(
-        module,
+        types,
         &ty,
         vec![
             Want {
@@ -174,8 +171,8 @@ fn with_id(module: &Module, ty: RustName, error: Literal) -> Option<ErrorBuild> 
 
 /// The error's optional `data` from the `Value` parameter: as is, or converted into the raw
 /// JSON type of a raw member.
-fn data_param<'a>(module: &Module, error: &RustName) -> Want<'a> {
-    let is_raw = module
+fn data_param<'a>(types: &Types, error: &RustName) -> Want<'a> {
+    let is_raw = types
         .structure(error)
         .and_then(|s| s.field(DATA))
         .is_some_and(|f| f.ty == Ty::Raw);
@@ -201,8 +198,8 @@ fn param(json: &str, ty: Ty, required: bool, slot: Slot) -> Want<'_> {
 
 /// The literal of struct `ty` with `wants` filled: each must be a member of the wanted type
 /// and presence, and every other member optional.
-fn literal(module: &Module, ty: &RustName, wants: Vec<Want<'_>>) -> Option<Literal> {
-    let s = module.structure(ty)?;
+fn literal(types: &Types, ty: &RustName, wants: Vec<Want<'_>>) -> Option<Literal> {
+    let s = types.structure(ty)?;
     let mut parts = Vec::new();
     for want in wants {
         let f = s.field(want.json)?;
@@ -225,18 +222,18 @@ fn literal(module: &Module, ty: &RustName, wants: Vec<Want<'_>>) -> Option<Liter
 /// The steps that set the dotted capability `needs` in `capabilities`: through optional
 /// members of structs whose members are all optional (so they have a default), keys of
 /// maps, and at the end a key of any JSON object (set to an empty object).
-fn steps(module: &Module, capabilities: &RustName, needs: &str) -> Option<Vec<Step>> {
+fn steps(types: &Types, capabilities: &RustName, needs: &str) -> Option<Vec<Step>> {
     let mut at = Ty::Named(capabilities.clone());
     let mut steps = Vec::new();
     let parts: Vec<&str> = needs.split('.').collect();
     for (i, part) in parts.iter().copied().enumerate() {
-        match module.resolve(&at).clone() {
+        match types.resolve(&at).clone() {
             Ty::Object if i + 1 == parts.len() => {
                 steps.push(Step::ObjectKey(part.to_owned()));
                 return Some(steps);
             }
             Ty::Named(name) => {
-                let s = module.structure(&name).filter(|s| all_optional(s))?;
+                let s = types.structure(&name).filter(|s| all_optional(s))?;
                 let f = s.field(part).filter(|f| !f.required)?;
                 steps.push(Step::Member(f.rust.clone()));
                 at = f.ty.clone();
@@ -248,14 +245,14 @@ fn steps(module: &Module, capabilities: &RustName, needs: &str) -> Option<Vec<St
             _ => return None,
         }
     }
-    defaultable(module, &at).then_some(steps)
+    defaultable(types, &at).then_some(steps)
 }
 
 /// Whether the value a path ends at has a default: a struct of optional members, a map, any
 /// object.
-fn defaultable(module: &Module, ty: &Ty) -> bool {
-    match module.resolve(ty) {
-        Ty::Named(name) => module.structure(name).is_some_and(all_optional),
+fn defaultable(types: &Types, ty: &Ty) -> bool {
+    match types.resolve(ty) {
+        Ty::Named(name) => types.structure(name).is_some_and(all_optional),
         Ty::Map(_) | Ty::Object => true,
         _ => false,
     }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::ir::{ExtensionCapabilitiesRole, ExtensionRole, Module, Ty};
+use crate::model::ir::{ExtensionCapabilitiesRole, ExtensionRole, Markers, Ty, Types};
 use crate::model::names::{RustName, SchemaName, first_free};
 use crate::rules::protocol::Protocol;
 
@@ -12,10 +12,15 @@ use crate::rules::protocol::Protocol;
 /// (SEP-2133).
 const EXTENSIONS: &str = "extensions";
 
-/// The roles of every extension enabled.
-pub fn assign(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<SchemaName, RustName>) {
+/// The roles of every extension enabled (none without one), their marker types named apart
+/// from `types`.
+pub fn assign(
+    types: &Types,
+    protocol: &Protocol,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+) -> Markers {
     if protocol.extensions.is_empty() {
-        return;
+        return Markers::default();
     }
     let mut roles = Vec::new();
     for extension in &protocol.extensions {
@@ -37,7 +42,7 @@ pub fn assign(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Schem
             })
             .filter_map(|o| rust_of.get(o.request.as_ref()?).cloned())
             .collect();
-        let ty = marker_name(module, &roles, &extension.id);
+        let ty = marker_name(types, &roles, &extension.id);
         let docs = format!(
             "The extension `{}`, enabled when this module was generated. {}\n\nIts `resultType` values ({}) are read only where the client advertised it on the request (`mcp_runtime::extension::Reader`), and a server answers with its results only through the proof that the client did (`mcp_runtime::extension::Advertised`).",
             extension.id,
@@ -56,33 +61,35 @@ pub fn assign(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Schem
             docs,
         });
     }
-    module.extensions = roles;
-    module.extension_capabilities = capabilities(module, protocol, rust_of);
+    Markers {
+        extensions: roles,
+        capabilities: capabilities(types, protocol, rust_of),
+    }
 }
 
 /// `TasksExtension` for `io.modelcontextprotocol/tasks`: the identifier's last segment, in
 /// PascalCase, suffixed; numbered when a type already has the name.
-fn marker_name(module: &Module, taken: &[ExtensionRole], id: &str) -> RustName {
+fn marker_name(types: &Types, taken: &[ExtensionRole], id: &str) -> RustName {
     let word = id.rsplit('/').next().unwrap_or(id);
     let hint = RustName::pascal(word).suffixed("Extension");
-    let is_taken = |n: &RustName| module.types.contains_key(n) || taken.iter().any(|r| &r.ty == n);
+    let is_taken = |n: &RustName| types.contains_key(n) || taken.iter().any(|r| &r.ty == n);
     first_free(&hint, |h, i| h.suffixed(i), is_taken)
 }
 
 /// The client capabilities' optional map of extensions, when the protocol model names the
 /// capabilities type and it has one.
 fn capabilities(
-    module: &Module,
+    types: &Types,
     protocol: &Protocol,
     rust_of: &BTreeMap<SchemaName, RustName>,
 ) -> Option<ExtensionCapabilitiesRole> {
     let def = &protocol.input_requests.as_ref()?.capabilities;
     let ty = rust_of.get(def)?;
-    let field = module
+    let field = types
         .structure(ty)?
         .field(EXTENSIONS)
         .filter(|f| !f.required)?;
-    let Ty::Map(settings) = module.resolve(&field.ty).clone() else {
+    let Ty::Map(settings) = types.resolve(&field.ty).clone() else {
         return None;
     };
     Some(ExtensionCapabilitiesRole {

@@ -3,16 +3,15 @@
 //! every other member optional. Read off the shapes, in JSON Schema's own words; the runtime's
 //! `ObjectSchema` builds them from named fields.
 
-use crate::model::ir::{Kind, Module, ObjectSchemaRole, Struct, Ty};
+use crate::model::ir::{Kind, ObjectSchemaRole, Struct, Ty, Types};
 
 /// JSON Schema's members of an object schema.
 const PROPERTIES: &str = "properties";
 const REQUIRED: &str = "required";
 
 /// Every struct of `module` with the shape of an object schema, in name order.
-pub fn object_schemas(module: &Module) -> Vec<ObjectSchemaRole> {
-    module
-        .types
+pub fn object_schemas(types: &Types) -> Vec<ObjectSchemaRole> {
+    types
         .iter()
         .filter_map(|(name, def)| match &def.kind {
             Kind::Struct(s) if !s.sealed => {
@@ -68,7 +67,7 @@ mod tests {
         }
     }
 
-    fn module(fields: Vec<Field>) -> Module {
+    fn module(fields: Vec<Field>) -> Types {
         let name = RustName::pascal("Form");
         let def = TypeDef {
             name: name.clone(),
@@ -79,10 +78,7 @@ mod tests {
                 ..Struct::default()
             }),
         };
-        Module {
-            types: [(name, def)].into(),
-            ..Module::default()
-        }
+        [(name, def)].into_iter().collect()
     }
 
     fn properties() -> Field {

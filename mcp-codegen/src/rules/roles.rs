@@ -6,8 +6,8 @@
 use std::collections::BTreeMap;
 
 use crate::model::ir::{
-    CapabilityRule, InputKind, InputRole, Kind, Module, NotificationRole, Predicate, RequestRole,
-    ResponseRole, RetryRole, Select, Struct, Ty, TypeDef, Union, UnionMode, Variant,
+    CapabilityRule, InputKind, InputRole, Kind, NotificationRole, Predicate, RequestRole,
+    ResponseRole, RetryRole, Roles, Select, Struct, Ty, TypeDef, Types, Union, UnionMode, Variant,
 };
 use crate::model::names::{RustName, SchemaName};
 use crate::rules::protocol::{InputRequests, Protocol, ResultOf};
@@ -28,21 +28,22 @@ const GENERIC_RESULT: &str = "Result";
 
 /// The lookups every role needs.
 struct Context<'a> {
-    module: &'a Module,
+    types: &'a Types,
     protocol: &'a Protocol,
     rust_of: &'a BTreeMap<SchemaName, RustName>,
     outcome_of: &'a BTreeMap<SchemaName, RustName>,
 }
 
-/// Fills the roles of `module`.
+/// The roles of `types`, read off the protocol model; adds to `types` the `<Base>Response`
+/// union of each request with a successful response (see [`add_replies`]).
 pub fn assign(
-    module: &mut Module,
+    types: &mut Types,
     protocol: &Protocol,
     rust_of: &BTreeMap<SchemaName, RustName>,
     outcome_of: &BTreeMap<SchemaName, RustName>,
-) {
+) -> Roles {
     let cx = Context {
-        module,
+        types,
         protocol,
         rust_of,
         outcome_of,
@@ -85,12 +86,15 @@ pub fn assign(
             })
         })
         .collect();
-    module.requests = requests;
-    module.notifications = notifications;
-    module.input = input;
-    module.error_response = crate::rules::jsonrpc_errors::error_response(module, rust_of);
-    module.object_schemas = crate::rules::object_schemas::object_schemas(module);
-    add_replies(module, protocol, rust_of);
+    let mut roles = Roles {
+        requests,
+        notifications,
+        input,
+        error_response: crate::rules::jsonrpc_errors::error_response(types, rust_of),
+        object_schemas: crate::rules::object_schemas::object_schemas(types),
+    };
+    add_replies(types, &mut roles.requests, protocol, rust_of);
+    roles
 }
 
 /// The members that tell a successful response from an error response.
@@ -99,11 +103,16 @@ const ERROR_MEMBER: &str = "error";
 
 /// For every request with a successful response, `<Base>Response`: that response or the
 /// error response, told apart by which of `result` and `error` the message has.
-fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<SchemaName, RustName>) {
+fn add_replies(
+    types: &mut Types,
+    requests: &mut [RequestRole],
+    protocol: &Protocol,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+) {
     let Some(error) = crate::rules::jsonrpc_errors::ERROR_RESPONSES
         .iter()
         .filter_map(|d| rust_of.get(*d))
-        .find(|n| module.types.contains_key(*n))
+        .find(|n| types.contains_key(*n))
         .cloned()
     else {
         return;
@@ -112,15 +121,15 @@ fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Sche
         let Some(request) = rust_of.get(def) else {
             continue;
         };
-        let Some(i) = module.requests.iter().position(|r| &r.ty == request) else {
+        let Some(i) = requests.iter().position(|r| &r.ty == request) else {
             continue;
         };
-        let Some(response) = module.requests[i].response.as_ref().map(|r| r.ty.clone()) else {
+        let Some(response) = requests[i].response.as_ref().map(|r| r.ty.clone()) else {
             continue;
         };
         let base = def.as_str().strip_suffix("Request").unwrap_or(def.as_str());
         let name = RustName::of_def(&SchemaName::new(format!("{base}Response")));
-        if module.types.contains_key(&name) {
+        if types.contains_key(&name) {
             continue;
         }
         let variant = |label: &str, ty: &RustName, member: &str| Variant {
@@ -133,11 +142,12 @@ fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Sche
             request.unraw(),
             info.method
         );
-        module.types.insert(
+        let pointer = types[&response].pointer.clone();
+        types.insert(
             name.clone(),
             TypeDef {
                 name: name.clone(),
-                pointer: module.types[&response].pointer.clone(),
+                pointer,
                 docs: Some(docs),
                 kind: Kind::Union(Union {
                     mode: UnionMode::Shape,
@@ -148,17 +158,17 @@ fn add_replies(module: &mut Module, protocol: &Protocol, rust_of: &BTreeMap<Sche
                 }),
             },
         );
-        module.requests[i].reply = Some(name);
+        requests[i].reply = Some(name);
     }
 }
 
 impl Context<'_> {
     fn structure(&self, name: &RustName) -> Option<&Struct> {
-        self.module.structure(name)
+        self.types.structure(name)
     }
 
     fn union(&self, name: &RustName) -> Option<&Union> {
-        match &self.module.types.get(name)?.kind {
+        match &self.types.get(name)?.kind {
             Kind::Union(u) => Some(u),
             _ => None,
         }
@@ -166,13 +176,13 @@ impl Context<'_> {
 
     /// The type `ty` stands for, aliases followed.
     fn resolve<'t>(&'t self, ty: &'t Ty) -> &'t Ty {
-        self.module.resolve(ty)
+        self.types.resolve(ty)
     }
 
     fn named(&self, def: &str) -> Option<&RustName> {
         self.rust_of
             .get(def)
-            .filter(|n| self.module.types.contains_key(*n))
+            .filter(|n| self.types.contains_key(*n))
     }
 
     fn params(&self, s: &Struct) -> Ty {
@@ -262,7 +272,7 @@ fn input_role(cx: &Context<'_>, names: &InputRequests) -> Option<InputRole> {
     let capability_error = cx
         .named(names.missing_capability_error.as_str())
         .and_then(|name| {
-            crate::rules::jsonrpc_errors::capability_error(cx.module, name, &capabilities, &rules)
+            crate::rules::jsonrpc_errors::capability_error(cx.types, name, &capabilities, &rules)
         });
     let rules_name = RustName::constant("input capability rules");
     let why: String = rules

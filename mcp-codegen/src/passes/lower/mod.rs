@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::error::{SchemaError, SchemaResult};
 use crate::input::keywords;
 use crate::model::ir::{
-    ConstValue, Constant, EnumValue, Field, Kind, Module, ResultMode, Select, Struct, Ty, TypeDef,
+    ConstValue, Constant, EnumValue, Field, Kind, ResultMode, Select, Struct, Ty, TypeDef, Types,
     Union, UnionMode, Variant,
 };
 use crate::model::names::{RustName, first_free};
@@ -49,7 +49,7 @@ pub struct Lowerer<'a> {
     options: &'a Options,
     /// The Rust names of the `$def`s and outcome enums.
     names: &'a DefNames,
-    module: Module,
+    types: Types,
     /// Inline enums shared by value set -> name.
     enums: BTreeMap<Vec<String>, RustName>,
     /// How often each inline enum value set occurs.
@@ -93,7 +93,7 @@ impl<'a> Lowerer<'a> {
             protocol,
             options,
             names,
-            module: Module::default(),
+            types: Types::default(),
             enums: BTreeMap::new(),
             enum_counts: BTreeMap::new(),
             unions: BTreeMap::new(),
@@ -141,9 +141,9 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Lowers every `$def` and outcome enum and returns the module of their types (its roles
-    /// and overview are the passes after this one).
-    pub fn lower(mut self) -> SchemaResult<Module> {
+    /// Lowers every `$def` and outcome enum and returns their types (what they are to the
+    /// protocol is for the passes after this one).
+    pub fn lower(mut self) -> SchemaResult<Types> {
         for (name, def) in self.defs {
             let at = Cursor::def(self.defs_key, name);
             let rust = self.names.rust_of[name.as_str()].clone();
@@ -171,17 +171,16 @@ impl<'a> Lowerer<'a> {
             );
             self.insert(def);
         }
-        Ok(self.module)
+        Ok(self.types)
     }
 
     fn insert(&mut self, def: TypeDef) {
-        self.module.types.insert(def.name.clone(), def);
+        self.types.insert(def.name.clone(), def);
     }
 
     /// A fresh Rust name for an anonymous type, based on `hint`.
     fn fresh(&self, hint: RustName) -> RustName {
-        let taken =
-            |n: &RustName| self.module.types.contains_key(n) || self.names.taken.contains(n);
+        let taken = |n: &RustName| self.types.contains_key(n) || self.names.taken.contains(n);
         first_free(&hint, |h, i| h.suffixed(i), taken)
     }
 
@@ -433,13 +432,11 @@ mod tests {
     use crate::model::names::SchemaName;
     use serde_json::json;
 
-    fn ty(m: &Module, name: &str) -> Kind {
-        m.types[&RustName::of_def(&SchemaName::new(name))]
-            .kind
-            .clone()
+    fn ty(m: &Types, name: &str) -> Kind {
+        m[&RustName::of_def(&SchemaName::new(name))].kind.clone()
     }
 
-    fn lower(defs: Value) -> SchemaResult<Module> {
+    fn lower(defs: Value) -> SchemaResult<Types> {
         let defs = defs.as_object().unwrap().clone();
         let protocol = Protocol::default();
         let options = Options {
@@ -517,7 +514,7 @@ mod tests {
     }
 
     /// The members' types of struct `name`, by JSON key.
-    fn member_types(m: &Module, name: &str) -> Vec<(String, Ty)> {
+    fn member_types(m: &Types, name: &str) -> Vec<(String, Ty)> {
         let Kind::Struct(s) = ty(m, name) else {
             panic!("{name} is not a struct")
         };
@@ -536,7 +533,7 @@ mod tests {
         .unwrap();
         let types = member_types(&m, "Caps");
         assert!(types.iter().all(|(_, t)| *t == Ty::Object), "{types:?}");
-        assert_eq!(m.types.len(), 1, "no type is generated for them");
+        assert_eq!(m.len(), 1, "no type is generated for them");
     }
 
     #[test]
@@ -551,7 +548,7 @@ mod tests {
             let Ty::Named(name) = t else {
                 panic!("{key}: {t:?}")
             };
-            assert!(matches!(m.types[&name].kind, Kind::Struct(_)), "{key}");
+            assert!(matches!(m[&name].kind, Kind::Struct(_)), "{key}");
         }
     }
 
