@@ -312,8 +312,8 @@ impl Builder {
         }
     }
 
-    /// One schema's passes up to the IR: load, patch, extensions, protocol model, naming and
-    /// lowering, cycles, roles, extension roles, sizes, overview. With several schemas
+    /// One schema's passes up to the IR, in the order the crate docs list them (a test checks
+    /// that the two agree; each `// name:` comment opens a pass). With several schemas
     /// (`own_extensions`), an extension defined for another revision is left out.
     fn lower_source(&self, source: &Source, own_extensions: bool) -> Result<Lowered, Error> {
         self.print_rerun_lines(source);
@@ -332,15 +332,16 @@ impl Builder {
             |e: SchemaError| unrecognised_hint(e.in_file(&loaded.path), overlay.is_none());
         let (defs, defs_key) = (definitions(&loaded).map_err(in_schema)?, loaded.defs_key);
         self.check_overlay_names(overlay.as_ref(), defs)?;
-        // protocol model: requests, results, outcomes, and every overlay fact later passes read.
+        // protocol: the model of requests, results, outcomes, and every overlay fact later passes read.
         let protocol =
             Protocol::read(defs, defs_key, overlay.as_ref(), &extensions).map_err(in_schema)?;
-        // lower: a Rust name for every definition, then the types.
+        // names: a Rust name for every definition and outcome enum.
         let names = DefNames::assign(defs, defs_key, &protocol).map_err(in_schema)?;
+        // lower: the types.
         let mut types = Lowerer::new(defs, defs_key, &protocol, &names, &self.options())
             .lower()
             .map_err(in_schema)?;
-        // same shapes: inline types of one structure generated once, the other names aliases.
+        // same_shapes: inline types of one structure generated once, the other names aliases.
         same_shapes::merge(&mut types, |p| pointer::within_def(p, defs_key));
         // cycles: a Box where a type would contain itself.
         cycles::break_cycles(&mut types).map_err(in_schema)?;
@@ -600,6 +601,96 @@ mod tests {
         let mut b = Builder::new();
         b.schema_str(SCHEMA).cargo_metadata(false).raw_json(raw);
         b.generate_string().map(|g| g.text).unwrap_or_default()
+    }
+
+    /// The passes a numbered list in `text` names, in order: each item's name (in bold) and
+    /// the function that runs it (its first code span), such as `("roles", "roles::assign")`.
+    fn listed_passes(text: &str) -> Vec<(String, String)> {
+        text.lines()
+            .map(|line| line.trim_start_matches("//!").trim_start())
+            .filter_map(|line| {
+                let (number, item) = line.split_once(". **")?;
+                number.parse::<usize>().ok()?;
+                let (name, rest) = item.split_once("**")?;
+                let function = rest.split('`').nth(1)?;
+                Some((name.to_owned(), function.to_owned()))
+            })
+            .collect()
+    }
+
+    /// The README's account of the generator's passes (the README holds other lists).
+    fn readme_passes_section() -> &'static str {
+        let readme = include_str!("../README.md");
+        let start = readme
+            .find("- **mcp-codegen** runs one way")
+            .expect("the README's passes");
+        let section = &readme[start..];
+        &section[..section.find("- **mcp-derive**").unwrap_or(section.len())]
+    }
+
+    /// The source text of `Builder::lower_source`'s body.
+    fn lower_source_text() -> &'static str {
+        let source = include_str!("builder.rs");
+        let start = source
+            .find("    fn lower_source(")
+            .expect("lower_source is in builder.rs");
+        let body = &source[start..];
+        &body[..body.find("\n    }\n").expect("lower_source ends")]
+    }
+
+    /// The labels of `lower_source`'s comments (`// roles: ...` opens the roles pass), in order.
+    fn pass_labels(body: &str) -> Vec<String> {
+        body.lines()
+            .filter_map(|line| line.trim_start().strip_prefix("// "))
+            .filter_map(|comment| comment.split_once(':'))
+            .map(|(label, _)| label.to_owned())
+            .collect()
+    }
+
+    /// Where `body` calls the last segment of `function` (`roles::assign`: `::assign(` or
+    /// `.assign(`), from byte `from` on.
+    fn call_at(body: &str, function: &str, from: usize) -> Option<usize> {
+        let name = function.rsplit("::").next()?;
+        [format!("::{name}("), format!(".{name}(")]
+            .iter()
+            .filter_map(|call| body[from..].find(call.as_str()))
+            .min()
+            .map(|at| from + at)
+    }
+
+    /// The crate docs' and the README's pass lists are the one `lower_source` runs: the same
+    /// names in the same order, and each documented function called there, after the one
+    /// before it.
+    #[test]
+    fn the_documented_passes_are_the_ones_lower_source_runs_in_order() {
+        let crate_docs = listed_passes(include_str!("lib.rs"));
+        assert_eq!(
+            listed_passes(readme_passes_section()),
+            crate_docs,
+            "README against lib.rs"
+        );
+        check_against_lower_source(&crate_docs);
+    }
+
+    /// Asserts that `documented` names `lower_source`'s passes and calls, in order.
+    fn check_against_lower_source(documented: &[(String, String)]) {
+        let body = lower_source_text();
+        let names: Vec<String> = documented.iter().map(|(n, _)| n.clone()).collect();
+        assert!(names.len() >= 10, "the docs list the passes: {names:?}");
+        assert_eq!(
+            pass_labels(body),
+            names,
+            "lib.rs's list against lower_source's comments"
+        );
+        let mut from = 0;
+        for (name, function) in documented {
+            let at = call_at(body, function, from);
+            assert!(
+                at.is_some(),
+                "{name}: `{function}` is not called after the pass before it"
+            );
+            from = at.unwrap_or(from);
+        }
     }
 
     #[test]
