@@ -344,13 +344,13 @@ impl Builder {
         // same_shapes: inline types of one structure generated once, the other names aliases.
         same_shapes::merge(&mut types, |p| pointer::within_def(p, defs_key));
         // cycles: a Box where a type would contain itself.
-        cycles::break_cycles(&mut types).map_err(in_schema)?;
+        let acyclic = cycles::break_cycles(&mut types).map_err(in_schema)?;
         // roles: requests, notifications, results, multi round-trip types.
         let roles = roles::assign(&mut types, &protocol, &names.rust_of, &names.outcome_of);
         // markers: a marker type per enabled extension.
         let markers = markers::assign(&types, &protocol, &names.rust_of);
         // sizes: a Box on the large members clippy would have the user box.
-        sizes::bound(&mut types, &roles);
+        sizes::bound(&mut types, &roles, acyclic);
         // precompile: the messages whose reader the module compiles.
         let precompiled = if self.precompile {
             precompile::select(&types, &roles)

@@ -43,13 +43,14 @@
 //! 7. **same_shapes** (`same_shapes::merge`, `passes/same_shapes.rs`): inline types of one
 //!    structure at members of one name generated once.
 //! 8. **cycles** (`cycles::break_cycles`, `passes/cycles.rs`): a `Box` where a type would
-//!    contain itself.
+//!    contain itself; returns `Acyclic`, the proof of it.
 //! 9. **roles** (`roles::assign`, `rules/roles.rs`): what each type is to the protocol, returned
 //!    as `Roles`.
 //! 10. **markers** (`markers::assign`, `rules/markers.rs`): a marker type per enabled
 //!     extension, returned as `Markers`.
-//! 11. **sizes** (`sizes::bound`, `passes/sizes.rs`, takes `Roles`): a `Box` on the large
-//!     members and variants clippy would have a user box, by `passes/layout.rs`'s estimates.
+//! 11. **sizes** (`sizes::bound`, `passes/sizes.rs`, takes `Roles` and `Acyclic`): a `Box` on
+//!     the large members and variants clippy would have a user box, by `passes/layout.rs`'s
+//!     estimates.
 //! 12. **precompile** (`precompile::select`, `passes/precompile.rs`, takes `Roles`): with
 //!     [`Builder::precompile`], the messages whose reader the module compiles.
 //! 13. **overview** (`overview::text`, `rules/overview.rs`, takes `Roles` and `Markers`): the

@@ -14,11 +14,16 @@ enum Mark {
     Done,
 }
 
+/// What [`break_cycles`] returns: no type holds itself by value any more. The passes that
+/// walk the types by value after it (`sizes::bound`) take it, so they cannot run before it.
+#[derive(Debug, Clone, Copy)]
+pub struct Acyclic(());
+
 /// Boxes the edges that close cycles; a cycle made only of aliases is an error.
 ///
 /// The depth-first search keeps its own stack: a chain of `$ref`s as long as the schema has
 /// `$def`s (10,000 and more) must not overflow the thread's stack.
-pub fn break_cycles(types: &mut Types) -> SchemaResult<()> {
+pub fn break_cycles(types: &mut Types) -> SchemaResult<Acyclic> {
     struct Frame {
         name: RustName,
         edges: Vec<(usize, RustName)>,
@@ -64,7 +69,7 @@ pub fn break_cycles(types: &mut Types) -> SchemaResult<()> {
             }
         }
     }
-    Ok(())
+    Ok(Acyclic(()))
 }
 
 fn box_slot(types: &mut Types, name: &RustName, slot: usize) -> SchemaResult<()> {

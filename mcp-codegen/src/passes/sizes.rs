@@ -29,6 +29,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::ir::{Kind, Roles, RustName, Struct, Ty, Types, Union};
+use crate::passes::cycles::Acyclic;
 use crate::passes::layout::{self, Layouts};
 use crate::rules::jsonrpc_errors;
 
@@ -48,8 +49,9 @@ const WORTH_A_BOX: usize = 64;
 const HUGE: usize = 64 << 10;
 
 /// Boxes members and variants of `types`, each type after the types it holds by value. Takes
-/// the `roles` (they name the types a user holds whole), so it runs after they are assigned.
-pub fn bound(types: &mut Types, roles: &Roles) {
+/// the `roles` (they name the types a user holds whole) and the proof that no type holds
+/// itself by value, so it runs after both passes.
+pub fn bound(types: &mut Types, roles: &Roles, _: Acyclic) {
     let limits = held_whole(types, roles);
     let mut known = Layouts::new();
     for name in layout::bottom_up(types) {
@@ -212,7 +214,8 @@ mod tests {
     fn a_large_result_boxes_its_largest_members_until_within_the_variant_gap() {
         // Boxing the 96-byte member leaves 152 bytes: the others stay.
         let mut m = module(holder(true));
-        bound(&mut m, &Roles::default());
+        let acyclic = crate::passes::cycles::break_cycles(&mut m).unwrap();
+        bound(&mut m, &Roles::default(), acyclic);
         assert_eq!(
             fields(&m, "Holder"),
             [
@@ -230,7 +233,8 @@ mod tests {
         for defs in [holder(false), vec![("Strings", strings(8))]] {
             let mut m = module(defs);
             let before = m.clone();
-            bound(&mut m, &Roles::default());
+            let acyclic = crate::passes::cycles::break_cycles(&mut m).unwrap();
+            bound(&mut m, &Roles::default(), acyclic);
             assert_eq!(m, before);
         }
     }
@@ -277,7 +281,8 @@ mod tests {
                 ),
             ),
         ]);
-        bound(&mut m, &Roles::default());
+        let acyclic = crate::passes::cycles::break_cycles(&mut m).unwrap();
+        bound(&mut m, &Roles::default(), acyclic);
         let first = |name: &str, n: usize| fields(&m, name).into_iter().take(n).collect::<Vec<_>>();
         assert_eq!(first("Data", 1), [boxed(named("Caps"))]);
         assert_eq!(first("Failure", 2), [Ty::String, boxed(named("Data"))]);
@@ -310,7 +315,8 @@ mod tests {
             ("Far", union("One", "Ten")),
             ("Near", union("One", "Nine")),
         ]);
-        bound(&mut m, &Roles::default());
+        let acyclic = crate::passes::cycles::break_cycles(&mut m).unwrap();
+        bound(&mut m, &Roles::default(), acyclic);
         assert_eq!(fields(&m, "Far"), [named("One"), boxed(named("Ten"))]);
         assert_eq!(fields(&m, "Near"), [named("One"), named("Nine")]);
     }
