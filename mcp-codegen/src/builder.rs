@@ -618,24 +618,29 @@ mod tests {
             .collect()
     }
 
+    /// The part of `text` from `start` to the next `end` after it (to the text's end without
+    /// one).
+    fn between<'t>(text: &'t str, start: &str, end: &str) -> &'t str {
+        let from = text
+            .find(start)
+            .unwrap_or_else(|| panic!("{start:?} is not there"));
+        let rest = &text[from..];
+        &rest[..rest.find(end).unwrap_or(rest.len())]
+    }
+
     /// The README's account of the generator's passes (the README holds other lists).
     fn readme_passes_section() -> &'static str {
         let readme = include_str!("../README.md");
-        let start = readme
-            .find("- **mcp-codegen** runs one way")
-            .expect("the README's passes");
-        let section = &readme[start..];
-        &section[..section.find("- **mcp-derive**").unwrap_or(section.len())]
+        between(readme, "- **mcp-codegen** runs one way", "- **mcp-derive**")
     }
 
     /// The source text of `Builder::lower_source`'s body.
     fn lower_source_text() -> &'static str {
-        let source = include_str!("builder.rs");
-        let start = source
-            .find("    fn lower_source(")
-            .expect("lower_source is in builder.rs");
-        let body = &source[start..];
-        &body[..body.find("\n    }\n").expect("lower_source ends")]
+        between(
+            include_str!("builder.rs"),
+            "    fn lower_source(",
+            "\n    }\n",
+        )
     }
 
     /// The labels of `lower_source`'s comments (`// roles: ...` opens the roles pass), in order.
