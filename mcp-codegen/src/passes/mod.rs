@@ -2,8 +2,8 @@
 //! ([`def_names`]), lowering ([`lower`]), inline types of one structure merged
 //! ([`same_shapes`]), cycles broken ([`cycles`]), large members boxed ([`sizes`], by
 //! [`layout`]'s estimates), and the messages whose readers are compiled with the module
-//! ([`precompile`]). None of them spells a protocol word: what they need of the protocol
-//! comes from [`crate::rules`] (the protocol model, the roles) as arguments.
+//! ([`precompile`]). What they need of the protocol comes from [`crate::rules`] as
+//! arguments: the protocol model, the roles.
 
 pub mod cycles;
 pub mod def_names;

@@ -1,10 +1,9 @@
 //! The protocol rules: what the schema and the overlay say each definition is to MCP, read
-//! once into the protocol model ([`protocol`]) and turned into the IR's roles. Every protocol
-//! word of the generator is in this folder or in the overlay: the result rules lowering
-//! applies ([`results`]), the roles of the requests, notifications and multi round-trip types
-//! ([`roles`]) with the JSON-RPC error responses ([`jsonrpc_errors`]) and object schemas
-//! ([`object_schemas`]) they name, the extensions' marker types ([`markers`]), and the
-//! generated module's overview ([`overview`]).
+//! once into the protocol model ([`protocol`]) and turned into the IR's roles: the result
+//! rules lowering applies ([`results`]), the roles of the requests, notifications and multi
+//! round-trip types ([`roles`]) with the JSON-RPC error responses ([`jsonrpc_errors`]) and
+//! object schemas ([`object_schemas`]) they name, the extensions' marker types
+//! ([`markers`]), and the generated module's overview ([`overview`]).
 
 pub mod jsonrpc_errors;
 pub mod markers;
