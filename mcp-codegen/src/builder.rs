@@ -332,7 +332,7 @@ impl Builder {
             |e: SchemaError| unrecognised_hint(e.in_file(&loaded.path), overlay.is_none());
         let (defs, defs_key) = (definitions(&loaded).map_err(in_schema)?, loaded.defs_key);
         self.check_overlay_names(overlay.as_ref(), defs)?;
-        // protocol: the model of requests, results, outcomes, and every overlay fact later passes read.
+        // protocol: requests, results, outcomes, and every overlay fact later passes read.
         let protocol =
             Protocol::read(defs, defs_key, overlay.as_ref(), &extensions).map_err(in_schema)?;
         // names: a Rust name for every definition and outcome enum.

@@ -283,6 +283,7 @@ impl<'a> Compare<'a> {
     fn target_field(&self, s: &Struct, g: &Field, local: &mut Local) {
         let (from, to) = (self.from.revision, self.to.revision);
         let label = format!("`{}`", g.json);
+        let target = &self.to.module.types;
         match s.field(&g.json) {
             Some(f) => {
                 if g.required && !f.required {
@@ -298,7 +299,7 @@ impl<'a> Compare<'a> {
             None if g.required => local
                 .fails
                 .push(format!("{label}: required in {to}, missing in {from}")),
-            None if s.extra.is_some() && !matches!(self.to.module.types.resolve(&g.ty), Ty::Value | Ty::Raw) => {
+            None if s.extra.is_some() && !matches!(target.resolve(&g.ty), Ty::Value | Ty::Raw) => {
                 local.fails.push(format!(
                     "{label}: declared in {to} only (a value kept among {from}'s undeclared members may not fit)"
                 ))

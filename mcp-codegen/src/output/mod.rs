@@ -1,7 +1,7 @@
-//! What a run produces: the formatted Rust file ([`file`](mod@file): formatting, and the checks that
-//! let `Builder::generate` write only a changed file and never over an input), and what the
-//! [`Generated`] value says of it (with two revisions, what they share and how the other
-//! types convert).
+//! What a run produces: the formatted Rust file ([`file`](mod@file): formatting, and the
+//! checks that let `Builder::generate` write only a changed file and never over an input),
+//! and what the [`Generated`] value says of it (with two revisions, what they share and how
+//! the other types convert).
 
 pub mod file;
 
