@@ -27,7 +27,8 @@
 //!
 //! For each schema, `Builder::lower_source` runs these passes in this order, each a private
 //! module with one job; a pass whose result a later one needs returns it as a value that the
-//! later pass takes as an argument (a unit test checks that this list and that function agree):
+//! later pass takes as an argument (`tests/pass_list.rs` checks that this list and that
+//! function agree):
 //!
 //! 1. **load** (`Source::load`, `input/load.rs`): the schema's bytes, read within bounds and
 //!    parsed; the revision's overlay is picked by content or folder name (`input/overlay.rs`).
