@@ -7,16 +7,20 @@ use serde_json::{Map, Value};
 
 use crate::emit::{EmitOptions, emit};
 use crate::error::{Error, SchemaError};
-use crate::extension::{Enabled, ExtensionDef};
-use crate::ir::{Lowered, MessageKind, Methods, Module};
-use crate::load::{self, Source};
-use crate::lower::{Lowerer, Options};
-use crate::naming::DefNames;
-use crate::output::{Generated, format_file, holds_exactly};
-use crate::overlay::Overlay;
-use crate::precompile;
-use crate::protocol::Protocol;
-use crate::{cycles, eras, extension_roles, layout, overview, pointer, roles, same_shapes, sizes};
+use crate::input::extensions::{Enabled, ExtensionDef};
+use crate::input::load::{self, Source};
+use crate::input::overlay::Overlay;
+use crate::join::side_by_side;
+use crate::model::ir::{Lowered, MessageKind, Methods, Module};
+use crate::model::pointer;
+use crate::output::Generated;
+use crate::output::file::{format_file, holds_exactly, same_file};
+use crate::passes::def_names::DefNames;
+use crate::passes::lower::{Lowerer, Options};
+use crate::passes::precompile;
+use crate::passes::{cycles, layout, same_shapes, sizes};
+use crate::rules::protocol::Protocol;
+use crate::rules::{markers, overview, roles};
 
 /// Configures and runs the generator.
 ///
@@ -30,7 +34,7 @@ use crate::{cycles, eras, extension_roles, layout, overview, pointer, roles, sam
 /// ```
 #[derive(Debug, Clone)]
 pub struct Builder {
-    /// One schema per revision (two: both generated side by side, see `crate::eras`).
+    /// One schema per revision (two: both generated side by side, see `crate::join::side_by_side`).
     schemas: Vec<Source>,
     revision: Option<String>,
     overlay: Option<PathBuf>,
@@ -308,8 +312,8 @@ impl Builder {
         }
     }
 
-    /// One schema's passes up to the IR: load, patch, extensions, protocol model, naming and
-    /// lowering, cycles, roles, extension roles, sizes, overview. With several schemas
+    /// One schema's passes up to the IR, in the order the crate docs list them (a test checks
+    /// that the two agree; each `// name:` comment opens a pass). With several schemas
     /// (`own_extensions`), an extension defined for another revision is left out.
     fn lower_source(&self, source: &Source, own_extensions: bool) -> Result<Lowered, Error> {
         self.print_rerun_lines(source);
@@ -328,30 +332,40 @@ impl Builder {
             |e: SchemaError| unrecognised_hint(e.in_file(&loaded.path), overlay.is_none());
         let (defs, defs_key) = (definitions(&loaded).map_err(in_schema)?, loaded.defs_key);
         self.check_overlay_names(overlay.as_ref(), defs)?;
-        // protocol model: requests, results, outcomes, and every overlay fact later passes read.
+        // protocol: requests, results, outcomes, and every overlay fact later passes read.
         let protocol =
             Protocol::read(defs, defs_key, overlay.as_ref(), &extensions).map_err(in_schema)?;
-        // lower: a Rust name for every definition, then the types.
+        // names: a Rust name for every definition and outcome enum.
         let names = DefNames::assign(defs, defs_key, &protocol).map_err(in_schema)?;
-        let mut module = Lowerer::new(defs, defs_key, &protocol, &names, &self.options())
+        // lower: the types.
+        let mut types = Lowerer::new(defs, defs_key, &protocol, &names, &self.options())
             .lower()
             .map_err(in_schema)?;
-        // same shapes: inline types of one structure generated once, the other names aliases.
-        same_shapes::merge(&mut module, |p| pointer::within_def(p, defs_key));
+        // same_shapes: inline types of one structure generated once, the other names aliases.
+        same_shapes::merge(&mut types, |p| pointer::within_def(p, defs_key));
         // cycles: a Box where a type would contain itself.
-        cycles::break_cycles(&mut module).map_err(in_schema)?;
+        let acyclic = cycles::break_cycles(&mut types).map_err(in_schema)?;
         // roles: requests, notifications, results, multi round-trip types.
-        roles::assign(&mut module, &protocol, &names.rust_of, &names.outcome_of);
-        // extension roles: a marker per enabled extension.
-        extension_roles::assign(&mut module, &protocol, &names.rust_of);
+        let roles = roles::assign(&mut types, &protocol, &names.rust_of, &names.outcome_of);
+        // markers: a marker type per enabled extension.
+        let markers = markers::assign(&types, &protocol, &names.rust_of);
         // sizes: a Box on the large members clippy would have the user box.
-        sizes::bound(&mut module);
+        sizes::bound(&mut types, &roles, acyclic);
         // precompile: the messages whose reader the module compiles.
-        if self.precompile {
-            precompile::select(&mut module);
-        }
+        let precompiled = if self.precompile {
+            precompile::select(&types, &roles)
+        } else {
+            Vec::new()
+        };
         // overview: the generated module's docs.
-        module.overview = overview::text(&module, defs, &protocol);
+        let overview = overview::text(&types, &roles, &markers, defs, &protocol);
+        let module = Module {
+            types,
+            roles,
+            markers,
+            overview,
+            precompiled,
+        };
         let methods = methods_of(&protocol);
         Ok(Lowered {
             module,
@@ -394,7 +408,7 @@ impl Builder {
             revision: lowered.revision,
             types: lowered.module.types.len(),
             eras: None,
-            sizes: layout::estimate(&lowered.module)
+            sizes: layout::estimate(&lowered.module.types)
                 .into_iter()
                 .map(|(name, l)| (name.unraw().to_owned(), l.size))
                 .collect(),
@@ -402,7 +416,7 @@ impl Builder {
     }
 
     /// The passes for each of several schemas, then the join of their IRs and one file with a
-    /// module per revision (see [`eras::generate`]).
+    /// module per revision (see [`side_by_side::generate`]).
     fn generate_eras(&self, sources: &[Source]) -> Result<Generated, Error> {
         let Ok(sources) = <&[Source; 2]>::try_from(sources) else {
             return Err(Error::Eras(format!(
@@ -415,7 +429,7 @@ impl Builder {
                 "Builder::revision and Builder::overlay name the revision of one schema; with two, each revision is recognised from its schema's content or folder".to_owned(),
             ));
         }
-        eras::generate(
+        side_by_side::generate(
             sources,
             |source| self.lower_source(source, true),
             &self.extensions,
@@ -527,29 +541,10 @@ fn definitions(loaded: &load::Loaded) -> Result<&Map<String, Value>, SchemaError
         .and_then(Value::as_object)
         .ok_or_else(|| {
             SchemaError::new(
-                crate::pointer::defs(loaded.defs_key),
+                crate::model::pointer::defs(loaded.defs_key),
                 "the overlay's patches left no definitions object",
             )
         })
-}
-
-/// Whether `a` and `b` name one existing file: the same canonical path, or (on Unix) the same
-/// device and inode. A path that does not exist is no other file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    let (Ok(ca), Ok(cb)) = (std::fs::canonicalize(a), std::fs::canonicalize(b)) else {
-        return false;
-    };
-    if ca == cb {
-        return true;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt as _;
-        if let (Ok(ma), Ok(mb)) = (std::fs::metadata(&ca), std::fs::metadata(&cb)) {
-            return ma.dev() == mb.dev() && ma.ino() == mb.ino();
-        }
-    }
-    false
 }
 
 /// The requests and notifications of the protocol model, by method.

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::pointer;
+use crate::model::pointer;
 
 /// What went wrong while generating, and where.
 #[derive(Debug, thiserror::Error)]

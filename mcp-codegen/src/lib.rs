@@ -23,52 +23,55 @@
 //! client advertised the extension and built only with the proof of it (see
 //! `mcp_runtime::extension`). Without an extension the output is the revision's alone.
 //!
-//! The [`Builder`] runs the passes in order, each a private module with one job (the list
-//! reads in `Builder::lower_source`): `load` (read and parse the schema; `overlay` picks the
-//! revision's rules), `patch` (the overlay's corrections), `extension` (the enabled
-//! extensions' definitions and patches merged in), `protocol` (the protocol model: requests,
-//! results, outcomes, and every overlay fact later passes read), `naming` and `lower` (a Rust
-//! name per definition, then the IR's types; `results` for result structs and outcomes),
-//! `same_shapes` (inline types of one structure at members of one name generated once),
-//! `cycles` (a `Box` where a type contains itself), `roles` and `extension_roles` (what each
-//! type is to the protocol), `sizes` (a `Box` on the large members and variants clippy would
-//! have a user box, by `layout`'s size estimates), `overview` (the module's docs), and `emit` (IR to tokens); with
-//! two schemas, `eras` joins the two IRs before emitting. Names are typed in `names`, keywords
-//! classified in `keywords`, JSON pointers built and read in `pointer`, and what a run
-//! produces is in `output`.
+//! # The passes
+//!
+//! For each schema, `Builder::lower_source` runs these passes in this order, each a private
+//! module with one job; a pass whose result a later one needs returns it as a value that the
+//! later pass takes as an argument (`tests/pass_list.rs` checks that this list and that
+//! function agree):
+//!
+//! 1. **load** (`Source::load`, `input/load.rs`): the schema's bytes, read within bounds and
+//!    parsed; the revision's overlay is picked by content or folder name (`input/overlay.rs`).
+//! 2. **patch** (`Overlay::apply`, `input/patch.rs`): the overlay's corrections of the schema.
+//! 3. **extensions** (`Builder::enable_extensions`, `input/extensions.rs`): the enabled
+//!    extensions' definitions and patches merged in.
+//! 4. **protocol** (`Protocol::read`, `rules/protocol.rs`): the protocol model (requests,
+//!    results, outcomes, and every overlay fact the later passes read).
+//! 5. **names** (`DefNames::assign`, `passes/def_names.rs`): a Rust name per definition and
+//!    outcome enum.
+//! 6. **lower** (`Lowerer::lower`, `passes/lower/`): the IR's `Types`; `rules/results.rs`
+//!    for result structs and outcomes, `input/keywords.rs` for the keywords understood.
+//! 7. **same_shapes** (`same_shapes::merge`, `passes/same_shapes.rs`): inline types of one
+//!    structure at members of one name generated once.
+//! 8. **cycles** (`cycles::break_cycles`, `passes/cycles.rs`): a `Box` where a type would
+//!    contain itself; returns `Acyclic`, the proof of it.
+//! 9. **roles** (`roles::assign`, `rules/roles.rs`): what each type is to the protocol, returned
+//!    as `Roles`.
+//! 10. **markers** (`markers::assign`, `rules/markers.rs`): a marker type per enabled
+//!     extension, returned as `Markers`.
+//! 11. **sizes** (`sizes::bound`, `passes/sizes.rs`, takes `Roles` and `Acyclic`): a `Box` on
+//!     the large members and variants clippy would have a user box, by `passes/layout.rs`'s
+//!     estimates.
+//! 12. **precompile** (`precompile::select`, `passes/precompile.rs`, takes `Roles`): with
+//!     [`Builder::precompile`], the messages whose reader the module compiles.
+//! 13. **overview** (`overview::text`, `rules/overview.rs`, takes `Roles` and `Markers`): the
+//!     module's docs.
+//!
+//! Their values make the IR's `Module`, which `emit/` turns into tokens and `output/` into the
+//! file; with two schemas, `join/` joins the two revisions' IRs before emitting
+//! (`join/side_by_side.rs`). The folders are the stages: `input/` (what is read), `model/`
+//! (the IR, typed names, JSON pointers, doc text), `rules/` (the protocol knowledge), `passes/`
+//! (the structural passes), `join/`, `emit/` and `output/`.
 
 mod builder;
-mod cycles;
-mod docs;
 mod emit;
-mod era_facts;
-mod eras;
 mod error;
-mod errors;
-mod extension;
-mod extension_roles;
-mod ir;
+mod input;
 mod join;
-mod keywords;
-mod layout;
-mod load;
-mod lower;
-mod names;
-mod naming;
-mod objects;
-mod opaque;
+mod model;
 mod output;
-mod overlay;
-mod overview;
-mod patch;
-mod pointer;
-mod precompile;
-mod protocol;
-mod results;
-mod roles;
-mod same_shapes;
-mod sizes;
-mod union_dispatch;
+mod passes;
+mod rules;
 
 pub use builder::Builder;
 pub use error::{Error, SchemaError, SchemaResult};
@@ -78,11 +81,11 @@ pub use output::{ConversionKind, ConvertedType, Eras, Generated};
 /// the generator: not a stable API.
 #[doc(hidden)]
 pub mod __internals {
-    pub use crate::load::MAX_NESTING;
-    pub use crate::names::SchemaName;
-    pub use crate::output::holds_exactly;
-    pub use crate::overlay::Overlay;
-    pub use crate::protocol::{Protocol, ResultKind};
+    pub use crate::input::load::MAX_NESTING;
+    pub use crate::input::overlay::Overlay;
+    pub use crate::model::names::SchemaName;
+    pub use crate::output::file::holds_exactly;
+    pub use crate::rules::protocol::{Protocol, ResultKind};
 }
 
 /// The README's examples, compiled as doctests.

@@ -8,7 +8,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::tokens::ty;
-use crate::ir::{Field, ResultMode, Struct, Ty, TypeDef};
+use crate::model::ir::{Field, ResultMode, Struct, Ty, TypeDef};
 
 /// Clippy's `too_many_arguments` threshold.
 const MANY_ARGUMENTS: usize = 7;
@@ -80,7 +80,7 @@ fn into_box(f: &Field, value: TokenStream) -> TokenStream {
 
 fn new_doc(def: &TypeDef, required: &[&Field]) -> String {
     let name = def.name.unraw();
-    let a = crate::docs::capitalised(crate::docs::article(name));
+    let a = crate::model::docs::capitalised(crate::model::docs::article(name));
     if required.is_empty() {
         return format!(" {a} `{name}` with every member unset (the `with_` methods set them).");
     }

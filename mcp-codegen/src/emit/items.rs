@@ -7,7 +7,7 @@ use quote::{ToTokens, quote};
 use super::EmitOptions;
 use super::prose;
 use super::tokens::{Docs, allow_case, doc_lines, ty};
-use crate::ir::{
+use crate::model::ir::{
     ConstValue, Field, Kind, Module, Predicate, ResultMode, ResultSelect, Results, Select, Struct,
     Ty, TypeDef, Union, UnionMode,
 };
@@ -23,7 +23,7 @@ struct Emitter<'a> {
 pub fn emit(
     module: &Module,
     options: &EmitOptions,
-    left_out: &std::collections::BTreeSet<crate::ir::RustName>,
+    left_out: &std::collections::BTreeSet<crate::model::ir::RustName>,
 ) -> TokenStream {
     let e = Emitter {
         module,
@@ -212,7 +212,7 @@ impl Emitter<'_> {
             };
             // An optional member that may be `null` keeps the `null` (`Some`), so that a
             // present `null` and a missing member are written back as they came.
-            let keep_null = if !f.required && self.module.accepts_null(&f.ty) {
+            let keep_null = if !f.required && self.module.types.accepts_null(&f.ty) {
                 quote!(#[mcp(keep_null)])
             } else {
                 TokenStream::new()
@@ -350,7 +350,7 @@ impl Emitter<'_> {
         });
         let new_doc = format!(
             " Creates {} `{type_name}`; at least one of {} must be given.",
-            crate::docs::article(type_name),
+            crate::model::docs::article(type_name),
             keys.iter()
                 .map(|k| format!("`{k}`"))
                 .collect::<Vec<_>>()
@@ -505,7 +505,7 @@ fn param_ty(f: &Field) -> TokenStream {
 }
 
 fn single(
-    name: &crate::names::RustName,
+    name: &crate::model::names::RustName,
     s: &Struct,
     one: &Field,
     required: &[&Field],
@@ -527,7 +527,7 @@ fn single(
     });
     let doc = format!(
         " Creates {} `{}` with `{}` set, which meets its at-least-one-of rule (cannot fail; set the others with `with_`).",
-        crate::docs::article(name.unraw()),
+        crate::model::docs::article(name.unraw()),
         name.unraw(),
         one.json
     );

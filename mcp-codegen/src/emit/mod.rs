@@ -1,18 +1,18 @@
 //! Emission: IR to Rust tokens. A pure stage: it reads the [`Module`] and the output options
 //! and nothing else. Every word of the schema it writes (member names, methods, values)
 //! comes from the IR; what it knows of its own is the vocabulary of `mcp-runtime`, the traits
-//! and paths the generated code implements and calls (`emit/roles.rs` writes
+//! and paths the generated code implements and calls (`emit/trait_impls.rs` writes
 //! `mcp_runtime::Request`, `mcp_runtime::mrtr::Retry`, the extension traits). The
 //! (de)serialization logic lives in the derives of `mcp-runtime`, the protocol behaviour in its
 //! generic functions; this stage writes declarations, derive attributes and trait impls.
 
 mod construct;
-pub mod eras;
 mod items;
 mod prose;
-mod roles;
+pub mod revisions;
 mod table;
 mod tokens;
+mod trait_impls;
 mod wire;
 
 use std::collections::BTreeSet;
@@ -20,8 +20,8 @@ use std::collections::BTreeSet;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Kind, Module, RustName, Ty};
-use crate::names::PRELUDE_CLASHES;
+use crate::model::ir::{Kind, Module, RustName, Ty};
+use crate::model::names::PRELUDE_CLASHES;
 use tokens::doc_lines;
 
 /// Switches that change what is emitted.
@@ -37,14 +37,14 @@ pub fn emit(module: &Module, options: &EmitOptions) -> TokenStream {
 }
 
 /// [`emit`] but for the items of the types `left_out` (with two revisions: those the other
-/// revision's module defines and this one re-exports; see [`eras`]).
+/// revision's module defines and this one re-exports; see [`revisions`]).
 fn emit_without(
     module: &Module,
     options: &EmitOptions,
     left_out: &BTreeSet<RustName>,
 ) -> TokenStream {
     let items = items::emit(module, options, left_out);
-    let roles = roles::emit(module);
+    let roles = trait_impls::emit(module);
     let wire = wire::emit(module, left_out);
     let prelude = prelude(module);
     let overview = overview(module);
@@ -109,7 +109,7 @@ fn prelude(module: &Module) -> TokenStream {
     let mut types: Vec<&RustName> = module
         .types
         .keys()
-        .chain(module.extensions.iter().map(|e| &e.ty))
+        .chain(module.markers.extensions.iter().map(|e| &e.ty))
         .filter(|n| !PRELUDE_CLASHES.contains(&n.unraw()))
         .collect();
     types.sort();

@@ -2,12 +2,12 @@
 //! line on how a union is read, a variant's line, a field's JSON name. Built from the IR only,
 //! in words about JSON and Rust, none about the protocol.
 
-use crate::ir::{
+use crate::model::ir::{
     ConstValue, Constant, Kind, Predicate, Select, Ty, TypeDef, Union, UnionMode, Variant,
 };
 
 use super::tokens::Docs;
-use crate::docs::{article, capitalised};
+use crate::model::docs::{article, capitalised};
 
 /// The first sentence of a description, when it is short and whole (no link cut in two).
 pub fn first_sentence(text: &str) -> Option<&str> {

@@ -4,7 +4,7 @@
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
-use crate::ir::{DataTable, DataValue};
+use crate::model::ir::{DataTable, DataValue};
 
 /// The constant of `table`.
 pub fn table(table: &DataTable) -> TokenStream {

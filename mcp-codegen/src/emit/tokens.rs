@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Kind, Module, RustName, Struct, Ty};
+use crate::model::ir::{Kind, Module, RustName, Struct, Ty};
 
 /// The tokens of a field or alias type.
 pub fn ty(t: &Ty) -> TokenStream {
@@ -104,13 +104,15 @@ impl<'m> Docs<'m> {
                 .find(|f| f.json == member)?;
             Some(format!("{ty}::{}", f.rust.unraw()))
         };
-        crate::docs::rustdoc(text, &self.known, &field)
+        crate::model::docs::rustdoc(text, &self.known, &field)
     }
 
     /// A schema description as plain text (empty for a missing or blank one).
     pub fn plain(&self, text: Option<&str>) -> String {
         match text.filter(|t| !t.trim().is_empty()) {
-            Some(text) => crate::docs::plain(text, &self.known).trim().to_owned(),
+            Some(text) => crate::model::docs::plain(text, &self.known)
+                .trim()
+                .to_owned(),
             None => String::new(),
         }
     }

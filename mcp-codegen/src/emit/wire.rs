@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Module, RustName};
+use crate::model::ir::{Module, RustName};
 
 /// The `Wire` impls of the module's precompiled types, but those `left_out`.
 pub fn emit(module: &Module, left_out: &BTreeSet<RustName>) -> TokenStream {

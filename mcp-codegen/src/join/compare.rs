@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{Conversion, Era};
-use crate::ir::{Constant, Field, Kind, ResultMode, ResultVariant, RustName, Struct, Ty};
+use crate::model::ir::{Constant, Field, Kind, ResultMode, ResultVariant, RustName, Struct, Ty};
 
 /// A source type and a target type.
 type Key = (RustName, RustName);
@@ -186,7 +186,10 @@ impl<'a> Compare<'a> {
 
     /// Whether every value of `a` fits `b`, given the pairs pushed on `needs`.
     fn ty(&self, a: &Ty, b: &Ty, needs: &mut Vec<Key>) -> bool {
-        let (a, b) = (self.from.module.resolve(a), self.to.module.resolve(b));
+        let (a, b) = (
+            self.from.module.types.resolve(a),
+            self.to.module.types.resolve(b),
+        );
         match (a, b) {
             (_, Ty::Value | Ty::Raw) => true,
             (Ty::Boxed(x), _) => self.ty(x, b, needs),
@@ -197,7 +200,7 @@ impl<'a> Compare<'a> {
                 }
                 true
             }
-            (Ty::Named(x), Ty::Object) => self.from.module.structure(x).is_some(),
+            (Ty::Named(x), Ty::Object) => self.from.module.types.structure(x).is_some(),
             (Ty::Vec(x), Ty::Vec(y)) | (Ty::Map(x), Ty::Map(y)) => self.ty(x, y, needs),
             (x, y) => x == y,
         }
@@ -280,6 +283,7 @@ impl<'a> Compare<'a> {
     fn target_field(&self, s: &Struct, g: &Field, local: &mut Local) {
         let (from, to) = (self.from.revision, self.to.revision);
         let label = format!("`{}`", g.json);
+        let target = &self.to.module.types;
         match s.field(&g.json) {
             Some(f) => {
                 if g.required && !f.required {
@@ -295,7 +299,7 @@ impl<'a> Compare<'a> {
             None if g.required => local
                 .fails
                 .push(format!("{label}: required in {to}, missing in {from}")),
-            None if s.extra.is_some() && !matches!(self.to.module.resolve(&g.ty), Ty::Value | Ty::Raw) => {
+            None if s.extra.is_some() && !matches!(target.resolve(&g.ty), Ty::Value | Ty::Raw) => {
                 local.fails.push(format!(
                     "{label}: declared in {to} only (a value kept among {from}'s undeclared members may not fit)"
                 ))
@@ -369,7 +373,10 @@ impl<'a> Compare<'a> {
         stack: &mut Vec<Key>,
         out: &mut Vec<Vec<String>>,
     ) {
-        match (self.from.module.resolve(a), self.to.module.resolve(b)) {
+        match (
+            self.from.module.types.resolve(a),
+            self.to.module.types.resolve(b),
+        ) {
             (Ty::Boxed(x), _) => self.defaults_ty(x, b, path, stack, out),
             (_, Ty::Boxed(y)) => self.defaults_ty(a, y, path, stack, out),
             (Ty::Named(x), Ty::Named(y)) if !(x == y && self.shared.contains(x)) => {
@@ -392,7 +399,7 @@ fn constant<'s>(s: &'s Struct, json: &str) -> Option<&'s Constant> {
 
 /// Whether a value of `kind` carries a `resultType`: a result struct, an enum read by it, or a
 /// union with a variant that is one of those.
-fn writes_result_type(module: &crate::ir::Module, kind: &Kind) -> bool {
+fn writes_result_type(module: &crate::model::ir::Module, kind: &Kind) -> bool {
     let direct = |kind: &Kind| match kind {
         Kind::Struct(s) => s.result.is_some(),
         Kind::Results(_) => true,
@@ -400,7 +407,7 @@ fn writes_result_type(module: &crate::ir::Module, kind: &Kind) -> bool {
     };
     match kind {
         Kind::Union(u) => u.variants.iter().any(|v| {
-            let Ty::Named(n) = module.resolve(&v.ty) else {
+            let Ty::Named(n) = module.types.resolve(&v.ty) else {
                 return false;
             };
             module.types.get(n).is_some_and(|d| direct(&d.kind))

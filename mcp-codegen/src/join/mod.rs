@@ -2,17 +2,21 @@
 //! (generated once, reachable under both revisions' modules), and for every other type name
 //! the two revisions have in common, how a value converts in each direction. Decided from the
 //! IR alone (a type's structure and everything it references, descriptions aside), never from
-//! a per-type list.
+//! a per-type list. What the schemas cannot say of the two eras is read in [`era_facts`];
+//! the whole run with two schemas (each lowered, joined, emitted into one file) is
+//! [`side_by_side`].
 
 mod compare;
+pub mod era_facts;
 mod notes;
 mod shared;
+pub mod side_by_side;
 
 pub use notes::annotate;
 
 use std::collections::BTreeSet;
 
-use crate::ir::{Kind, Module, RustName};
+use crate::model::ir::{Kind, Module, RustName};
 
 /// One revision's IR, named by its revision.
 #[derive(Debug, Clone, Copy)]

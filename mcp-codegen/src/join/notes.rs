@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::{Era, Join};
-use crate::ir::{Kind, Module, RustName};
+use crate::model::ir::{Kind, Module, RustName};
 
 /// Adds the shared types' notes to `new` (where they are defined) and a section to both
 /// overviews.

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ir::{Module, RustName, TypeDef};
+use crate::model::ir::{Module, RustName, TypeDef};
 
 /// The names of the types `a` and `b` share.
 pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
@@ -26,7 +26,7 @@ pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
     let references: BTreeMap<RustName, Vec<RustName>> = set
         .iter()
         .map(|name| {
-            let shape = a.shape(&a.types[name].kind);
+            let shape = a.types.shape(&a.types[name].kind);
             (
                 name.clone(),
                 shape.references().into_iter().cloned().collect(),
@@ -49,22 +49,22 @@ pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
 /// Whether two definitions of a name have the same structure, descriptions aside and aliases
 /// followed (each in its own module).
 fn same_shape(a: (&Module, &TypeDef), b: (&Module, &TypeDef)) -> bool {
-    a.0.shape(&a.1.kind) == b.0.shape(&b.1.kind)
+    a.0.types.shape(&a.1.kind) == b.0.types.shape(&b.1.kind)
 }
 
 /// The types a protocol role's trait impls are written for.
 fn role_subjects(m: &Module) -> BTreeSet<RustName> {
     let mut out = BTreeSet::new();
-    out.extend(m.requests.iter().map(|r| r.ty.clone()));
-    out.extend(m.notifications.iter().map(|n| n.ty.clone()));
-    out.extend(m.object_schemas.iter().map(|o| o.ty.clone()));
-    out.extend(m.error_response.iter().map(|e| e.build.ty.clone()));
-    out.extend(m.extension_capabilities.iter().map(|c| c.ty.clone()));
-    for e in &m.extensions {
+    out.extend(m.roles.requests.iter().map(|r| r.ty.clone()));
+    out.extend(m.roles.notifications.iter().map(|n| n.ty.clone()));
+    out.extend(m.roles.object_schemas.iter().map(|o| o.ty.clone()));
+    out.extend(m.roles.error_response.iter().map(|e| e.build.ty.clone()));
+    out.extend(m.markers.capabilities.iter().map(|c| c.ty.clone()));
+    for e in &m.markers.extensions {
         out.extend(e.results.iter().map(|(ty, _)| ty.clone()));
         out.extend(e.supported.iter().cloned());
     }
-    if let Some(i) = &m.input {
+    if let Some(i) = &m.roles.input {
         out.extend([i.result.clone(), i.request.clone(), i.response.clone()]);
         out.extend(
             i.capability_error

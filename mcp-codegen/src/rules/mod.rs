@@ -1,0 +1,14 @@
+//! The protocol rules: what the schema and the overlay say each definition is to MCP, read
+//! once into the protocol model ([`protocol`]) and turned into the IR's roles: the result
+//! rules lowering applies ([`results`]), the roles of the requests, notifications and multi
+//! round-trip types ([`roles`]) with the JSON-RPC error responses ([`jsonrpc_errors`]) and
+//! object schemas ([`object_schemas`]) they name, the extensions' marker types
+//! ([`markers`]), and the generated module's overview ([`overview`]).
+
+pub mod jsonrpc_errors;
+pub mod markers;
+pub mod object_schemas;
+pub mod overview;
+pub mod protocol;
+pub mod results;
+pub mod roles;
