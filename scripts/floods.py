@@ -392,10 +392,10 @@ CHECKS = [
           changes=CI_LIST_CHANGES),
     Check("abandon", 500, [],
           lambda r: r["next_call_status"] == 200 and kept_per_call_kb(r) < 4,
-          "five rounds of 500 abandoned calls: from the second round on, RSS grows < 4 KB per "
+          "eight rounds of 500 abandoned calls: from the second round on, RSS grows < 4 KB per "
           "call and round (calls still running after their client left keep about 10 KB "
           "each); the next call answered 200",
-          rounds=5),
+          rounds=8),
     Check("tasks", 300, ["--max-tasks-per-principal", "100", "--max-tasks", "200"],
           lambda r: r["statuses"] == {200: 100, 429: 200} and grew(r, "rss_end") < 64,
           "exactly 100 tasks of one principal created, the other 200 calls refused with 429; "
