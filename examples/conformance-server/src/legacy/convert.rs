@@ -2,6 +2,7 @@
 //! the generated conversions (`TryFrom` between `mcp::v2025_11_25` and `mcp::v2026_07_28`).
 
 use mcp_runtime::bridge::Retry;
+use mcp_runtime::era::{Era, ErrorCodeFact};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use serde_json::{Map, Value};
 
@@ -93,6 +94,20 @@ pub fn result_of(id: &mcp::RequestId, text: &str) -> Result<Value, Failure> {
     Err(Failure {
         status: status_for(code),
         body: text.to_owned(),
+        meaning: None,
+    })
+}
+
+/// A modern handler's failure as the 2025-11-25 client expects it: an error whose code
+/// differs between the eras (its [`Failure::meaning`], an entry of the generated
+/// `mcp::ERROR_CODE_FACTS`) gets the legacy code, e.g. an unknown resource `-32002` for the
+/// modern invalid params; any other failure is unchanged.
+pub fn failure_to_legacy(failure: Failure) -> Failure {
+    let Some(name) = failure.meaning else {
+        return failure;
+    };
+    failure.recode(|code| {
+        ErrorCodeFact::translate_named(mcp::ERROR_CODE_FACTS, name, code, Era::Modern, Era::Legacy)
     })
 }
 

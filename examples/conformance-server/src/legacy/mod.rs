@@ -12,7 +12,8 @@
 //!   modern client sends them with each request), and answered by the modern handler through
 //!   `mcp_runtime::bridge`: an `input_required` answer becomes server-to-client requests on
 //!   the request's SSE stream ([`peer`]), and the final result is converted back
-//!   ([`convert`]);
+//!   ([`convert`]), as is an error whose code 2025-11-25 writes otherwise (an unknown
+//!   resource: the generated `ERROR_CODE_FACTS`);
 //! - a JSON-RPC response from the client is handed to the server request waiting on it.
 //!
 //! Responses that stream, and the `GET` stream, are resumable ([`streams`]): each event has an
@@ -486,7 +487,7 @@ async fn serve(
     use mcp_runtime::bridge::{self, BridgeError};
     match bridge::serve(handler, &peer, MAX_ROUNDS).await {
         Ok(result) => result_text(&id, convert::result_to_legacy(&id, &method, result)?),
-        Err(BridgeError::Handler(f)) => Err(f),
+        Err(BridgeError::Handler(f)) => Err(convert::failure_to_legacy(f)),
         Err(BridgeError::Peer { key, error }) => Err(Failure::new(
             Some(&id),
             INTERNAL_ERROR,

@@ -210,6 +210,27 @@ async fn legacy_requests_are_answered_by_the_modern_handlers_without_modern_memb
     assert_eq!(unknown["error"]["code"], -32601);
 }
 
+/// 2025-11-25 answers a read of an unknown resource with its own code (-32002, "Error
+/// Handling" of its resources page), where the modern handler says invalid params; other
+/// invalid params stay -32602.
+#[tokio::test]
+async fn an_unknown_resource_is_resource_not_found_in_a_session() {
+    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let id = open(&url).await;
+    let read = request(2, "resources/read", json!({"uri": "test://missing"}));
+    let (status, answer) = post(&url, Some(&id), &read).await;
+    assert_eq!(
+        (status, answer["error"]["code"].as_i64()),
+        (200, Some(-32002)),
+        "{answer}"
+    );
+    assert_eq!(answer["error"]["data"]["uri"], "test://missing", "{answer}");
+    assert_eq!(answer["id"], 2, "{answer}");
+    let unknown_tool = json!({"name": "no_such_tool", "arguments": {}});
+    let (_, answer) = post(&url, Some(&id), &request(3, "tools/call", unknown_tool)).await;
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+}
+
 #[tokio::test]
 async fn an_input_required_handler_asks_a_legacy_client_on_the_request_stream() {
     let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
