@@ -33,6 +33,7 @@ use std::sync::Arc;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use mcp_runtime::Request;
 use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR, SESSION_NOT_FOUND};
 use serde::Serialize;
@@ -319,8 +320,8 @@ async fn request(
         Err(f) => reply(f),
     };
     match method.as_str() {
-        "ping" => return empty(),
-        "logging/setLevel" => {
+        m if m == <legacy::PingRequest as Request>::METHOD => return empty(),
+        m if m == <legacy::SetLevelRequest as Request>::METHOD => {
             return match serde_json::from_value::<legacy::SetLevelRequest>(message) {
                 Ok(r) => {
                     session.set_log_level(r.params.level);
@@ -330,7 +331,7 @@ async fn request(
             };
         }
         // Only a resource that can change is followed: any other has nothing to report.
-        "resources/subscribe" => {
+        m if m == <legacy::SubscribeRequest as Request>::METHOD => {
             return match serde_json::from_value::<legacy::SubscribeRequest>(message) {
                 Ok(r) => {
                     if let Some(uri) = crate::features::changing_resource(&r.params.uri) {
@@ -341,7 +342,7 @@ async fn request(
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
-        "resources/unsubscribe" => {
+        m if m == <legacy::UnsubscribeRequest as Request>::METHOD => {
             return match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
                 Ok(r) => {
                     session.unsubscribe(&r.params.uri);
