@@ -33,9 +33,9 @@ use std::sync::Arc;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use mcp_runtime::Request;
 use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR, SESSION_NOT_FOUND};
+use mcp_runtime::{Notification, Request};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -293,7 +293,7 @@ pub async fn post(
             }
             StatusCode::ACCEPTED.into_response()
         }
-        (Some("notifications/cancelled"), None) => {
+        (Some(m), None) if m == <legacy::CancelledNotification as Notification>::METHOD => {
             if let Some(request) = message.pointer("/params/requestId") {
                 session.cancel(request);
             }
