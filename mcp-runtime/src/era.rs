@@ -24,8 +24,9 @@
 //!   rest read by the target type (members it lacks kept in its lossless `extra`);
 //! - the same module lists the era facts the schemas cannot state (methods one era lacks or
 //!   carries another way, what replaces them, changed error codes) as tables of
-//!   [`MethodFact`] and [`ErrorCodeFact`], read with [`MethodFact::find`] and
-//!   [`ErrorCodeFact::translate`].
+//!   [`MethodFact`] and [`ErrorCodeFact`], read with [`MethodFact::find`],
+//!   [`ErrorCodeFact::translate`] and, for an error known by its meaning,
+//!   [`ErrorCodeFact::translate_named`].
 //!
 //! The era is decided before a message can be read into the types of either revision (which
 //! differ), so the functions take what the transport has at that point: the message as a

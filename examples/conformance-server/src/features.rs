@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
-use crate::rpc::{Ctx, Failure, to_json};
+use crate::rpc::{Ctx, Failure, RESOURCE_NOT_FOUND, to_json};
 use crate::{App, Change, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
 
 /// 1x1 red PNG.
@@ -631,7 +631,8 @@ fn read_resource(
                     INVALID_PARAMS,
                     "Resource not found",
                     json!({"uri": uri}),
-                ));
+                )
+                .means(RESOURCE_NOT_FOUND));
             }
         },
     };

@@ -25,7 +25,14 @@ pub struct Failure {
     pub status: StatusCode,
     /// The response as JSON text.
     pub body: String,
+    /// The error this is, when its code differs between the eras: the name of its entry in
+    /// the generated `mcp::ERROR_CODE_FACTS` (e.g. [`RESOURCE_NOT_FOUND`]), by which a legacy
+    /// session's answer gets the 2025-11-25 code (`legacy::convert`).
+    pub meaning: Option<&'static str>,
 }
+
+/// The era fact of a read of a resource the server does not have (`schema/eras.json`).
+pub const RESOURCE_NOT_FOUND: &str = "resource_not_found";
 
 /// The HTTP status of a JSON-RPC error sent as the answer to a POST: the transport's mapping
 /// (HeaderMismatch, MissingRequiredClientCapability and UnsupportedProtocolVersion MUST be
@@ -69,11 +76,35 @@ impl Failure {
     /// One of the schema's typed error responses (`HeaderMismatchError`, ...).
     pub fn typed<T: Serialize>(status: StatusCode, response: &T) -> Self {
         match serde_json::to_string(response) {
-            Ok(body) => Failure { status, body },
+            Ok(body) => Failure {
+                status,
+                body,
+                meaning: None,
+            },
             Err(_) => Failure {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
                 body: unwritable_error(),
+                meaning: None,
             },
+        }
+    }
+
+    /// The same failure, known to be the error of the era fact `name` ([`Failure::meaning`]).
+    pub fn means(mut self, name: &'static str) -> Self {
+        self.meaning = Some(name);
+        self
+    }
+
+    /// The same failure with its error code replaced by `recode(code)` (the status and the
+    /// meaning kept); unchanged if its body is not an error response.
+    pub fn recode(self, recode: impl FnOnce(i64) -> i64) -> Self {
+        let Ok(mut response) = serde_json::from_str::<mcp::JSONRPCErrorResponse>(&self.body) else {
+            return self;
+        };
+        response.error.code = recode(response.error.code);
+        Self {
+            meaning: self.meaning,
+            ..Self::typed(self.status, &response)
         }
     }
 

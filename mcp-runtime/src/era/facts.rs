@@ -145,6 +145,25 @@ impl ErrorCodeFact {
             .find(|f| f.code(from) == code)
             .map_or(code, |f| f.code(to))
     }
+
+    /// `code` of an error known to mean the fact named `name` (an unknown resource, not any
+    /// invalid params), answered in era `from`, as era `to` writes it: the fact's code in `to`
+    /// when `code` is its code in `from`, else unchanged (as is any code when `table` has no
+    /// such fact). Unlike [`translate`](Self::translate) it also turns a JSON-RPC code into a
+    /// specific one, since the caller knows which error it is: a modern unknown resource,
+    /// [`INVALID_PARAMS`](crate::error_code::INVALID_PARAMS), becomes the legacy `-32002`.
+    pub fn translate_named(
+        table: &[ErrorCodeFact],
+        name: &str,
+        code: i64,
+        from: Era,
+        to: Era,
+    ) -> i64 {
+        match Self::find(table, name) {
+            Some(fact) if fact.code(from) == code => fact.code(to),
+            _ => code,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -234,6 +253,23 @@ mod tests {
         assert_eq!(
             ErrorCodeFact::translate(CODES, -32002, Era::Modern, Era::Legacy),
             -32002
+        );
+    }
+
+    #[test]
+    fn a_named_error_translates_from_either_era_when_its_code_is_the_fact_s() {
+        let named =
+            |code, from, to| ErrorCodeFact::translate_named(CODES, "not_found", code, from, to);
+        // Known to be the fact's error, a modern invalid params code becomes the legacy code.
+        assert_eq!(named(-32602, Era::Modern, Era::Legacy), -32002);
+        assert_eq!(named(-32002, Era::Legacy, Era::Modern), -32602);
+        // Another code than the fact's in that era, or another era's code, is unchanged.
+        assert_eq!(named(-32603, Era::Modern, Era::Legacy), -32603);
+        assert_eq!(named(-32002, Era::Modern, Era::Legacy), -32002);
+        // A name the table lacks changes nothing.
+        assert_eq!(
+            ErrorCodeFact::translate_named(CODES, "gone", -32602, Era::Modern, Era::Legacy),
+            -32602
         );
     }
 }

@@ -1,26 +1,15 @@
 //! A legacy session's requests and results, converted to and from the 2026-07-28 types with
 //! the generated conversions (`TryFrom` between `mcp::v2025_11_25` and `mcp::v2026_07_28`).
 
+use mcp_runtime::Request;
 use mcp_runtime::bridge::Retry;
+use mcp_runtime::era::{Era, ErrorCodeFact};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
 use serde_json::{Map, Value};
 
 use crate::mcp;
 use crate::mcp::v2025_11_25 as legacy;
 use crate::rpc::{Failure, status_for};
-
-/// The methods a session's request may have that the modern handlers answer; each has a
-/// result type of the same name in both revisions (see [`result_to_legacy`]).
-const SHARED_METHODS: &[&str] = &[
-    "tools/list",
-    "tools/call",
-    "prompts/list",
-    "prompts/get",
-    "resources/list",
-    "resources/templates/list",
-    "resources/read",
-    "completion/complete",
-];
 
 /// The 2025-11-25 request `message` as the 2026-07-28 request (JSON): read as its legacy type,
 /// `meta` (what the session stands for) put in its `_meta`, converted.
@@ -93,42 +82,71 @@ pub fn result_of(id: &mcp::RequestId, text: &str) -> Result<Value, Failure> {
     Err(Failure {
         status: status_for(code),
         body: text.to_owned(),
+        meaning: None,
     })
 }
 
-/// Reads `result` as the modern type `M`, converts it to the legacy `L` and drops the members
-/// the legacy type does not declare (`extra`: `ttlMs`, `cacheScope` and the like).
+/// A modern handler's failure as the 2025-11-25 client expects it: an error whose code
+/// differs between the eras (its [`Failure::meaning`], an entry of the generated
+/// `mcp::ERROR_CODE_FACTS`) gets the legacy code, e.g. an unknown resource `-32002` for the
+/// modern invalid params; any other failure is unchanged.
+pub fn failure_to_legacy(failure: Failure) -> Failure {
+    let Some(name) = failure.meaning else {
+        return failure;
+    };
+    failure.recode(|code| {
+        ErrorCodeFact::translate_named(mcp::ERROR_CODE_FACTS, name, code, Era::Modern, Era::Legacy)
+    })
+}
+
+/// Reads `result` as the modern type `$t`, converts it to the legacy `$t` and drops the
+/// members the legacy type does not declare (`extra`: `ttlMs`, `cacheScope` and the like).
 macro_rules! to_legacy {
-    ($id:expr, $method:expr, $result:expr; $($m:literal => $t:ident),* $(,)?) => {
-        match $method {
-            $($m => {
-                let fail = |e: String| {
-                    Failure::new(Some($id), INTERNAL_ERROR, format!("{} for a 2025-11-25 client: {e}", stringify!($t)))
-                };
-                let modern: mcp::$t = serde_json::from_value($result).map_err(|e| fail(e.to_string()))?;
-                let mut older = legacy::$t::try_from(modern).map_err(|e| fail(e.to_string()))?;
-                older.extra.clear();
-                serde_json::to_value(&older).map_err(|e| fail(e.to_string()))
+    ($id:expr, $result:expr, $t:ident) => {{
+        let fail = |e: String| {
+            Failure::new(
+                Some($id),
+                INTERNAL_ERROR,
+                format!("{} for a 2025-11-25 client: {e}", stringify!($t)),
+            )
+        };
+        let modern: mcp::$t = serde_json::from_value($result).map_err(|e| fail(e.to_string()))?;
+        let mut older = legacy::$t::try_from(modern).map_err(|e| fail(e.to_string()))?;
+        older.extra.clear();
+        serde_json::to_value(&older).map_err(|e| fail(e.to_string()))
+    }};
+}
+
+/// The requests a session may send that the modern handlers answer, each with the result type
+/// it is answered with (the same names in both revisions), written once: [`SHARED_METHODS`]
+/// and [`result_to_legacy`] are made from the one list.
+macro_rules! shared_requests {
+    ($($request:ident => $result:ident),* $(,)?) => {
+        /// The methods of a session's requests that the modern handlers answer (the generated
+        /// requests' `METHOD`); any other is not found.
+        const SHARED_METHODS: &[&str] = &[$(<legacy::$request as Request>::METHOD),*];
+
+        /// The modern handler's `result` for `method`, as the 2025-11-25 client expects it.
+        pub fn result_to_legacy(
+            id: &mcp::RequestId,
+            method: &str,
+            result: Value,
+        ) -> Result<Value, Failure> {
+            $(if method == <legacy::$request as Request>::METHOD {
+                return to_legacy!(id, result, $result);
             })*
-            other => Err(Failure::new(Some($id), METHOD_NOT_FOUND, format!("Method not found: {other}"))),
+            Err(Failure::new(Some(id), METHOD_NOT_FOUND, format!("Method not found: {method}")))
         }
     };
 }
 
-/// The modern handler's `result` for `method`, as the 2025-11-25 client expects it.
-pub fn result_to_legacy(
-    id: &mcp::RequestId,
-    method: &str,
-    result: Value,
-) -> Result<Value, Failure> {
-    to_legacy!(id, method, result;
-        "tools/list" => ListToolsResult,
-        "tools/call" => CallToolResult,
-        "prompts/list" => ListPromptsResult,
-        "prompts/get" => GetPromptResult,
-        "resources/list" => ListResourcesResult,
-        "resources/templates/list" => ListResourceTemplatesResult,
-        "resources/read" => ReadResourceResult,
-        "completion/complete" => CompleteResult,
-    )
+shared_requests! {
+    ListToolsRequest => ListToolsResult,
+    CallToolRequest => CallToolResult,
+    ListPromptsRequest => ListPromptsResult,
+    GetPromptRequest => GetPromptResult,
+    ListResourcesRequest => ListResourcesResult,
+    ListResourceTemplatesRequest => ListResourceTemplatesResult,
+    ReadResourceRequest => ReadResourceResult,
+    CompleteRequest => CompleteResult,
 }

@@ -12,7 +12,8 @@
 //!   modern client sends them with each request), and answered by the modern handler through
 //!   `mcp_runtime::bridge`: an `input_required` answer becomes server-to-client requests on
 //!   the request's SSE stream ([`peer`]), and the final result is converted back
-//!   ([`convert`]);
+//!   ([`convert`]), as is an error whose code 2025-11-25 writes otherwise (an unknown
+//!   resource: the generated `ERROR_CODE_FACTS`);
 //! - a JSON-RPC response from the client is handed to the server request waiting on it.
 //!
 //! Responses that stream, and the `GET` stream, are resumable ([`streams`]): each event has an
@@ -34,6 +35,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR, SESSION_NOT_FOUND};
+use mcp_runtime::{Notification, Request};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
@@ -291,7 +293,7 @@ pub async fn post(
             }
             StatusCode::ACCEPTED.into_response()
         }
-        (Some("notifications/cancelled"), None) => {
+        (Some(m), None) if m == <legacy::CancelledNotification as Notification>::METHOD => {
             if let Some(request) = message.pointer("/params/requestId") {
                 session.cancel(request);
             }
@@ -318,8 +320,8 @@ async fn request(
         Err(f) => reply(f),
     };
     match method.as_str() {
-        "ping" => return empty(),
-        "logging/setLevel" => {
+        m if m == <legacy::PingRequest as Request>::METHOD => return empty(),
+        m if m == <legacy::SetLevelRequest as Request>::METHOD => {
             return match serde_json::from_value::<legacy::SetLevelRequest>(message) {
                 Ok(r) => {
                     session.set_log_level(r.params.level);
@@ -329,7 +331,7 @@ async fn request(
             };
         }
         // Only a resource that can change is followed: any other has nothing to report.
-        "resources/subscribe" => {
+        m if m == <legacy::SubscribeRequest as Request>::METHOD => {
             return match serde_json::from_value::<legacy::SubscribeRequest>(message) {
                 Ok(r) => {
                     if let Some(uri) = crate::features::changing_resource(&r.params.uri) {
@@ -340,7 +342,7 @@ async fn request(
                 Err(e) => invalid(Some(&id), &e.to_string()),
             };
         }
-        "resources/unsubscribe" => {
+        m if m == <legacy::UnsubscribeRequest as Request>::METHOD => {
             return match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
                 Ok(r) => {
                     session.unsubscribe(&r.params.uri);
@@ -486,7 +488,7 @@ async fn serve(
     use mcp_runtime::bridge::{self, BridgeError};
     match bridge::serve(handler, &peer, MAX_ROUNDS).await {
         Ok(result) => result_text(&id, convert::result_to_legacy(&id, &method, result)?),
-        Err(BridgeError::Handler(f)) => Err(f),
+        Err(BridgeError::Handler(f)) => Err(convert::failure_to_legacy(f)),
         Err(BridgeError::Peer { key, error }) => Err(Failure::new(
             Some(&id),
             INTERNAL_ERROR,

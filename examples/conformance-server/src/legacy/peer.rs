@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcp_runtime::Request;
 use mcp_runtime::bridge::Peer;
 use serde::Serialize;
 use serde_json::Value;
@@ -121,18 +122,25 @@ impl Peer for SessionPeer {
         match request {
             I::ElicitRequest(r) => {
                 let params = to_legacy::<_, legacy::ElicitRequestParams>(r.params)?;
-                let answer = self.exchange("elicitation/create", Some(params)).await?;
+                let answer = self
+                    .exchange(<legacy::ElicitRequest as Request>::METHOD, Some(params))
+                    .await?;
                 to_modern::<legacy::ElicitResult, mcp::ElicitResult>(result(answer)?)
             }
             I::CreateMessageRequest(r) => {
                 let params = to_legacy::<_, legacy::CreateMessageRequestParams>(*r.params)?;
                 let answer = self
-                    .exchange("sampling/createMessage", Some(params))
+                    .exchange(
+                        <legacy::CreateMessageRequest as Request>::METHOD,
+                        Some(params),
+                    )
                     .await?;
                 to_modern::<legacy::CreateMessageResult, mcp::CreateMessageResult>(result(answer)?)
             }
             I::ListRootsRequest(_) => {
-                let answer = self.exchange("roots/list", None).await?;
+                let answer = self
+                    .exchange(<legacy::ListRootsRequest as Request>::METHOD, None)
+                    .await?;
                 to_modern::<legacy::ListRootsResult, mcp::ListRootsResult>(result(answer)?)
             }
         }

@@ -210,6 +210,57 @@ async fn legacy_requests_are_answered_by_the_modern_handlers_without_modern_memb
     assert_eq!(unknown["error"]["code"], -32601);
 }
 
+/// 2025-11-25 answers a read of an unknown resource with its own code (-32002, "Error
+/// Handling" of its resources page), where the modern handler says invalid params; other
+/// invalid params stay -32602.
+#[tokio::test]
+async fn an_unknown_resource_is_resource_not_found_in_a_session() {
+    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let id = open(&url).await;
+    let read = request(2, "resources/read", json!({"uri": "test://missing"}));
+    let (status, answer) = post(&url, Some(&id), &read).await;
+    assert_eq!(
+        (status, answer["error"]["code"].as_i64()),
+        (200, Some(-32002)),
+        "{answer}"
+    );
+    assert_eq!(answer["error"]["data"]["uri"], "test://missing", "{answer}");
+    assert_eq!(answer["id"], 2, "{answer}");
+    let unknown_tool = json!({"name": "no_such_tool", "arguments": {}});
+    let (_, answer) = post(&url, Some(&id), &request(3, "tools/call", unknown_tool)).await;
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
+}
+
+/// Every client request the era facts (`mcp::METHOD_FACTS`) say only 2025-11-25 has is
+/// answered in a session (`initialize` opens one instead), and not found in 2026-07-28.
+#[tokio::test]
+async fn the_requests_only_the_legacy_era_has_are_answered_in_a_session_alone() {
+    use mcp_runtime::era::{Era, INITIALIZE, MessageKind, MethodFact};
+    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let id = open(&url).await;
+    let legacy_only = MethodFact::only_messages_of(crate::mcp::METHOD_FACTS, Era::Legacy)
+        .filter(|f| f.kind == MessageKind::Request && !f.exists_in(Era::Modern))
+        .filter(|f| f.method != INITIALIZE);
+    let mut answered = 0;
+    for (n, fact) in (2..).zip(legacy_only) {
+        // Params that each of them reads (the others' members are kept as extra ones).
+        let params = json!({"level": "info", "uri": "test://static-text"});
+        let (status, answer) = post(&url, Some(&id), &request(n, fact.method, params)).await;
+        assert_eq!(
+            (status, &answer["result"]),
+            (200, &json!({})),
+            "{}",
+            fact.method
+        );
+        let modern = json!({"jsonrpc": "2.0", "id": n, "method": fact.method,
+                            "params": {"_meta": super::meta(json!({}))}});
+        let answer = super::post(&url, &modern, None, &[]).await;
+        super::assert_error(&answer, 404, -32601);
+        answered += 1;
+    }
+    assert_eq!(answered, 4);
+}
+
 #[tokio::test]
 async fn an_input_required_handler_asks_a_legacy_client_on_the_request_stream() {
     let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;

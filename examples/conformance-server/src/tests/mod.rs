@@ -224,6 +224,25 @@ async fn discover_and_protocol_errors() {
     assert_eq!(status, 403);
 }
 
+/// An unknown resource is invalid params in 2026-07-28 (-32602, HTTP 400), naming the URI; a
+/// legacy session is answered another code (`legacy::an_unknown_resource_is_resource_not_found_in_a_session`).
+#[tokio::test]
+async fn an_unknown_resource_is_invalid_params() {
+    let url = start().await;
+    let read = |uri: &str| {
+        let params = json!({"uri": uri, "_meta": meta(json!({}))});
+        json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": params})
+    };
+    let missing = "test://missing";
+    let answer = post(&url, &read(missing), Some(missing), &[]).await;
+    assert_error(&answer, 400, -32602);
+    assert_eq!(answer.1["error"]["data"]["uri"], missing, "{}", answer.1);
+    let known = "test://static-text";
+    let (status, found) = post(&url, &read(known), Some(known), &[]).await;
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["result"]["contents"][0]["uri"], known, "{found}");
+}
+
 #[tokio::test]
 async fn capability_gating_and_sealed_state() {
     let url = start().await;
