@@ -79,11 +79,11 @@ async fn legacy_session(script: Script) -> (Session, Arc<Mutex<Vec<Seen>>>) {
 
 /// The requests of a legacy session after the probe: `initialize` (the client's
 /// capabilities, version and name), `notifications/initialized`, then requests that carry the
-/// session id and version and no modern `_meta`.
+/// session id and version and no modern `_meta`. The GET stream is open before the first
+/// request of the session (the server answers it at once).
 fn assert_legacy_session(seen: &[Seen]) {
-    let methods: Vec<&str> = seen.iter().map(Seen::method).collect();
     assert_eq!(
-        methods,
+        methods(seen),
         [
             "server/discover",
             "initialize",
@@ -337,6 +337,33 @@ async fn close_stops_the_get_streams_reader() {
         .await
         .expect("close stops the reader");
     assert!(!session.is_listening());
+}
+
+/// A legacy server that holds its GET stream's answer, head and all, until the session's
+/// first request, `tools/list`, has come (as a server may that writes a stream's head with
+/// its first event), then asks on it.
+fn holds_the_get_streams_head(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !is_get_stream(seen) {
+        return missing_session(seen, earlier);
+    }
+    let stream = Answer::Sse(vec![
+        (Duration::ZERO, server_request("g-1", "ping")),
+        (Duration::from_secs(3600), String::new()),
+    ]);
+    Answer::After("tools/list", Box::new(stream))
+}
+
+#[tokio::test]
+async fn no_request_of_the_session_waits_for_the_get_streams_answer() {
+    let (mut session, log) = legacy_session(holds_the_get_streams_head).await;
+    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    // A client that waited for the stream's head until it came would have given the stream
+    // up (after its idle timeout) before sending `tools/list`, and never read the question
+    // on it; this one waited a short time, then sent `tools/list` while still reading.
+    let ping = answer_to(&log, "g-1").await;
+    assert_eq!(ping.body["result"], json!({}));
+    assert!(session.is_listening());
+    session.close().await;
 }
 
 /// A legacy server whose GET stream sends one event that never ends, larger than the bound.
