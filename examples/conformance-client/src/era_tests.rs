@@ -3,6 +3,7 @@
 //! 2025-11-25 session; a modern answer does not. And, in that session, a server's request on a
 //! request's stream answered by the input handlers of the modern era.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcp_runtime::era::Era;
@@ -68,13 +69,21 @@ async fn connect_and_list(script: Script) -> (Era, Vec<Seen>) {
     (connected.era, seen)
 }
 
+/// A session with `script`'s server, connected and found legacy; the server's log.
+async fn legacy_session(script: Script) -> (Session, Arc<Mutex<Vec<Seen>>>) {
+    let (url, log) = serve(script).await;
+    let mut session = Session::new(&url).unwrap();
+    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    (session, log)
+}
+
 /// The requests of a legacy session after the probe: `initialize` (the client's
 /// capabilities, version and name), `notifications/initialized`, then requests that carry the
-/// session id and version and no modern `_meta`.
+/// session id and version and no modern `_meta`. The GET stream is open before the first
+/// request of the session (the server answers it at once).
 fn assert_legacy_session(seen: &[Seen]) {
-    let methods: Vec<&str> = seen.iter().map(Seen::method).collect();
     assert_eq!(
-        methods,
+        methods(seen),
         [
             "server/discover",
             "initialize",
@@ -160,9 +169,7 @@ fn asks_on_the_stream(seen: &Seen, _: &[Seen]) -> Answer {
 
 #[tokio::test]
 async fn a_legacy_servers_request_is_answered_by_the_input_handlers() {
-    let (url, log) = serve(asks_on_the_stream).await;
-    let mut session = Session::new(&url).unwrap();
-    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let (mut session, log) = legacy_session(asks_on_the_stream).await;
     let tool = serde_json::from_value(json!({"name": "t", "inputSchema": {"type": "object"}}));
     let done = session
         .call_tool(&tool.unwrap(), serde_json::Map::new())
@@ -232,9 +239,7 @@ fn forgets_the_session(seen: &Seen, earlier: &[Seen]) -> Answer {
 
 #[tokio::test]
 async fn a_session_the_server_ended_is_opened_again() {
-    let (url, log) = serve(forgets_the_session).await;
-    let mut session = Session::new(&url).unwrap();
-    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let (mut session, log) = legacy_session(forgets_the_session).await;
     assert_eq!(session.list_tools().await.unwrap().len(), 1);
     let seen = log.lock().unwrap().clone();
     assert_eq!(
@@ -279,7 +284,7 @@ fn asks_on_the_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
 }
 
 /// The client's answer to the server's request `id`, once it has come (waits at most 10 s).
-async fn answer_to(log: &std::sync::Mutex<Vec<Seen>>, id: &str) -> Seen {
+async fn answer_to(log: &Mutex<Vec<Seen>>, id: &str) -> Seen {
     for _ in 0..1000 {
         if let Some(answer) = log.lock().unwrap().iter().find(|s| s.body["id"] == id) {
             return answer.clone();
@@ -291,9 +296,7 @@ async fn answer_to(log: &std::sync::Mutex<Vec<Seen>>, id: &str) -> Seen {
 
 #[tokio::test]
 async fn the_get_stream_is_read_and_answered_between_requests() {
-    let (url, log) = serve(asks_on_the_get_stream).await;
-    let mut session = Session::new(&url).unwrap();
-    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let (mut session, log) = legacy_session(asks_on_the_get_stream).await;
     // No request of the client's is open: the answers come from the GET stream's reader.
     let ping = answer_to(&log, "g-1").await;
     assert_eq!(ping.body["result"], json!({}));
@@ -326,9 +329,7 @@ fn quiet_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
 
 #[tokio::test]
 async fn close_stops_the_get_streams_reader() {
-    let (url, log) = serve(quiet_get_stream).await;
-    let mut session = Session::new(&url).unwrap();
-    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let (mut session, log) = legacy_session(quiet_get_stream).await;
     answer_to(&log, "g-1").await;
     assert!(session.is_listening(), "the open GET stream is read");
     // The stream would stay open for an hour: close does not wait for it.
@@ -336,6 +337,33 @@ async fn close_stops_the_get_streams_reader() {
         .await
         .expect("close stops the reader");
     assert!(!session.is_listening());
+}
+
+/// A legacy server that holds its GET stream's answer, head and all, until the session's
+/// first request, `tools/list`, has come (as a server may that writes a stream's head with
+/// its first event), then asks on it.
+fn holds_the_get_streams_head(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !is_get_stream(seen) {
+        return missing_session(seen, earlier);
+    }
+    let stream = Answer::Sse(vec![
+        (Duration::ZERO, server_request("g-1", "ping")),
+        (Duration::from_secs(3600), String::new()),
+    ]);
+    Answer::After("tools/list", Box::new(stream))
+}
+
+#[tokio::test]
+async fn no_request_of_the_session_waits_for_the_get_streams_answer() {
+    let (mut session, log) = legacy_session(holds_the_get_streams_head).await;
+    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    // A client that waited for the stream's head until it came would have given the stream
+    // up (after its idle timeout) before sending `tools/list`, and never read the question
+    // on it; this one waited a short time, then sent `tools/list` while still reading.
+    let ping = answer_to(&log, "g-1").await;
+    assert_eq!(ping.body["result"], json!({}));
+    assert!(session.is_listening());
+    session.close().await;
 }
 
 /// A legacy server whose GET stream sends one event that never ends, larger than the bound.
@@ -363,9 +391,7 @@ async fn stops_listening(session: &Session) {
 
 #[tokio::test]
 async fn an_event_over_the_bound_ends_the_get_streams_reading() {
-    let (url, _log) = serve(endless_event).await;
-    let mut session = Session::new(&url).unwrap();
-    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let (mut session, _log) = legacy_session(endless_event).await;
     stops_listening(&session).await;
     assert!(
         !session.is_listening(),
@@ -400,9 +426,7 @@ fn resumable_get_stream(seen: &Seen, earlier: &[Seen]) -> Answer {
 
 #[tokio::test]
 async fn a_get_stream_that_ends_is_resumed_from_its_last_event_id() {
-    let (url, log) = serve(resumable_get_stream).await;
-    let mut session = Session::new(&url).unwrap();
-    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let (mut session, log) = legacy_session(resumable_get_stream).await;
     answer_to(&log, "g-2").await;
     let seen = log.lock().unwrap().clone();
     let gets: Vec<Option<&str>> = seen
@@ -427,9 +451,7 @@ fn empty_resumes(seen: &Seen, earlier: &[Seen]) -> Answer {
 
 #[tokio::test]
 async fn resumes_of_the_get_stream_that_bring_nothing_are_bounded() {
-    let (url, log) = serve(empty_resumes).await;
-    let mut session = Session::new(&url).unwrap();
-    assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
+    let (mut session, log) = legacy_session(empty_resumes).await;
     stops_listening(&session).await;
     assert!(!session.is_listening(), "the reader gave up");
     let gets = log

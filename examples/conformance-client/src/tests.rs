@@ -42,11 +42,13 @@ impl Seen {
 }
 
 /// What the server answers: a JSON body with a status, the same with an `Mcp-Session-Id`
-/// ([`SESSION_ID`]), or SSE events sent after pauses.
+/// ([`SESSION_ID`]), SSE events sent after pauses, or an answer whose every byte (its head
+/// too) waits until a request of the given method has come.
 pub(crate) enum Answer {
     Json(u16, Value),
     InSession(u16, Value),
     Sse(Vec<(Duration, String)>),
+    After(&'static str, Box<Answer>),
 }
 
 /// The session id [`Answer::InSession`] gives.
@@ -74,8 +76,24 @@ async fn answer(mut stream: TcpStream, script: Script, log: Arc<Mutex<Vec<Seen>>
         return;
     };
     let earlier = log.lock().unwrap().clone();
-    let reply = script(&seen, &earlier);
+    let mut reply = script(&seen, &earlier);
     log.lock().unwrap().push(seen);
+    while let Answer::After(method, held) = reply {
+        until_seen(&log, method).await;
+        reply = *held;
+    }
+    write_answer(stream, reply).await;
+}
+
+/// Waits until `log` holds a request of `method`.
+async fn until_seen(log: &Mutex<Vec<Seen>>, method: &str) {
+    while !log.lock().unwrap().iter().any(|s| s.method() == method) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Writes `reply` (not [`Answer::After`], which `answer` has waited out) on `stream`.
+async fn write_answer(mut stream: TcpStream, reply: Answer) {
     let session = match &reply {
         Answer::InSession(..) => format!("mcp-session-id: {SESSION_ID}\r\n"),
         _ => String::new(),
@@ -99,6 +117,7 @@ async fn answer(mut stream: TcpStream, script: Script, log: Arc<Mutex<Vec<Seen>>
             }
             sent
         }
+        Answer::After(..) => Ok(()),
     };
 }
 

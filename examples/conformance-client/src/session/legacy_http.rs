@@ -18,7 +18,9 @@ use crate::sse;
 
 impl Session {
     /// Opens a 2025-11-25 session: `initialize` (the session id and version it agrees are sent
-    /// with every later message), then `notifications/initialized`.
+    /// with every later message), then `notifications/initialized`, then the GET stream's
+    /// reader ([`Listener`]), which opens the stream (the session waits for the server's
+    /// answer a short time only).
     pub(super) async fn initialize(&mut self) -> Result<Connected, ClientError> {
         self.stop_listening().await;
         self.era = Era::Legacy;
@@ -40,7 +42,7 @@ impl Session {
         }
         self.legacy_notify(legacy::initialized().to_string().into_bytes())
             .await?;
-        self.listener = self.open_listen().await;
+        self.listener = Some(Listener::open(self.outbox()).await);
         Ok(Connected {
             era: Era::Legacy,
             server: Some(result.server_info.name.clone()),
@@ -73,30 +75,6 @@ impl Session {
         }
     }
 
-    /// Opens the session's GET stream and starts its reader ([`Listener`]); `None` when the
-    /// server offers none (405, or any other answer that is not an SSE stream).
-    async fn open_listen(&self) -> Option<Listener> {
-        let outbox = self.outbox();
-        let sent = outbox
-            .in_session(self.http.get(&self.url))
-            .header("accept", "text/event-stream")
-            .send()
-            .await;
-        match sent {
-            Ok(resp) if resp.status().is_success() && sse::is_sse(&resp) => {
-                Some(Listener::start(resp, outbox))
-            }
-            Ok(resp) => {
-                eprintln!("no GET stream: HTTP {}", resp.status().as_u16());
-                None
-            }
-            Err(e) => {
-                eprintln!("no GET stream: {e}");
-                None
-            }
-        }
-    }
-
     /// Stops the GET stream's reader, if one runs.
     async fn stop_listening(&mut self) {
         if let Some(listener) = self.listener.take() {
@@ -104,7 +82,7 @@ impl Session {
         }
     }
 
-    /// Whether the legacy session's GET stream is being read now.
+    /// Whether the legacy session's GET stream is being opened or read now.
     #[cfg(test)]
     pub fn is_listening(&self) -> bool {
         self.listener.as_ref().is_some_and(Listener::is_reading)

@@ -1,8 +1,15 @@
-//! The GET stream of a legacy session, read by a task of its own from `initialize` until the
-//! session ends, whether or not a request of the client's is open: a server may send its own
-//! requests there at any time (2025-11-25 `basic/transports`, "Listening for Messages from
-//! the Server"), and they are answered as they come, by the same input handlers as the
+//! The GET stream of a legacy session, opened and read by a task of its own from `initialize`
+//! until the session ends, whether or not a request of the client's is open: a server may send
+//! its own requests there at any time (2025-11-25 `basic/transports`, "Listening for Messages
+//! from the Server"), and they are answered as they come, by the same input handlers as the
 //! requests on a request's stream; its notifications are logged.
+//!
+//! Opening waits for the GET's answer for at most [`OPEN_WAIT`], then the session goes on
+//! while the task still waits: a server that sends requests of its own on the stream needs it
+//! open before the session's first request (the TypeScript SDK's transport drops a message
+//! meant for a GET stream that is not open yet), but a server may hold the stream's head until
+//! its first event (Node.js's `http` writes a response's head with its first bytes; the
+//! TypeScript SDK's first event on a quiet stream is a keep-alive after 15 s).
 //!
 //! A stream that ends after an event with an id is resumed with `Last-Event-ID` after the
 //! server's `retry`, as a request's stream is.
@@ -28,6 +35,8 @@ use crate::sse::{DEFAULT_RETRY, MAX_RECONNECTS};
 pub(crate) const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
 /// How long [`Listener::stop`] lets the task finish the answer it is sending.
 const STOP_WAIT: Duration = Duration::from_secs(5);
+/// How long [`Listener::open`] waits for the server's answer to the GET.
+const OPEN_WAIT: Duration = Duration::from_secs(1);
 
 /// Where a legacy session's messages go: the client, the endpoint and the session's headers.
 #[derive(Clone)]
@@ -99,14 +108,18 @@ pub(super) struct Listener {
 }
 
 impl Listener {
-    /// Starts reading `resp` (the GET stream's response) in a task of its own.
-    pub fn start(resp: reqwest::Response, outbox: Outbox) -> Self {
+    /// Opens the session's GET stream and reads it, in a task of its own; returns once the
+    /// server has answered the GET, or after [`OPEN_WAIT`] while the task still waits.
+    pub async fn open(outbox: Outbox) -> Self {
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(read(resp, outbox, stopped));
-        Listener {
+        let (answered, answer) = oneshot::channel();
+        let task = tokio::spawn(listen(outbox, stopped, answered));
+        let listener = Listener {
             stop: Some(stop),
             task,
-        }
+        };
+        let _ = tokio::time::timeout(OPEN_WAIT, answer).await;
+        listener
     }
 
     /// Stops the task: it finishes the answer it is sending (for at most [`STOP_WAIT`]; then
@@ -119,7 +132,7 @@ impl Listener {
         let _ = tokio::time::timeout(STOP_WAIT, &mut self.task).await;
     }
 
-    /// Whether the task still reads the stream.
+    /// Whether the task still opens or reads the stream.
     #[cfg(test)]
     pub fn is_reading(&self) -> bool {
         !self.task.is_finished()
@@ -130,6 +143,20 @@ impl Drop for Listener {
     fn drop(&mut self) {
         // Nothing happens if the task has finished (or `stop` awaited it).
         self.task.abort();
+    }
+}
+
+/// Opens the GET stream, says so on `answered` once the server has answered, and reads it
+/// ([`read`]); nothing to read when the server offers no stream (405, or any other answer
+/// that is not an SSE stream) or `stopped` fires first.
+async fn listen(outbox: Outbox, mut stopped: oneshot::Receiver<()>, answered: oneshot::Sender<()>) {
+    let opened = tokio::select! {
+        _ = &mut stopped => return,
+        opened = get_stream(&outbox, None) => opened,
+    };
+    let _ = answered.send(());
+    if let Some(resp) = opened {
+        read(resp, outbox, stopped).await;
     }
 }
 
@@ -174,7 +201,8 @@ async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot:
 
 /// After the GET stream ended: the stream resumed with `Last-Event-ID` once the `retry` the
 /// server asked for has passed, if it sent an event id, fewer than [`MAX_RECONNECTS`] resumes
-/// in a row brought no event, the server accepts, and `stopped` has not fired meanwhile.
+/// in a row brought no event, the server accepts, and `stopped` has not fired meanwhile (nor
+/// while the server's answer is awaited).
 async fn resume(
     outbox: &Outbox,
     events: &sse::Events,
@@ -193,23 +221,36 @@ async fn resume(
     let wait = events.retry.unwrap_or(DEFAULT_RETRY);
     eprintln!("the GET stream ended: resuming after {wait:?} from {last:?}");
     tokio::select! {
-        _ = stopped => return None,
+        _ = &mut *stopped => return None,
         () = tokio::time::sleep(wait) => {}
     }
-    let sent = outbox
+    tokio::select! {
+        _ = stopped => None,
+        resumed = get_stream(outbox, Some(last)) => resumed,
+    }
+}
+
+/// GETs the session's stream (resumed from `last`, the `Last-Event-ID`, if given); `None`,
+/// with the reason logged, when the answer is not an SSE stream or the request fails.
+async fn get_stream(outbox: &Outbox, last: Option<&str>) -> Option<reqwest::Response> {
+    let mut get = outbox
         .in_session(outbox.http.get(&outbox.url))
-        .header("accept", "text/event-stream")
-        .header("last-event-id", last)
-        .send()
-        .await;
-    match sent {
+        .header("accept", "text/event-stream");
+    if let Some(last) = last {
+        get = get.header("last-event-id", last);
+    }
+    let what = match last {
+        Some(_) => "resuming the GET stream",
+        None => "no GET stream",
+    };
+    match get.send().await {
         Ok(resp) if resp.status().is_success() && sse::is_sse(&resp) => Some(resp),
         Ok(resp) => {
-            eprintln!("resuming the GET stream: HTTP {}", resp.status().as_u16());
+            eprintln!("{what}: HTTP {}", resp.status().as_u16());
             None
         }
         Err(e) => {
-            eprintln!("resuming the GET stream: {e}");
+            eprintln!("{what}: {e}");
             None
         }
     }
