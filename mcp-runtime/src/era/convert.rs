@@ -66,7 +66,7 @@ pub fn convert<S: Serialize, T: Serialize + DeserializeOwned>(
     // Most messages hold no null: only those are written again to be compared.
     if has_null(&json) {
         let back = serde_json::to_value(&target).map_err(|e| fail(direction, e.to_string()))?;
-        if let Some(at) = dropped_null(&json, &back, String::new()) {
+        if let Some(at) = dropped_null(&json, &back) {
             let reason = format!(
                 "{at} is null, which revision {} reads as absent",
                 direction.to
@@ -112,24 +112,38 @@ fn has_null(json: &Value) -> bool {
     }
 }
 
-/// The JSON pointer (under `at`) of the first member that is `null` in `source` and missing in
-/// `target`.
-fn dropped_null(source: &Value, target: &Value, at: String) -> Option<String> {
-    match (source, target) {
-        (Value::Object(s), Value::Object(t)) => s.iter().find_map(|(key, value)| {
-            let here = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
-            match t.get(key) {
-                None => value.is_null().then_some(here),
-                Some(kept) => dropped_null(value, kept, here),
-            }
-        }),
-        (Value::Array(s), Value::Array(t)) => s
+/// The JSON pointer of the first member that is `null` in `source` and missing in `target`;
+/// the pointer is written only once such a member is found.
+fn dropped_null(source: &Value, target: &Value) -> Option<String> {
+    let mut steps = Vec::new();
+    dropped_null_steps(source, target, &mut steps).then(|| {
+        steps
             .iter()
-            .zip(t)
-            .enumerate()
-            .find_map(|(i, (value, kept))| dropped_null(value, kept, format!("{at}/{i}"))),
+            .rev()
+            .map(|step| format!("/{}", step.replace('~', "~0").replace('/', "~1")))
+            .collect()
+    })
+}
+
+/// Whether `source` holds a `null` member that `target` lacks; if so, its keys and indices
+/// are pushed on `steps`, innermost first.
+fn dropped_null_steps(source: &Value, target: &Value, steps: &mut Vec<String>) -> bool {
+    let found = match (source, target) {
+        (Value::Object(s), Value::Object(t)) => s.iter().find_map(|(key, value)| {
+            let dropped = match t.get(key) {
+                None => value.is_null(),
+                Some(kept) => dropped_null_steps(value, kept, steps),
+            };
+            dropped.then(|| key.clone())
+        }),
+        (Value::Array(s), Value::Array(t)) => {
+            s.iter().zip(t).enumerate().find_map(|(i, (value, kept))| {
+                dropped_null_steps(value, kept, steps).then(|| i.to_string())
+            })
+        }
         _ => None,
-    }
+    };
+    found.map(|step| steps.push(step)).is_some()
 }
 
 /// The error's message without its line and column (of a text the caller never sees).
@@ -225,11 +239,7 @@ mod tests {
         let thing: Thing = convert(&kept, &DIRECTION).unwrap();
         assert_eq!(thing.items, [Value::Null, serde_json::json!({"a/b": null})]);
         assert_eq!(
-            dropped_null(
-                &kept,
-                &serde_json::json!({"items": [null, {}]}),
-                String::new()
-            ),
+            dropped_null(&kept, &serde_json::json!({"items": [null, {}]})),
             Some("/items/1/a~1b".to_owned())
         );
         // Absent stays absent.
