@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
-use super::{assert_error, call, eventually, meta, post, serve_app, start_app};
+use super::{assert_error, call, eventually, meta, post, serve_app, serve_app_until, start_app};
 use crate::Change;
 use crate::limits::{CHANGE_BUFFER, Limits};
 use crate::tasks::store::Settings;
@@ -358,7 +358,8 @@ async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
 }
 
 /// The server as `main` runs it, with an accept loop that stops when the returned sender is
-/// used: its URL, its state, the sender, and the loop's task (done once the loop has returned).
+/// used: its URL, its state, the sender, the loop's task (done once the loop has returned), and
+/// the sender that ends its listen streams.
 async fn start_stoppable(
     limits: Limits,
 ) -> (
@@ -366,19 +367,16 @@ async fn start_stoppable(
     std::sync::Arc<crate::App>,
     tokio::sync::oneshot::Sender<()>,
     tokio::task::JoinHandle<()>,
+    tokio::sync::watch::Sender<bool>,
 ) {
-    let (app, stop) = crate::new_app(Vec::new(), Settings::default(), limits).unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let router = crate::http::router(std::sync::Arc::clone(&app));
     let (trigger, shutdown) = tokio::sync::oneshot::channel::<()>();
     let shutdown = async move {
         let _ = shutdown.await;
-        // The listen streams end with the accept loop, as in `main`.
-        let _ = stop.send(true);
     };
-    let serving = tokio::spawn(crate::server::serve(listener, router, limits, shutdown));
-    (url, app, trigger, serving)
+    let (url, app, stop, serving) =
+        serve_app_until(listener, Settings::default(), limits, shutdown);
+    (url, app, trigger, serving, stop)
 }
 
 #[tokio::test]
@@ -387,7 +385,7 @@ async fn a_shutdown_waits_for_a_response_in_progress_within_the_grace() {
         shutdown_grace: 30 * SECOND,
         ..Limits::default()
     };
-    let (url, app, trigger, serving) = start_stoppable(limits).await;
+    let (url, app, trigger, serving, _stop) = start_stoppable(limits).await;
     let request = raw_call("slow_compute", json!({"seconds": 1}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
@@ -412,7 +410,7 @@ async fn a_shutdown_stops_waiting_for_connections_after_the_grace() {
         shutdown_grace: grace,
         ..Limits::default()
     };
-    let (url, app, trigger, serving) = start_stoppable(limits).await;
+    let (url, app, trigger, serving, _stop) = start_stoppable(limits).await;
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();

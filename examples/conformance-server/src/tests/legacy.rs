@@ -101,6 +101,26 @@ pub(super) async fn read_until(
     }
 }
 
+/// Sends `call` in `session` and answers each request the server sends on its stream with
+/// the result `answer` gives for it, until the call's own answer comes: that answer.
+async fn answer_until_done(
+    url: &str,
+    session: &str,
+    call: &Value,
+    mut answer: impl FnMut(&Value) -> Value,
+) -> Value {
+    let mut resp = send(url, Some(session), None, call).await;
+    loop {
+        let done = |m: &Value| m.get("method").is_some() || m["id"] == call["id"];
+        let message = read_until(&mut resp, done).await.pop().unwrap();
+        if message.get("method").is_none() {
+            return message;
+        }
+        let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": answer(&message)});
+        assert_eq!(send(url, Some(session), None, &reply).await.status(), 202);
+    }
+}
+
 fn limits(change: impl FnOnce(&mut Limits)) -> Limits {
     let mut limits = Limits::default();
     change(&mut limits);
@@ -435,25 +455,19 @@ async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
         "tools/call",
         json!({"name": "test_input_required_result_multiple_inputs", "arguments": {}}),
     );
-    let mut resp = send(&url, Some(&id), None, &call).await;
     let mut asked = Vec::new();
-    let last = loop {
-        let seen = read_until(&mut resp, |m| m.get("method").is_some() || m["id"] == 5).await;
-        let message = seen.last().unwrap().clone();
-        let Some(method) = message["method"].as_str() else {
-            break message;
-        };
+    let last = answer_until_done(&url, &id, &call, |message| {
+        let method = message["method"].as_str().unwrap();
         asked.push(method.to_owned());
-        let result = match method {
+        match method {
             "elicitation/create" => json!({"action": "accept", "content": {"name": "Ada"}}),
             "sampling/createMessage" => json!({"role": "assistant", "model": "m",
                 "content": {"type": "text", "text": "Hello"}}),
             "roots/list" => json!({"roots": [{"uri": "file:///a"}]}),
             other => panic!("asked {other}"),
-        };
-        let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": result});
-        assert_eq!(send(&url, Some(&id), None, &answer).await.status(), 202);
-    };
+        }
+    })
+    .await;
     asked.sort();
     assert_eq!(
         asked,
@@ -474,14 +488,8 @@ async fn a_multi_round_tool_gets_each_round_s_own_state_through_the_bridge() {
         "tools/call",
         json!({"name": "test_input_required_result_multi_round", "arguments": {}}),
     );
-    let mut resp = send(&url, Some(&id), None, &call).await;
     let mut asked = Vec::new();
-    let last = loop {
-        let seen = read_until(&mut resp, |m| m.get("method").is_some() || m["id"] == 6).await;
-        let message = seen.last().unwrap().clone();
-        if message.get("method").is_none() {
-            break message;
-        }
+    let last = answer_until_done(&url, &id, &call, |message| {
         assert_eq!(message["method"], "elicitation/create", "{message}");
         let question = message["params"]["message"].as_str().unwrap().to_owned();
         let content = match question.as_str() {
@@ -491,10 +499,9 @@ async fn a_multi_round_tool_gets_each_round_s_own_state_through_the_bridge() {
         };
         asked.push(question);
         assert!(asked.len() <= 2, "asked again: {asked:?}");
-        let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": {
-            "action": "accept", "content": content}});
-        assert_eq!(send(&url, Some(&id), None, &answer).await.status(), 202);
-    };
+        json!({"action": "accept", "content": content})
+    })
+    .await;
     // Round 2 read the state round 1 sealed (the name), round 3 the state of round 2: with
     // round 1's state handed over again, step 1 would be asked again.
     assert_eq!(

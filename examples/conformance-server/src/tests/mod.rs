@@ -56,12 +56,29 @@ fn serve_app(
     settings: Settings,
     limits: Limits,
 ) -> (String, Arc<crate::App>, watch::Sender<bool>) {
+    let forever = std::future::pending::<()>();
+    let (url, app, stop, _) = serve_app_until(listener, settings, limits, forever);
+    (url, app, stop)
+}
+
+/// [`serve_app`] until `shutdown` resolves; also the accept loop's task, done once the loop
+/// has returned (after the graceful shutdown).
+fn serve_app_until(
+    listener: tokio::net::TcpListener,
+    settings: Settings,
+    limits: Limits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> (
+    String,
+    Arc<crate::App>,
+    watch::Sender<bool>,
+    tokio::task::JoinHandle<()>,
+) {
     let (app, stop) = crate::new_app(Vec::new(), settings, limits).unwrap();
     let addr = listener.local_addr().unwrap();
     let router = crate::http::router(Arc::clone(&app));
-    let forever = std::future::pending::<()>();
-    tokio::spawn(crate::server::serve(listener, router, limits, forever));
-    (format!("http://{addr}/mcp"), app, stop)
+    let serving = tokio::spawn(crate::server::serve(listener, router, limits, shutdown));
+    (format!("http://{addr}/mcp"), app, stop, serving)
 }
 
 pub(super) fn meta(caps: Value) -> Value {
