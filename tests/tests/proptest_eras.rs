@@ -93,7 +93,7 @@ fn every_converted_def_converts_there_and_back_to_the_same_json() {
     );
     // Pinned for the fixed seeds and the default number of cases (CI's run); another seed or
     // number (scripts/proptest-random.sh) makes other instances.
-    if std::env::var_os("MCP_PROPTEST_SEED").is_none() && cases() == 16 {
+    if proptest_support::run_seed::run_seed().is_none() && cases() == 16 {
         let counts = (checked, forward, backward);
         let pinned = (62, Count::new(629, 363), Count::new(872, 120));
         assert_eq!(counts, pinned, "converted and refused instances each way");

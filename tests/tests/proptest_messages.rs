@@ -18,6 +18,9 @@ mod mutate;
 #[allow(dead_code)]
 mod alloc;
 
+#[path = "proptest_support/run_seed.rs"]
+mod run_seed;
+
 use mcp_tests::{mcp, raw};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -36,11 +39,10 @@ fn cases() -> u32 {
 
 /// The mutants' seed: fixed (every run makes the same mutants) unless `MCP_PROPTEST_SEED` is
 /// set (scripts/proptest-random.sh): then its number, spread over the 32 bytes.
-fn run_seed() -> [u8; 32] {
-    let Ok(run) = std::env::var("MCP_PROPTEST_SEED") else {
+fn mutants_seed() -> [u8; 32] {
+    let Some(run) = run_seed::run_seed() else {
         return [7; 32];
     };
-    let run: u64 = run.parse().expect("MCP_PROPTEST_SEED is a number");
     let mut seed = [0u8; 32];
     for (i, chunk) in seed.chunks_mut(8).enumerate() {
         chunk.copy_from_slice(&run.rotate_left(16 * i as u32).to_le_bytes());
@@ -89,7 +91,7 @@ fn mutants_never_panic_or_blow_up() {
     };
     let mut runner = TestRunner::new_with_rng(
         config,
-        TestRng::from_seed(RngAlgorithm::ChaCha, &run_seed()),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &mutants_seed()),
     );
     let accepted = std::cell::Cell::new(0u64);
     runner

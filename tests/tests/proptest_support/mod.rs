@@ -14,6 +14,8 @@
 
 #![allow(dead_code)]
 
+pub mod run_seed;
+
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Debug;
@@ -457,12 +459,9 @@ fn fail(msg: String) -> TestCaseError {
 /// sets it to a new value each run): then that value is mixed in, and the same value makes the
 /// same instances again.
 fn seed(text: &str) -> [u8; 32] {
-    match std::env::var("MCP_PROPTEST_SEED") {
-        Ok(run) => {
-            let run: u64 = run.parse().expect("MCP_PROPTEST_SEED is a number");
-            fnv_seed(&format!("{run}/{text}"))
-        }
-        Err(_) => fnv_seed(text),
+    match run_seed::run_seed() {
+        Some(run) => fnv_seed(&format!("{run}/{text}")),
+        None => fnv_seed(text),
     }
 }
 
