@@ -11,17 +11,31 @@
 // exits 1 if any check failed.
 //
 // Usage: node ts_client.mjs <server-url> modern|legacy
+//        node ts_client.mjs stdio modern|legacy <command> [args...]
+// The second form spawns the server (`command args...`) for each client it connects, over the
+// SDK's stdio transport (@modelcontextprotocol/client/stdio); the checks of an HTTP session
+// (its Mcp-Session-Id, DELETE) are left out, the process being the session.
 
 import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 const STEP_TIMEOUT_MS = 20_000;
-const url = new URL(process.argv[2] ?? '');
+const stdio = process.argv[2] === 'stdio';
 const era = process.argv[3];
-if (era !== 'modern' && era !== 'legacy') {
-    console.error('usage: node ts_client.mjs <server-url> modern|legacy');
+const [command, ...commandArgs] = process.argv.slice(4);
+if ((era !== 'modern' && era !== 'legacy') || (stdio && !command)) {
+    console.error('usage: node ts_client.mjs <server-url> modern|legacy\n' +
+        '       node ts_client.mjs stdio modern|legacy <command> [args...]');
     process.exit(2);
+}
+const url = stdio ? undefined : new URL(process.argv[2] ?? '');
+
+/** A new transport to the server: a connection to its URL, or a process of its own. */
+function transport() {
+    if (stdio) return new StdioClientTransport({ command, args: commandArgs, stderr: 'inherit' });
+    return new StreamableHTTPClientTransport(url);
 }
 /** The negotiation mode of every client in this run: the SDK's default is the legacy connect. */
 const PINNED = era === 'modern' ? { pin: MODERN } : 'legacy';
@@ -110,7 +124,7 @@ function newClient(capabilities, mode = PINNED) {
 }
 
 async function connect(client) {
-    await client.connect(new StreamableHTTPClientTransport(url), { timeout: STEP_TIMEOUT_MS });
+    await client.connect(transport(), { timeout: STEP_TIMEOUT_MS });
     return client;
 }
 
@@ -135,12 +149,14 @@ async function connectInEra(client) {
         () => connect(client),
         negotiated
     );
-    if (connected) {
+    if (connected && !stdio) {
         await check(
             'initialize opens a session (Mcp-Session-Id)',
             async () => client.transport?.sessionId,
             id => (typeof id === 'string' && id.length >= 16 ? null : `session id ${JSON.stringify(id)}`)
         );
+    }
+    if (connected) {
         await check('ping', () => client.ping(), r => (r && Object.keys(r).length === 0 ? null : JSON.stringify(r)));
     }
     return connected;
@@ -279,7 +295,9 @@ async function main() {
                 () => client.subscribeResource({ uri: 'test://static-text' }),
                 r => (r ? null : 'no result')
             );
-            const stream = "notifications/tools/list_changed on the session's GET stream";
+            const stream = stdio
+                ? 'notifications/tools/list_changed on stdout'
+                : "notifications/tools/list_changed on the session's GET stream";
             await check(stream, () => listChange(client, call), why => why);
             const update = `notifications/resources/updated for a subscribed ${WATCHED}`;
             await check(update, () => resourceUpdate(client, call), why => why);
@@ -293,7 +311,7 @@ async function main() {
                 }),
             r => (JSON.stringify(r.completion.values) === '["paris","park","party"]' ? null : JSON.stringify(r.completion))
         );
-        if (era === 'legacy') {
+        if (era === 'legacy' && !stdio) {
             await check('DELETE ends the session', () => client.transport.terminateSession(), () =>
                 client.transport.sessionId === undefined ? null : 'the transport kept its session id'
             );

@@ -33,15 +33,35 @@ run_their_clients() {
   stop_servers
 }
 
-# run_their_client NAME ERA COMMAND...: the SDK's client, `COMMAND $SERVER_URL ERA`, against
-# the example server; its checks shown and kept in $OUT/NAME-ERA.log, its stderr in
-# $OUT/NAME-ERA.err. A non-zero exit shows the end of its stderr and sets FAILED=1.
+# run_their_stdio_clients NAME COMMAND...: the SDK's client in each era, modern then legacy,
+# over stdio: `COMMAND stdio ERA <our server> --stdio`, the client spawning the example server.
+run_their_stdio_clients() {
+  local server=("$BIN_DIR/mcp-conformance-server" --stdio)
+  TARGET=stdio run_their_client "$1" modern "${@:2}" -- "${server[@]}"
+  TARGET=stdio run_their_client "$1" legacy "${@:2}" -- "${server[@]}"
+}
+
+# run_their_client NAME ERA COMMAND... [-- TAIL...]: the SDK's client,
+# `COMMAND $TARGET ERA TAIL...` ($TARGET defaults to $SERVER_URL), against the example server;
+# its checks shown and kept in $OUT/NAME-ERA.log, its stderr in $OUT/NAME-ERA.err. A non-zero
+# exit shows the end of its stderr and sets FAILED=1.
 run_their_client() {
-  local log=$1-$2 era=$2 rc
+  local log=$1-$2 era=$2 rc arg
   shift 2
+  local command=() tail=()
+  while (($#)); do
+    arg=$1
+    shift
+    if [[ $arg == -- ]]; then
+      tail=("$@")
+      break
+    fi
+    command+=("$arg")
+  done
   echo "-- $era era"
   set +e
-  timeout 180 "$@" "$SERVER_URL" "$era" 2>"$OUT/$log.err" | tee "$OUT/$log.log"
+  timeout 180 "${command[@]}" "${TARGET:-$SERVER_URL}" "$era" "${tail[@]}" 2>"$OUT/$log.err" |
+    tee "$OUT/$log.log"
   rc=${PIPESTATUS[0]}
   set -e
   if [[ $rc -ne 0 ]]; then
