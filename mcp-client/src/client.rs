@@ -1,0 +1,672 @@
+//! One client talking to one server over stateless Streamable HTTP (2026-07-28): every request
+//! is a POST carrying its own `_meta`, the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name`
+//! headers, and the `Mcp-Param-*` headers the tool's `x-mcp-header` annotations ask for. With
+//! a legacy server (found by [`Client::connect`]'s probe) the same client speaks 2025-11-25
+//! in a session opened by `initialize`: see `legacy.rs` for the conversions,
+//! `client/legacy_http.rs` for the session's exchanges, `client/listener.rs` for the reader
+//! of its GET stream, and [`Client::send`] for where the eras part.
+//!
+//! Requests and responses are the generated types; the multi round-trip retry is the
+//! generated `retry` of the request, which echoes `requestState` exactly (and sends none when
+//! none came) and takes a new JSON-RPC id. A request is written straight from its type to
+//! JSON text, and a response read straight from the text into its type: no
+//! `serde_json::Value` in between, which would reorder the members (the body keeps the order
+//! the generated type writes: `jsonrpc`, `method`, `id`, `params`).
+//!
+//! `tools/call` advertises the tasks extension (`io.modelcontextprotocol/tasks`): a server may
+//! answer it with a task, which the client follows with `tasks/get` (waiting `pollIntervalMs`
+//! between polls), answering the task's input requests with `tasks/update`, until the task
+//! ends. A response is read with the `resultType` values of the extensions its request
+//! advertised, and no others (`mcp_runtime::extension::Reader`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::{Duration, Instant};
+
+use mcp_runtime::era::{self, Era, Probe};
+use mcp_runtime::error_code::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
+use mcp_runtime::mrtr::InputRequired as _;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::binding::{Binding, Connected, Outcome, Outgoing, TaskStatus};
+use crate::config::Config;
+use crate::error::{ClientError, read_error};
+use crate::headers;
+use crate::legacy::Link;
+
+mod legacy_http;
+mod listener;
+
+use listener::Listener;
+#[cfg(test)]
+pub(crate) use listener::MAX_EVENT_BYTES;
+
+/// The modern revisions (a protocol version on every request) this client speaks, preferred
+/// first: what its requests declare and what it looks for in a server's `supportedVersions`
+/// or `supported`. With a legacy server it speaks [`LEGACY_VERSION`](crate::LEGACY_VERSION)
+/// (2025-11-25) instead, through an `initialize` session.
+pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
+
+/// How long the client waits between polls when the server suggests no `pollIntervalMs`.
+const DEFAULT_POLL_INTERVAL: Duration = Duration::from_millis(500);
+/// How many pages of `tools/list` the client reads at most.
+const MAX_PAGES: usize = 20;
+
+/// What the client reads of a JSON-RPC message before reading it whole as its type: whom it
+/// answers, and whether it is a result or an error.
+#[derive(serde::Deserialize)]
+#[serde(bound(deserialize = "Id: serde::Deserialize<'de>"))]
+struct Envelope<Id> {
+    #[serde(default)]
+    id: Option<Id>,
+    #[serde(default)]
+    result: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+}
+
+/// The JSON-RPC response to one request, as the JSON text it came in.
+struct Answer {
+    text: String,
+    is_error: bool,
+}
+
+/// How [`Client::until_done`] sends a request and its retries.
+struct Exchange<'a> {
+    /// Its `Mcp-Param-*` headers.
+    headers: Vec<(String, String)>,
+    /// For `tools/call`, the call's arguments: a `HeaderMismatch` answer makes the client list
+    /// the tools again (once) and send the call with the new definition's headers.
+    relist: Option<&'a Map<String, Value>>,
+}
+
+/// One client of one server, in the era [`Client::connect`] finds: every request is written
+/// and read as its modern type; in a legacy session `send` converts it on the wire (see
+/// `legacy.rs`).
+pub struct Client<B: Binding> {
+    http: reqwest::Client,
+    url: String,
+    version: String,
+    /// The era found by [`Client::connect`] (modern until then).
+    era: Era,
+    /// The legacy session, once `initialize` has opened one.
+    link: Option<Link>,
+    /// The reader of the legacy session's GET stream, where the server sends what belongs to
+    /// no request (a server may send its own requests there): read from `initialize` to
+    /// `close`, between requests too.
+    listener: Option<Listener>,
+    next_id: i64,
+    config: Config<B>,
+    /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
+    progress: bool,
+}
+
+impl<B: Binding> Client<B> {
+    /// A client of the server at `url` (nothing is sent before [`Client::connect`]).
+    pub fn new(url: &str, config: Config<B>) -> Result<Self, ClientError> {
+        let http = reqwest::Client::builder()
+            .connect_timeout(config.connect_timeout)
+            .read_timeout(config.idle_timeout)
+            .build()
+            .map_err(|e| ClientError::Http(e.to_string()))?;
+        Ok(Client {
+            http,
+            url: url.to_owned(),
+            version: MODERN_VERSIONS[0].to_owned(),
+            era: Era::Modern,
+            link: None,
+            listener: None,
+            next_id: 1,
+            config,
+            progress: false,
+        })
+    }
+
+    /// From now on, tool calls carry a `progressToken`, so that a server may answer with an
+    /// SSE stream of `notifications/progress` (each is logged).
+    pub fn ask_for_progress(&mut self) {
+        self.progress = true;
+    }
+
+    /// The era found by [`Client::connect`] (modern until then).
+    pub fn era(&self) -> Era {
+        self.era
+    }
+
+    /// A fresh JSON-RPC id.
+    pub fn next_id(&mut self) -> B::RequestId {
+        B::request_id(self.next_number())
+    }
+
+    fn next_number(&mut self) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    /// The `_meta` every request carries.
+    pub fn meta(&self) -> B::Meta {
+        self.meta_with(self.config.capabilities.clone(), None)
+    }
+
+    fn meta_with(&self, capabilities: B::Capabilities, progress: Option<String>) -> B::Meta {
+        B::meta(
+            capabilities,
+            &self.version,
+            self.config.client_info.clone(),
+            progress,
+        )
+    }
+
+    /// The `_meta` of request `R` numbered `n`: the capabilities advertise the tasks extension
+    /// where `R` wants tasks, and a progress token is set where `R` carries one and the client
+    /// asks for progress.
+    fn meta_for<R: Outgoing<B>>(&self, n: i64) -> B::Meta {
+        let mut capabilities = self.config.capabilities.clone();
+        if R::TASKS {
+            B::declare_tasks(&mut capabilities);
+        }
+        let progress = (R::PROGRESS && self.progress).then(|| format!("progress-{n}"));
+        self.meta_with(capabilities, progress)
+    }
+
+    /// `request` with a fresh id and this client's `_meta` for it.
+    fn renumbered<R: Outgoing<B>>(&mut self, mut request: R) -> R {
+        let n = self.next_number();
+        request.reset(B::request_id(n), self.meta_for::<R>(n));
+        request
+    }
+
+    /// The HTTP headers of every request: the configured ones.
+    fn configured(&self, mut builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        for (k, v) in &self.config.headers {
+            builder = builder.header(k.as_str(), v.as_str());
+        }
+        builder
+    }
+
+    /// POSTs `body` (a request's JSON text) and returns the HTTP status and the JSON-RPC
+    /// message that answers request `id` (from a JSON body, or from the events of an SSE body),
+    /// `None` when the body holds none.
+    async fn post(
+        &self,
+        method: &str,
+        name: Option<&str>,
+        extra_headers: &[(String, String)],
+        body: Vec<u8>,
+        id: &B::RequestId,
+    ) -> Result<(u16, Option<Answer>), ClientError> {
+        let mut req = self
+            .configured(self.http.post(&self.url))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", &self.version)
+            .header("mcp-method", method);
+        if let Some(n) = name {
+            req = req.header("mcp-name", headers::encode(n));
+        }
+        for (k, v) in extra_headers {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        let resp = req
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| ClientError::Http(e.to_string()))?;
+        let status = resp.status();
+        let sse = crate::sse::is_sse(&resp);
+        let text = resp
+            .text()
+            .await
+            .map_err(|e| ClientError::Http(e.to_string()))?;
+        let read = |data: &str| {
+            let e = serde_json::from_str::<Envelope<B::RequestId>>(data).ok()?;
+            let answers = e.result.is_some() || e.error.is_some();
+            Some((e.id, answers, e.error.is_some()))
+        };
+        let message = if sse {
+            let events = crate::sse::all_data(&text);
+            events.iter().for_each(|d| log_progress_event(d));
+            // The response is the event that carries our id with a result or an error; the
+            // others are notifications about the request.
+            events.into_iter().find_map(|d| match read(&d)? {
+                (Some(i), true, is_error) if i == *id => Some(Answer { text: d, is_error }),
+                _ => None,
+            })
+        } else {
+            // An error may come without an id (when the server could not read the request's).
+            read(&text).map(|(_, _, is_error)| Answer { text, is_error })
+        };
+        Ok((status.as_u16(), message))
+    }
+
+    /// Sends `request` and reads the answer as its response.
+    ///
+    /// An `UnsupportedProtocolVersionError` naming a version this client speaks makes it
+    /// switch to that version and send the request again, once. Returns the request as last
+    /// sent (its id is the one a retry must differ from).
+    async fn send<R: Outgoing<B>>(
+        &mut self,
+        mut request: R,
+        extra_headers: &[(String, String)],
+    ) -> Result<(R, R::Response), ClientError> {
+        if self.era == Era::Legacy {
+            return self.send_legacy(request).await;
+        }
+        let mut probed = R::METHOD == <B::Discover as mcp_runtime::Request>::METHOD;
+        for attempt in 0..2 {
+            let body = serde_json::to_vec(&request)
+                .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", R::METHOD)))?;
+            let (status, answer) = self
+                .post(R::METHOD, request.name(), extra_headers, body, request.id())
+                .await?;
+            let text = answer.as_ref().map_or("", |a| a.text.as_str());
+            let held = era::Answer::Http {
+                status,
+                body: text.as_bytes(),
+            };
+            if !probed && era::contradicts(Era::Modern, R::METHOD, &held) {
+                // The era found may be stale (another server now answers at this address).
+                probed = true;
+                eprintln!("HTTP {status} to {}: probing the era again", R::METHOD);
+                if Box::pin(self.connect()).await?.era == Era::Legacy {
+                    return self.send_legacy(request).await;
+                }
+            }
+            let answer = answer.ok_or_else(|| {
+                ClientError::Http(format!(
+                    "HTTP {status}: no JSON-RPC response to {} in the body",
+                    R::METHOD
+                ))
+            })?;
+            if answer.is_error {
+                let error = read_error(&answer.text)?;
+                if error.code == UNSUPPORTED_PROTOCOL_VERSION && attempt == 0 {
+                    let supported: Vec<String> = error
+                        .data
+                        .as_ref()
+                        .and_then(|d| d.get("supported"))
+                        .and_then(|s| serde_json::from_value(s.clone()).ok())
+                        .unwrap_or_default();
+                    if self.adopt_version(&supported).is_ok() {
+                        eprintln!(
+                            "server supports {supported:?}: retrying {} with {}",
+                            R::METHOD,
+                            self.version
+                        );
+                        request = self.renumbered(request);
+                        continue;
+                    }
+                }
+                return Err(ClientError::Rpc(error));
+            }
+            let resp = B::read_answer(request.capabilities(), &answer.text).map_err(|e| {
+                ClientError::Protocol(format!("reading the {} response: {e}", R::METHOD))
+            })?;
+            return Ok((request, resp));
+        }
+        Err(ClientError::Protocol(format!(
+            "{} rejected twice for its protocol version",
+            R::METHOD
+        )))
+    }
+
+    /// Finds the server's era and opens the conversation: the probe is `server/discover` with
+    /// this client's version, its answer read by `mcp_runtime::era::probe` (by code and shape).
+    /// A `DiscoverResult` is the modern server's; a recognised modern error makes the client
+    /// discover again as the error says (another version); anything else means a legacy
+    /// server, and a 2025-11-25 session is opened with `initialize`.
+    pub async fn connect(&mut self) -> Result<Connected<B>, ClientError> {
+        let n = self.next_number();
+        let request = B::discover(B::request_id(n), self.meta_for::<B::Discover>(n));
+        let body = serde_json::to_vec(&request)
+            .map_err(|e| ClientError::Protocol(format!("serializing the probe: {e}")))?;
+        let method = <B::Discover as mcp_runtime::Request>::METHOD;
+        let (status, answer) = self.post(method, None, &[], body, request.id()).await?;
+        let text = answer.map(|a| a.text).unwrap_or_default();
+        let probed = era::probe::<B::Discovered>(&era::Answer::Http {
+            status,
+            body: text.as_bytes(),
+        });
+        let found = match probed {
+            Probe::Result(found) => found,
+            Probe::ModernError(e) => {
+                eprintln!("modern server, probe answered with {e:?}");
+                if let era::ModernError::UnsupportedProtocolVersion { supported, .. } = &e {
+                    self.adopt_version(supported)?;
+                }
+                self.discover().await?
+            }
+            Probe::Legacy(sign) => {
+                eprintln!("legacy server ({sign:?}): initialize");
+                return self.initialize().await;
+            }
+        };
+        self.era = Era::Modern;
+        Ok(B::discovered(found))
+    }
+
+    /// Speaks the first of `supported` this client knows, or fails naming both lists.
+    fn adopt_version(&mut self, supported: &[String]) -> Result<(), ClientError> {
+        let Some(v) = MODERN_VERSIONS
+            .iter()
+            .find(|v| supported.iter().any(|s| s == *v))
+        else {
+            return Err(ClientError::Protocol(format!(
+                "the server serves {supported:?}, this client {MODERN_VERSIONS:?}"
+            )));
+        };
+        self.version = (*v).to_owned();
+        Ok(())
+    }
+
+    /// `server/discover`, sent as any request.
+    pub async fn discover(&mut self) -> Result<B::Discovered, ClientError> {
+        let n = self.next_number();
+        let request = B::discover(B::request_id(n), self.meta_for::<B::Discover>(n));
+        self.finish(request).await
+    }
+
+    /// Every tool the server lists (following `nextCursor`, at most 20 pages).
+    pub async fn list_tools(&mut self) -> Result<Vec<B::Tool>, ClientError> {
+        let mut all = Vec::new();
+        let mut cursor = None;
+        for _ in 0..MAX_PAGES {
+            let n = self.next_number();
+            let request = B::list_tools(B::request_id(n), self.meta_for::<B::ListTools>(n), cursor);
+            let (tools, next) = B::tools_page(self.finish(request).await?);
+            all.extend(tools);
+            match next {
+                Some(c) => cursor = Some(c),
+                None => break,
+            }
+        }
+        Ok(all)
+    }
+
+    /// Sends `request` (its id and `_meta` replaced by the client's) until it ends: each
+    /// input-required answer is answered by the configured handler and the request sent again
+    /// as its generated `retry` builds it, at most [`Config::with_max_rounds`] times; an answer
+    /// that is a task is followed until it ends (see [`Client::follow_task`]).
+    pub async fn call<R: Outgoing<B>>(&mut self, request: R) -> Result<R::Done, ClientError> {
+        let request = self.renumbered(request);
+        self.finish(request).await
+    }
+
+    /// [`Client::call`] for a request already numbered and given its `_meta`.
+    async fn finish<R: Outgoing<B>>(&mut self, request: R) -> Result<R::Done, ClientError> {
+        let exchange = Exchange {
+            headers: Vec::new(),
+            relist: None,
+        };
+        self.until_done(request, exchange).await
+    }
+
+    /// Calls a tool, answering input requests until it completes. `tool` is its definition
+    /// from `tools/list`, for the `Mcp-Param-*` headers its `x-mcp-header` annotations ask
+    /// for. A `HeaderMismatch` answer makes the client list the tools again (the definition
+    /// may have changed) and send the call once more with the new definition's headers. An
+    /// answer that is a task is followed until it ends (see [`Client::follow_task`]).
+    pub async fn call_tool(
+        &mut self,
+        tool: &B::Tool,
+        arguments: Map<String, Value>,
+    ) -> Result<<B::CallTool as Outgoing<B>>::Done, ClientError> {
+        let headers = tool_headers::<B>(tool, &arguments)?;
+        let n = self.next_number();
+        let request = B::call_tool(
+            B::request_id(n),
+            self.meta_for::<B::CallTool>(n),
+            B::tool_name(tool),
+            arguments.clone(),
+        );
+        let exchange = Exchange {
+            headers,
+            relist: Some(&arguments),
+        };
+        self.until_done(request, exchange).await
+    }
+
+    /// Sends a request that may answer that it needs input, until it ends: each input-required
+    /// answer is answered (see [`Client::answer`]) and the request sent again as its
+    /// generated `retry` builds it, with a new id and `_meta`; a task is followed.
+    async fn until_done<R: Outgoing<B>>(
+        &mut self,
+        mut request: R,
+        exchange: Exchange<'_>,
+    ) -> Result<R::Done, ClientError> {
+        let Exchange {
+            mut headers,
+            relist,
+        } = exchange;
+        let name = request.name().unwrap_or_default().to_owned();
+        let mut relisted = false;
+        for _ in 0..self.config.max_rounds {
+            let (sent, answer) = match self.send(request.clone(), &headers).await {
+                Err(ClientError::Rpc(e)) if e.code == HEADER_MISMATCH && !relisted => {
+                    let Some(arguments) = relist else {
+                        return Err(ClientError::Rpc(e));
+                    };
+                    eprintln!(
+                        "{} {name:?}: {}; listing the tools again",
+                        R::METHOD,
+                        e.message
+                    );
+                    relisted = true;
+                    let fresh = Box::pin(self.listed(&name)).await?;
+                    headers = tool_headers::<B>(&fresh, arguments)?;
+                    request = self.renumbered(request);
+                    continue;
+                }
+                other => other?,
+            };
+            match R::outcome(answer) {
+                Outcome::Done(done) => return Ok(done),
+                Outcome::Task(created) => {
+                    let task = self.follow_task(&created).await?;
+                    return read_task_result::<B, R::Done>(task);
+                }
+                Outcome::NeedsInput(ask) => {
+                    let responses = self.answer(&ask)?;
+                    let n = self.next_number();
+                    let retried = sent
+                        .retry(B::request_id(n), &ask, responses)
+                        .ok_or_else(|| {
+                            ClientError::Protocol(format!(
+                                "{} may not answer input_required",
+                                R::METHOD
+                            ))
+                        })?
+                        .map_err(|e| ClientError::Protocol(e.to_string()))?;
+                    request = retried;
+                    request.reset(B::request_id(n), self.meta_for::<R>(n));
+                }
+            }
+        }
+        Err(ClientError::Protocol(format!(
+            "{} {name:?} still needs input after {} rounds",
+            R::METHOD,
+            self.config.max_rounds
+        )))
+    }
+
+    /// Follows a task until it ends, and returns its last state: polls `tasks/get`, waiting
+    /// the `pollIntervalMs` the server last suggested before each poll, and answers each input
+    /// request the task raises once (keys already answered are not answered again) with
+    /// `tasks/update`. Gives up, cancelling the task, when its `ttlMs` has elapsed (at most
+    /// [`Config::with_max_task_wait`]).
+    pub async fn follow_task(
+        &mut self,
+        created: &B::CreateTask,
+    ) -> Result<crate::TaskState<B>, ClientError> {
+        let created = B::created(created);
+        let id = created.task_id.clone();
+        let mut interval = poll_interval(created.poll_interval_ms);
+        let max = self.config.max_task_wait;
+        let limit = created
+            .ttl_ms
+            .map_or(max, |ms| Duration::from_millis(ms).min(max));
+        let deadline = Instant::now() + limit;
+        let mut answered = BTreeSet::new();
+        loop {
+            if Instant::now() + interval > deadline {
+                // Best effort: the server may stop the work; the answer changes nothing here.
+                let _ = self.cancel_task(&id).await;
+                return Err(ClientError::Protocol(format!(
+                    "task {id:?} did not end within {} ms",
+                    limit.as_millis()
+                )));
+            }
+            tokio::time::sleep(interval).await;
+            let task = B::task_state(self.get_task(&id).await?);
+            interval = poll_interval(task.poll_interval_ms.or(created.poll_interval_ms));
+            match task.status {
+                TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled => {
+                    return Ok(task);
+                }
+                TaskStatus::InputRequired => {
+                    let fresh: BTreeMap<String, B::InputRequest> = task
+                        .input_requests
+                        .into_iter()
+                        .filter(|(key, _)| !answered.contains(key))
+                        .collect();
+                    if fresh.is_empty() {
+                        continue;
+                    }
+                    answered.extend(fresh.keys().cloned());
+                    // The same requests as an input-required answer would carry, checked
+                    // against this client's capabilities in the same way.
+                    let ask = B::input_required(fresh).map_err(ClientError::Protocol)?;
+                    let responses = self.answer(&ask)?;
+                    self.update_task(&id, responses).await?;
+                }
+                TaskStatus::Working => {}
+            }
+        }
+    }
+
+    /// `tasks/get`: the task's current state.
+    async fn get_task(&mut self, task_id: &str) -> Result<B::Task, ClientError> {
+        let n = self.next_number();
+        let request = B::get_task(B::request_id(n), self.meta_for::<B::GetTask>(n), task_id);
+        let (_, r) = self.send(request, &[]).await?;
+        done_only::<B, B::GetTask>(r)
+    }
+
+    /// `tasks/cancel`: asks the server to stop the task.
+    async fn cancel_task(&mut self, task_id: &str) -> Result<(), ClientError> {
+        let n = self.next_number();
+        let request = B::cancel_task(B::request_id(n), self.meta_for::<B::CancelTask>(n), task_id);
+        self.send(request, &[]).await.map(drop)
+    }
+
+    /// `tasks/update`: answers to the task's input requests.
+    async fn update_task(
+        &mut self,
+        task_id: &str,
+        responses: BTreeMap<String, B::InputResponse>,
+    ) -> Result<(), ClientError> {
+        let n = self.next_number();
+        let meta = self.meta_for::<B::UpdateTask>(n);
+        let request = B::update_task(B::request_id(n), meta, task_id, responses);
+        self.send(request, &[]).await.map(drop)
+    }
+
+    /// The tool `name` as `tools/list` gives it now.
+    async fn listed(&mut self, name: &str) -> Result<B::Tool, ClientError> {
+        self.list_tools()
+            .await?
+            .into_iter()
+            .find(|t| B::tool_name(t) == name)
+            .ok_or_else(|| ClientError::Protocol(format!("tool {name:?} is no longer listed")))
+    }
+
+    /// Answers every input request of `ask` with the configured handler. A request for a
+    /// capability this client did not declare is a protocol error of the server's.
+    fn answer(
+        &self,
+        ask: &B::InputRequired,
+    ) -> Result<BTreeMap<String, B::InputResponse>, ClientError> {
+        ask.check_capabilities(&self.config.capabilities)
+            .map_err(|e| {
+                ClientError::Protocol(format!("the server asked for undeclared input: {e}"))
+            })?;
+        let mut responses = BTreeMap::new();
+        for (key, request) in ask.input_requests().into_iter().flatten() {
+            responses.insert(key.clone(), (self.config.respond)(request));
+        }
+        Ok(responses)
+    }
+}
+
+/// The final answer of a response that can only be one (a `tasks/*` request's).
+fn done_only<B: Binding, R: Outgoing<B>>(response: R::Response) -> Result<R::Done, ClientError> {
+    match R::outcome(response) {
+        Outcome::Done(done) => Ok(done),
+        _ => Err(ClientError::Protocol(format!(
+            "{} answered with neither a result nor an error",
+            R::METHOD
+        ))),
+    }
+}
+
+/// Logs one event's data if it is a notification (`notifications/progress` with its
+/// progress; the same in both eras).
+pub(crate) fn log_progress_event(data: &str) {
+    let Ok(note) = serde_json::from_str::<Value>(data.trim()) else {
+        return;
+    };
+    let Some(params) = note.get("params").filter(|_| note.get("id").is_none()) else {
+        return;
+    };
+    let Some(progress) = params.get("progress") else {
+        return;
+    };
+    let total = params
+        .get("total")
+        .map(Value::to_string)
+        .unwrap_or_default();
+    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+    eprintln!("notifications/progress: {progress}/{total} {message:?}");
+}
+
+/// What an ended task of a call gives: its result once `completed`, the JSON-RPC error it
+/// `failed` with, or an error saying it was `cancelled`.
+fn read_task_result<B: Binding, T: DeserializeOwned>(
+    task: crate::TaskState<B>,
+) -> Result<T, ClientError> {
+    let name = format!("task {:?}", task.task_id);
+    match task.status {
+        TaskStatus::Completed => {
+            let result = task.result.ok_or_else(|| {
+                ClientError::Protocol(format!("{name} completed without a result"))
+            })?;
+            serde_json::from_value(result)
+                .map_err(|e| ClientError::Protocol(format!("{name}: reading its result: {e}")))
+        }
+        TaskStatus::Failed => {
+            let error = task
+                .error
+                .ok_or_else(|| ClientError::Protocol(format!("{name} failed without an error")))?;
+            let error = serde_json::from_value(error)
+                .map_err(|e| ClientError::Protocol(format!("{name}: reading its error: {e}")))?;
+            Err(ClientError::Rpc(error))
+        }
+        status => Err(ClientError::Protocol(format!("{name} ended {status:?}"))),
+    }
+}
+
+/// The wait before the next poll: the server's `pollIntervalMs`, or the default.
+fn poll_interval(suggested: Option<u64>) -> Duration {
+    suggested.map_or(DEFAULT_POLL_INTERVAL, Duration::from_millis)
+}
+
+/// The `Mcp-Param-*` headers of a call of `tool`; an error for a tool with invalid
+/// annotations (which the client must not call).
+fn tool_headers<B: Binding>(
+    tool: &B::Tool,
+    arguments: &Map<String, Value>,
+) -> Result<Vec<(String, String)>, ClientError> {
+    headers::param_headers(B::tool_schema(tool), arguments)
+        .map_err(|e| ClientError::Protocol(format!("tool {:?}: {e}", B::tool_name(tool))))
+}
