@@ -135,13 +135,9 @@ impl<B: Binding> Client<B> {
 
     /// A fresh JSON-RPC id.
     pub fn next_id(&mut self) -> B::RequestId {
-        B::request_id(self.next_number())
-    }
-
-    fn next_number(&mut self) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
-        id
+        B::request_id(id)
     }
 
     /// The `_meta` every request carries.
@@ -158,23 +154,35 @@ impl<B: Binding> Client<B> {
         )
     }
 
-    /// The `_meta` of request `R` numbered `n`: the capabilities advertise the tasks extension
-    /// where `R` wants tasks, and a progress token is set where `R` carries one and the client
-    /// asks for progress.
-    fn meta_for<R: Outgoing<B>>(&self, n: i64) -> B::Meta {
+    /// The `_meta` of request `R` with id `id`: the capabilities advertise the tasks extension
+    /// where `R` wants tasks, and a progress token (`progress-<id>`) is set where `R` carries
+    /// one and the client asks for progress.
+    fn meta_for<R: Outgoing<B>>(&self, id: &B::RequestId) -> B::Meta {
         let mut capabilities = self.config.capabilities.clone();
         if R::TASKS {
             B::declare_tasks(&mut capabilities);
         }
-        let progress = (R::PROGRESS && self.progress).then(|| format!("progress-{n}"));
+        let progress = (R::PROGRESS && self.progress).then(|| match serde_json::to_value(id) {
+            Ok(Value::String(s)) => format!("progress-{s}"),
+            Ok(other) => format!("progress-{other}"),
+            Err(_) => "progress".to_owned(),
+        });
         self.meta_with(capabilities, progress)
     }
 
     /// `request` with a fresh id and this client's `_meta` for it.
     fn renumbered<R: Outgoing<B>>(&mut self, mut request: R) -> R {
-        let n = self.next_number();
-        request.reset(B::request_id(n), self.meta_for::<R>(n));
+        let id = self.next_id();
+        let meta = self.meta_for::<R>(&id);
+        request.reset(id, meta);
         request
+    }
+
+    /// A fresh id and the `_meta` of request `R` with it.
+    fn stamp<R: Outgoing<B>>(&mut self) -> (B::RequestId, B::Meta) {
+        let id = self.next_id();
+        let meta = self.meta_for::<R>(&id);
+        (id, meta)
     }
 
     /// The HTTP headers of every request: the configured ones.
@@ -317,8 +325,8 @@ impl<B: Binding> Client<B> {
     /// discover again as the error says (another version); anything else means a legacy
     /// server, and a 2025-11-25 session is opened with `initialize`.
     pub async fn connect(&mut self) -> Result<Connected<B>, ClientError> {
-        let n = self.next_number();
-        let request = B::discover(B::request_id(n), self.meta_for::<B::Discover>(n));
+        let (id, meta) = self.stamp::<B::Discover>();
+        let request = B::discover(id, meta);
         let body = serde_json::to_vec(&request)
             .map_err(|e| ClientError::Protocol(format!("serializing the probe: {e}")))?;
         let method = <B::Discover as mcp_runtime::Request>::METHOD;
@@ -362,8 +370,8 @@ impl<B: Binding> Client<B> {
 
     /// `server/discover`, sent as any request.
     pub async fn discover(&mut self) -> Result<B::Discovered, ClientError> {
-        let n = self.next_number();
-        let request = B::discover(B::request_id(n), self.meta_for::<B::Discover>(n));
+        let (id, meta) = self.stamp::<B::Discover>();
+        let request = B::discover(id, meta);
         self.finish(request).await
     }
 
@@ -372,8 +380,8 @@ impl<B: Binding> Client<B> {
         let mut all = Vec::new();
         let mut cursor = None;
         for _ in 0..MAX_PAGES {
-            let n = self.next_number();
-            let request = B::list_tools(B::request_id(n), self.meta_for::<B::ListTools>(n), cursor);
+            let (id, meta) = self.stamp::<B::ListTools>();
+            let request = B::list_tools(id, meta, cursor);
             let (tools, next) = B::tools_page(self.finish(request).await?);
             all.extend(tools);
             match next {
@@ -384,12 +392,15 @@ impl<B: Binding> Client<B> {
         Ok(all)
     }
 
-    /// Sends `request` (its id and `_meta` replaced by the client's) until it ends: each
+    /// Sends `request` (its id taken from [`Client::next_id`], its `_meta` replaced by the
+    /// client's, which says what the request needs: the tasks extension, a progress token)
+    /// until it ends: each
     /// input-required answer is answered by the configured handler and the request sent again
     /// as its generated `retry` builds it, at most [`Config::with_max_rounds`] times; an answer
     /// that is a task is followed until it ends (see [`Client::follow_task`]).
-    pub async fn call<R: Outgoing<B>>(&mut self, request: R) -> Result<R::Done, ClientError> {
-        let request = self.renumbered(request);
+    pub async fn call<R: Outgoing<B>>(&mut self, mut request: R) -> Result<R::Done, ClientError> {
+        let meta = self.meta_for::<R>(request.id());
+        request.reset(request.id().clone(), meta);
         self.finish(request).await
     }
 
@@ -413,13 +424,8 @@ impl<B: Binding> Client<B> {
         arguments: Map<String, Value>,
     ) -> Result<<B::CallTool as Outgoing<B>>::Done, ClientError> {
         let headers = tool_headers::<B>(tool, &arguments)?;
-        let n = self.next_number();
-        let request = B::call_tool(
-            B::request_id(n),
-            self.meta_for::<B::CallTool>(n),
-            B::tool_name(tool),
-            arguments.clone(),
-        );
+        let (id, meta) = self.stamp::<B::CallTool>();
+        let request = B::call_tool(id, meta, B::tool_name(tool), arguments.clone());
         let exchange = Exchange {
             headers,
             relist: Some(&arguments),
@@ -468,9 +474,9 @@ impl<B: Binding> Client<B> {
                 }
                 Outcome::NeedsInput(ask) => {
                     let responses = self.answer(&ask)?;
-                    let n = self.next_number();
+                    let id = self.next_id();
                     let retried = sent
-                        .retry(B::request_id(n), &ask, responses)
+                        .retry(id.clone(), &ask, responses)
                         .ok_or_else(|| {
                             ClientError::Protocol(format!(
                                 "{} may not answer input_required",
@@ -479,7 +485,8 @@ impl<B: Binding> Client<B> {
                         })?
                         .map_err(|e| ClientError::Protocol(e.to_string()))?;
                     request = retried;
-                    request.reset(B::request_id(n), self.meta_for::<R>(n));
+                    let meta = self.meta_for::<R>(&id);
+                    request.reset(id, meta);
                 }
             }
         }
@@ -547,16 +554,16 @@ impl<B: Binding> Client<B> {
 
     /// `tasks/get`: the task's current state.
     async fn get_task(&mut self, task_id: &str) -> Result<B::Task, ClientError> {
-        let n = self.next_number();
-        let request = B::get_task(B::request_id(n), self.meta_for::<B::GetTask>(n), task_id);
+        let (id, meta) = self.stamp::<B::GetTask>();
+        let request = B::get_task(id, meta, task_id);
         let (_, r) = self.send(request, &[]).await?;
         done_only::<B, B::GetTask>(r)
     }
 
     /// `tasks/cancel`: asks the server to stop the task.
     async fn cancel_task(&mut self, task_id: &str) -> Result<(), ClientError> {
-        let n = self.next_number();
-        let request = B::cancel_task(B::request_id(n), self.meta_for::<B::CancelTask>(n), task_id);
+        let (id, meta) = self.stamp::<B::CancelTask>();
+        let request = B::cancel_task(id, meta, task_id);
         self.send(request, &[]).await.map(drop)
     }
 
@@ -566,9 +573,8 @@ impl<B: Binding> Client<B> {
         task_id: &str,
         responses: BTreeMap<String, B::InputResponse>,
     ) -> Result<(), ClientError> {
-        let n = self.next_number();
-        let meta = self.meta_for::<B::UpdateTask>(n);
-        let request = B::update_task(B::request_id(n), meta, task_id, responses);
+        let (id, meta) = self.stamp::<B::UpdateTask>();
+        let request = B::update_task(id, meta, task_id, responses);
         self.send(request, &[]).await.map(drop)
     }
 

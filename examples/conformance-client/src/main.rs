@@ -1,6 +1,6 @@
 //! An MCP client for revision 2026-07-28 over stateless Streamable HTTP, and for 2025-11-25
-//! servers in a session (`legacy.rs`), written against the types that `mcp-codegen` generates
-//! from the official schemas (see `build.rs`). The official conformance suite runs it as
+//! servers in a session, on `mcp-client` bound to the types that `mcp-codegen` generates from
+//! the official schemas (see `build.rs`). The official conformance suite runs it as
 //! `mcp-conformance-client <server-url>` with the scenario's name in `MCP_CONFORMANCE_SCENARIO`
 //! and its parameters in `MCP_CONFORMANCE_CONTEXT`; the era comes from the server's answer to
 //! the probe, never from the suite's `MCP_CONFORMANCE_PROTOCOL_VERSION`.
@@ -14,14 +14,6 @@
 //! `tasks/update`. A scenario's context may name the tool calls to make instead.
 
 mod answers;
-#[cfg(test)]
-mod era_tests;
-mod headers;
-mod legacy;
-mod session;
-mod sse;
-#[cfg(test)]
-mod tests;
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -34,12 +26,15 @@ mod mcp {
     pub use v2026_07_28::*;
 }
 
+mcp_client::bind!(Mcp = mcp);
+
 use std::process::ExitCode;
 
-use mcp_runtime::era::Era;
+use mcp_client::{ClientError, Era};
 use serde_json::Value;
 
-use session::{ClientError, Session};
+/// The client, bound to the generated types.
+type Client = mcp_client::Client<Mcp>;
 
 const USAGE: &str = "usage: mcp-conformance-client [--progress] <server-url>
 
@@ -110,7 +105,7 @@ const SCHEMA_ECHO: &str = "json_schema_echo";
 
 /// Calls the echo tool once for every other tool, with that tool's `inputSchema` as it was
 /// read (every member kept, declared or not) in `schema`; the number of calls that failed.
-async fn echo_schemas(s: &mut Session, tools: &[mcp::Tool]) -> Result<usize, ClientError> {
+async fn echo_schemas(s: &mut Client, tools: &[mcp::Tool]) -> Result<usize, ClientError> {
     let Some(echo) = tools.iter().find(|t| t.name == SCHEMA_ECHO) else {
         return Err(ClientError::Protocol(format!(
             "no {SCHEMA_ECHO:?} tool listed"
@@ -148,7 +143,7 @@ async fn run(
     progress: bool,
 ) -> Result<usize, ClientError> {
     eprintln!("scenario {scenario:?} against {url}");
-    let mut s = Session::new(url)?;
+    let mut s = Client::new(url, answers::config())?;
     if progress {
         s.ask_for_progress();
     }
@@ -159,7 +154,7 @@ async fn run(
 
 /// Connects (finding the era) and does what the scenario asks; the number of calls that
 /// failed.
-async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usize, ClientError> {
+async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usize, ClientError> {
     let connected = s.connect().await?;
     // The interop scripts check the modern line as it stands.
     let how = match connected.era {
@@ -186,7 +181,7 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
         let mut usable = Vec::new();
         for t in tools {
-            match headers::mirrored(&t) {
+            match mcp_client::headers::mirrored(&t.input_schema.extra) {
                 Ok(_) => usable.push(t),
                 Err(why) => eprintln!("not calling {:?}: {why}", t.name),
             }
@@ -235,8 +230,12 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
     }
     if caps.resources.is_some() {
-        for r in s.list_resources().await? {
-            match s.read_resource(&r.uri).await {
+        let (id, params) = (s.next_id(), mcp::PaginatedRequestParams::new(s.meta()));
+        let listed = s.call(mcp::ListResourcesRequest::new(id, params)).await?;
+        for r in listed.resources {
+            let id = s.next_id();
+            let params = mcp::ReadResourceRequestParams::new(s.meta(), &r.uri);
+            match s.call(mcp::ReadResourceRequest::new(id, params)).await {
                 Ok(read) => eprintln!(
                     "resources/read {:?}: {} content(s)",
                     r.uri,
@@ -250,15 +249,21 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
     }
     if caps.prompts.is_some() {
-        for p in s.list_prompts().await? {
-            let args = p
+        let (id, params) = (s.next_id(), mcp::PaginatedRequestParams::new(s.meta()));
+        let listed = s.call(mcp::ListPromptsRequest::new(id, params)).await?;
+        for p in listed.prompts {
+            let args: std::collections::BTreeMap<String, String> = p
                 .arguments
                 .iter()
                 .flatten()
                 .filter(|a| a.required == Some(true))
                 .map(|a| (a.name.clone(), "conformance".to_owned()))
                 .collect();
-            match s.get_prompt(&p.name, args).await {
+            let id = s.next_id();
+            let mut params = mcp::GetPromptRequestParams::new(s.meta(), &p.name);
+            // No `arguments` member for a prompt that takes none.
+            params.arguments = (!args.is_empty()).then_some(args);
+            match s.call(mcp::GetPromptRequest::new(id, params)).await {
                 Ok(got) => eprintln!(
                     "prompts/get {:?}: {} message(s){}",
                     p.name,
@@ -273,4 +278,27 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
     }
     Ok(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    #[test]
+    fn a_malformed_scenario_context_is_an_error_not_an_empty_context() {
+        use crate::scenario_context;
+        assert_eq!(scenario_context(None), Ok(Value::Null));
+        let calls = r#"{"toolCalls": [{"name": "t", "arguments": {}}]}"#;
+        assert_eq!(
+            scenario_context(Some(calls.to_owned())).unwrap()["toolCalls"][0]["name"],
+            "t"
+        );
+        let e = scenario_context(Some("{\"toolCalls\": [".to_owned())).unwrap_err();
+        assert!(
+            e.starts_with("MCP_CONFORMANCE_CONTEXT is not JSON: "),
+            "{e}"
+        );
+        let e = scenario_context(Some("[1]".to_owned())).unwrap_err();
+        assert_eq!(e, "MCP_CONFORMANCE_CONTEXT is not a JSON object: [1]");
+    }
 }
