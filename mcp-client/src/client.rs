@@ -37,6 +37,7 @@ use crate::legacy::Link;
 mod legacy_http;
 mod listener;
 
+use crate::stdio::Pipe;
 use listener::Listener;
 #[cfg(test)]
 pub(crate) use listener::MAX_EVENT_BYTES;
@@ -66,9 +67,9 @@ struct Envelope<Id> {
 }
 
 /// The JSON-RPC response to one request, as the JSON text it came in.
-struct Answer {
-    text: String,
-    is_error: bool,
+pub(crate) struct Answer {
+    pub text: String,
+    pub is_error: bool,
 }
 
 /// How [`Client::until_done`] sends a request and its retries.
@@ -95,6 +96,8 @@ pub struct Client<B: Binding> {
     /// no request (a server may send its own requests there): read from `initialize` to
     /// `close`, between requests too.
     listener: Option<Listener>,
+    /// The server's stdio, when the client speaks to it over stdio instead of HTTP.
+    stdio: Option<Pipe>,
     next_id: i64,
     config: Config<B>,
     /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
@@ -116,10 +119,18 @@ impl<B: Binding> Client<B> {
             era: Era::Modern,
             link: None,
             listener: None,
+            stdio: None,
             next_id: 1,
             config,
             progress: false,
         })
+    }
+
+    /// A client of the server at the other end of `pipe` (stdio).
+    pub(crate) fn over(pipe: Pipe, config: Config<B>) -> Result<Self, ClientError> {
+        let mut client = Client::new("", config)?;
+        client.stdio = Some(pipe);
+        Ok(client)
     }
 
     /// From now on, tool calls carry a `progressToken`, so that a server may answer with an
@@ -191,6 +202,32 @@ impl<B: Binding> Client<B> {
             builder = builder.header(k.as_str(), v.as_str());
         }
         builder
+    }
+
+    /// Sends request `body` (modern) and returns the era's view of the answer's carrier (the
+    /// HTTP status; none on stdio) and the JSON-RPC response to `id`, if one came (on stdio,
+    /// within `wait`).
+    async fn exchange(
+        &mut self,
+        method: &str,
+        name: Option<&str>,
+        extra_headers: &[(String, String)],
+        body: Vec<u8>,
+        id: &B::RequestId,
+        wait: Duration,
+    ) -> Result<(Option<u16>, Option<Answer>), ClientError> {
+        match &mut self.stdio {
+            Some(pipe) => {
+                let answer = pipe
+                    .exchange::<B>(&body, id, &self.config.respond, wait)
+                    .await?;
+                Ok((None, answer))
+            }
+            None => {
+                let (status, answer) = self.post(method, name, extra_headers, body, id).await?;
+                Ok((Some(status), answer))
+            }
+        }
     }
 
     /// POSTs `body` (a request's JSON text) and returns the HTTP status and the JSON-RPC
@@ -265,27 +302,33 @@ impl<B: Binding> Client<B> {
         for attempt in 0..2 {
             let body = serde_json::to_vec(&request)
                 .map_err(|e| ClientError::Protocol(format!("serializing {}: {e}", R::METHOD)))?;
+            let wait = self.config.idle_timeout;
+            let name = request.name().map(str::to_owned);
             let (status, answer) = self
-                .post(R::METHOD, request.name(), extra_headers, body, request.id())
+                .exchange(
+                    R::METHOD,
+                    name.as_deref(),
+                    extra_headers,
+                    body,
+                    request.id(),
+                    wait,
+                )
                 .await?;
-            let text = answer.as_ref().map_or("", |a| a.text.as_str());
-            let held = era::Answer::Http {
-                status,
-                body: text.as_bytes(),
-            };
+            let held = held(status, answer.as_ref());
             if !probed && era::contradicts(Era::Modern, R::METHOD, &held) {
                 // The era found may be stale (another server now answers at this address).
                 probed = true;
-                eprintln!("HTTP {status} to {}: probing the era again", R::METHOD);
+                eprintln!("{status:?} to {}: probing the era again", R::METHOD);
                 if Box::pin(self.connect()).await?.era == Era::Legacy {
                     return self.send_legacy(request).await;
                 }
             }
-            let answer = answer.ok_or_else(|| {
-                ClientError::Http(format!(
+            let answer = answer.ok_or_else(|| match status {
+                Some(status) => ClientError::Http(format!(
                     "HTTP {status}: no JSON-RPC response to {} in the body",
                     R::METHOD
-                ))
+                )),
+                None => ClientError::Stdio(format!("no response to {} within {wait:?}", R::METHOD)),
             })?;
             if answer.is_error {
                 let error = read_error(&answer.text)?;
@@ -330,12 +373,11 @@ impl<B: Binding> Client<B> {
         let body = serde_json::to_vec(&request)
             .map_err(|e| ClientError::Protocol(format!("serializing the probe: {e}")))?;
         let method = <B::Discover as mcp_runtime::Request>::METHOD;
-        let (status, answer) = self.post(method, None, &[], body, request.id()).await?;
-        let text = answer.map(|a| a.text).unwrap_or_default();
-        let probed = era::probe::<B::Discovered>(&era::Answer::Http {
-            status,
-            body: text.as_bytes(),
-        });
+        let wait = self.config.probe_timeout;
+        let (status, answer) = self
+            .exchange(method, None, &[], body, request.id(), wait)
+            .await?;
+        let probed = era::probe::<B::Discovered>(&held(status, answer.as_ref()));
         let found = match probed {
             Probe::Result(found) => found,
             Probe::ModernError(e) => {
@@ -605,6 +647,16 @@ impl<B: Binding> Client<B> {
     }
 }
 
+/// The answer as the era functions read it: an HTTP status and body, a stdio line, or none.
+fn held(status: Option<u16>, answer: Option<&Answer>) -> era::Answer<'_> {
+    let body = answer.map_or(&b""[..], |a| a.text.as_bytes());
+    match (status, answer) {
+        (Some(status), _) => era::Answer::Http { status, body },
+        (None, Some(_)) => era::Answer::Stdio(body),
+        (None, None) => era::Answer::NoResponse,
+    }
+}
+
 /// The final answer of a response that can only be one (a `tasks/*` request's).
 fn done_only<B: Binding, R: Outgoing<B>>(response: R::Response) -> Result<R::Done, ClientError> {
     match R::outcome(response) {
@@ -616,8 +668,8 @@ fn done_only<B: Binding, R: Outgoing<B>>(response: R::Response) -> Result<R::Don
     }
 }
 
-/// Logs one event's data if it is a notification (`notifications/progress` with its
-/// progress; the same in both eras).
+/// Logs one event's data if it is a progress notification (`params.progress`, the same in both
+/// eras), its numbers as the protocol's numbers read (`3`, never `3.0`).
 pub(crate) fn log_progress_event(data: &str) {
     let Ok(note) = serde_json::from_str::<Value>(data.trim()) else {
         return;
@@ -625,13 +677,11 @@ pub(crate) fn log_progress_event(data: &str) {
     let Some(params) = note.get("params").filter(|_| note.get("id").is_none()) else {
         return;
     };
-    let Some(progress) = params.get("progress") else {
+    let number = |v: &Value| v.as_f64().map_or_else(|| v.to_string(), |n| n.to_string());
+    let Some(progress) = params.get("progress").map(number) else {
         return;
     };
-    let total = params
-        .get("total")
-        .map(Value::to_string)
-        .unwrap_or_default();
+    let total = params.get("total").map(number).unwrap_or_default();
     let message = params.get("message").and_then(Value::as_str).unwrap_or("");
     eprintln!("notifications/progress: {progress}/{total} {message:?}");
 }

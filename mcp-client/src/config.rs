@@ -20,6 +20,7 @@ pub struct Config<B: Binding> {
     pub(crate) respond: Respond<B>,
     pub(crate) idle_timeout: Duration,
     pub(crate) connect_timeout: Duration,
+    pub(crate) probe_timeout: Duration,
     pub(crate) max_rounds: usize,
     pub(crate) max_task_wait: Duration,
     pub(crate) headers: Vec<(String, String)>,
@@ -33,6 +34,7 @@ impl<B: Binding> Clone for Config<B> {
             respond: Arc::clone(&self.respond),
             idle_timeout: self.idle_timeout,
             connect_timeout: self.connect_timeout,
+            probe_timeout: self.probe_timeout,
             max_rounds: self.max_rounds,
             max_task_wait: self.max_task_wait,
             headers: self.headers.clone(),
@@ -44,7 +46,8 @@ impl<B: Binding> Config<B> {
     /// A client that declares `capabilities`, names itself `client_info`, and answers the
     /// server's input requests with `respond` (which must answer every kind `capabilities`
     /// declares). Gives up on a response after 20 s without a byte, on a connection after
-    /// 10 s, on a call after 8 input rounds, on a task after 600 s.
+    /// 10 s, on a call after 8 input rounds, on a task after 600 s; a stdio server that does
+    /// not answer the probe within 10 s is taken for a legacy one.
     pub fn new(
         capabilities: B::Capabilities,
         client_info: B::Implementation,
@@ -56,6 +59,7 @@ impl<B: Binding> Config<B> {
             respond: Arc::new(respond),
             idle_timeout: Duration::from_secs(20),
             connect_timeout: Duration::from_secs(10),
+            probe_timeout: Duration::from_secs(10),
             max_rounds: 8,
             max_task_wait: Duration::from_secs(600),
             headers: Vec::new(),
@@ -74,6 +78,14 @@ impl<B: Binding> Config<B> {
     #[must_use]
     pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
+        self
+    }
+
+    /// How long a stdio server may take to answer the probe before the client takes it for a
+    /// legacy server (one that answers nothing before `initialize`).
+    #[must_use]
+    pub fn with_probe_timeout(mut self, timeout: Duration) -> Self {
+        self.probe_timeout = timeout;
         self
     }
 

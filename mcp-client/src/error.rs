@@ -28,6 +28,9 @@ pub enum ClientError {
     Protocol(String),
     /// A legacy server answered 404 to a message of its session: the session is gone.
     SessionEnded,
+    /// The stdio exchange failed (the server could not start, its output ended, no response
+    /// came in time).
+    Stdio(String),
 }
 
 impl fmt::Display for ClientError {
@@ -37,6 +40,7 @@ impl fmt::Display for ClientError {
             ClientError::Rpc(e) => write!(f, "JSON-RPC error {}: {}", e.code, e.message),
             ClientError::Protocol(e) => write!(f, "protocol: {e}"),
             ClientError::SessionEnded => write!(f, "HTTP 404: the server ended the session"),
+            ClientError::Stdio(e) => write!(f, "stdio: {e}"),
         }
     }
 }

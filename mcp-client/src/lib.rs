@@ -37,6 +37,7 @@ mod error;
 pub mod headers;
 mod legacy;
 mod sse;
+pub mod stdio;
 #[cfg(test)]
 mod tests;
 

@@ -6,3 +6,4 @@ mod fixture;
 mod legacy;
 mod modern;
 mod scripted;
+mod stdio;

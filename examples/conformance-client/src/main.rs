@@ -37,22 +37,55 @@ use serde_json::Value;
 type Client = mcp_client::Client<Mcp>;
 
 const USAGE: &str = "usage: mcp-conformance-client [--progress] <server-url>
+       mcp-conformance-client [--progress] --stdio -- <command> [args...]
 
 --progress: tool calls carry a progressToken (the progress notifications are logged).
+--stdio: spawn <command> as the server and speak to it on its stdin and stdout.
 
 Environment: MCP_CONFORMANCE_SCENARIO (the scenario's name), MCP_CONFORMANCE_CONTEXT (JSON,
 optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}]}).";
 
-fn main() -> ExitCode {
-    let Some(url) = std::env::args().skip(1).last() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
+/// The server the client speaks to.
+#[derive(Debug, PartialEq)]
+enum Server {
+    /// Over Streamable HTTP, at this URL.
+    Http(String),
+    /// Over stdio: the command (and its arguments) to spawn.
+    Stdio(Vec<String>),
+}
+
+/// What the command line says: the server, and whether calls ask for progress; `None` for a
+/// command line that names no server (or asks for help).
+fn read_args(args: &[String]) -> Option<(Server, bool)> {
+    let (options, command) = match args.iter().position(|a| a == "--") {
+        Some(end) => (&args[..end], Some(&args[end + 1..])),
+        None => (args, None),
     };
-    if url == "-h" || url == "--help" {
-        eprintln!("{USAGE}");
-        return ExitCode::SUCCESS;
+    let progress = options.iter().any(|a| a == "--progress");
+    let server = match command {
+        Some(command) if options.iter().any(|a| a == "--stdio") && !command.is_empty() => {
+            Server::Stdio(command.to_vec())
+        }
+        Some(_) => return None,
+        None => Server::Http(options.last()?.clone()),
+    };
+    match &server {
+        Server::Http(url) if url == "-h" || url == "--help" || url.starts_with("--") => None,
+        _ => Some((server, progress)),
     }
-    let progress = std::env::args().skip(1).any(|a| a == "--progress");
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((server, progress)) = read_args(&args) else {
+        eprintln!("{USAGE}");
+        let help = args.iter().any(|a| a == "-h" || a == "--help");
+        return if help {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        };
+    };
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let context = match scenario_context(std::env::var("MCP_CONFORMANCE_CONTEXT").ok()) {
         Ok(context) => context,
@@ -71,7 +104,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(&url, &scenario, &context, progress)) {
+    match runtime.block_on(run(&server, &scenario, &context, progress)) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(failed) => {
             eprintln!("mcp-conformance-client: {failed} operation(s) failed");
@@ -137,13 +170,20 @@ fn first_text<'b>(mut blocks: impl Iterator<Item = &'b mcp::ContentBlock>) -> St
 /// Runs the session, and ends it (a legacy session is deleted); the number of calls that
 /// failed.
 async fn run(
-    url: &str,
+    server: &Server,
     scenario: &str,
     context: &Value,
     progress: bool,
 ) -> Result<usize, ClientError> {
-    eprintln!("scenario {scenario:?} against {url}");
-    let mut s = Client::new(url, answers::config())?;
+    eprintln!("scenario {scenario:?} against {server:?}");
+    let mut s = match server {
+        Server::Http(url) => Client::new(url, answers::config())?,
+        Server::Stdio(command) => {
+            let mut spawned = std::process::Command::new(&command[0]);
+            spawned.args(&command[1..]);
+            mcp_client::stdio::spawn(spawned, answers::config())?
+        }
+    };
     if progress {
         s.ask_for_progress();
     }
@@ -283,6 +323,28 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
 #[cfg(test)]
 mod tests {
     use serde_json::Value;
+
+    use crate::{Server, read_args};
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn the_command_line_names_a_url_or_a_command_to_spawn() {
+        let url = "http://127.0.0.1:1/mcp".to_owned();
+        assert_eq!(
+            read_args(&args("--progress http://127.0.0.1:1/mcp")),
+            Some((Server::Http(url), true))
+        );
+        let spawned = read_args(&args("--stdio -- server --stdio --port 0"));
+        let command = args("server --stdio --port 0");
+        assert_eq!(spawned, Some((Server::Stdio(command), false)));
+        assert_eq!(read_args(&args("--stdio --")), None);
+        assert_eq!(read_args(&args("-- server")), None, "-- without --stdio");
+        assert_eq!(read_args(&args("--help")), None);
+        assert_eq!(read_args(&[]), None);
+    }
 
     #[test]
     fn a_malformed_scenario_context_is_an_error_not_an_empty_context() {

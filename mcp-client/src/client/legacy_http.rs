@@ -36,6 +36,9 @@ impl<B: Binding> Client<B> {
         .map_err(ClientError::Protocol)?;
         let body = serde_json::to_vec(&request)
             .map_err(|e| ClientError::Protocol(format!("serializing initialize: {e}")))?;
+        if self.stdio.is_some() {
+            return self.initialize_stdio(body, &id).await;
+        }
         let (answer, session_id) = self.legacy_post(body, &id).await?;
         let result = legacy_result(answer, mcp_runtime::era::INITIALIZE)?;
         let result = legacy::read_initialize::<B>(result).map_err(ClientError::Protocol)?;
@@ -54,9 +57,54 @@ impl<B: Binding> Client<B> {
         })
     }
 
-    /// Ends a legacy session with DELETE (a server that does not allow it answers 405, which
-    /// changes nothing); nothing to end in the modern era.
+    /// `initialize` on stdio: the request, its answer, then `notifications/initialized`; the
+    /// server's own requests come on the same stdout (no stream to open).
+    async fn initialize_stdio(
+        &mut self,
+        body: Vec<u8>,
+        id: &B::RequestId,
+    ) -> Result<Connected<B>, ClientError> {
+        let answer = self.stdio_legacy(&body, id).await?;
+        let result = legacy_result(answer, mcp_runtime::era::INITIALIZE)?;
+        let result = legacy::read_initialize::<B>(result).map_err(ClientError::Protocol)?;
+        if let Some(link) = &mut self.link {
+            link.version.clone_from(&result.protocol_version);
+        }
+        if let Some(pipe) = &mut self.stdio {
+            pipe.write(legacy::initialized().to_string().as_bytes())
+                .await?;
+        }
+        Ok(Connected {
+            era: Era::Legacy,
+            server: Some(result.server),
+            versions: vec![result.protocol_version],
+            capabilities: result.capabilities,
+        })
+    }
+
+    /// Sends a legacy request on stdio and reads its response (answering the server's
+    /// requests meanwhile).
+    async fn stdio_legacy(
+        &mut self,
+        body: &[u8],
+        id: &B::RequestId,
+    ) -> Result<Answer, ClientError> {
+        let wait = self.config.idle_timeout;
+        let Some(pipe) = &mut self.stdio else {
+            return Err(ClientError::Stdio("no stdio server".into()));
+        };
+        pipe.exchange::<B>(body, id, &self.config.respond, wait)
+            .await?
+            .ok_or_else(|| ClientError::Stdio(format!("no response within {wait:?}")))
+    }
+
+    /// Ends the conversation: on stdio, closes the server's input and waits for it to exit;
+    /// over HTTP, ends a legacy session with DELETE (a server that does not allow it answers
+    /// 405, which changes nothing); nothing to end in the modern era.
     pub async fn close(&mut self) {
+        if let Some(pipe) = &mut self.stdio {
+            return pipe.close().await;
+        }
         self.stop_listening().await;
         let Some(link) = self.link.take() else {
             return;
@@ -109,6 +157,10 @@ impl<B: Binding> Client<B> {
         let protocol = |e: String| ClientError::Protocol(format!("{}: {e}", R::METHOD));
         let modern = serde_json::to_value(&request).map_err(|e| protocol(e.to_string()))?;
         let body = legacy::request_to_legacy::<B>(modern).map_err(protocol)?;
+        if self.stdio.is_some() {
+            let answer = self.stdio_legacy(&body, request.id()).await?;
+            return self.read_legacy(request, answer);
+        }
         let answer = match self.legacy_post(body.clone(), request.id()).await {
             // 2025-11-25: after a 404 the client opens a new session and sends again.
             Err(ClientError::SessionEnded) => {
@@ -118,6 +170,16 @@ impl<B: Binding> Client<B> {
             }
             other => other?.0,
         };
+        self.read_legacy(request, answer)
+    }
+
+    /// The legacy `answer` to `request`, read as its modern response.
+    fn read_legacy<R: Outgoing<B>>(
+        &self,
+        request: R,
+        answer: Answer,
+    ) -> Result<(R, R::Response), ClientError> {
+        let protocol = |e: String| ClientError::Protocol(format!("{}: {e}", R::METHOD));
         let result = legacy_result(answer, R::METHOD)?;
         let result = B::result_to_modern(R::METHOD, result).map_err(protocol)?;
         let response = serde_json::json!({"jsonrpc": "2.0", "id": request.id(), "result": result});
