@@ -87,6 +87,9 @@ struct Exchange<'a> {
 pub struct Client<B: Binding> {
     http: reqwest::Client,
     url: String,
+    /// The URL's origin, the key of the era cache (none on stdio, where the era is this
+    /// client's own).
+    origin: Option<String>,
     version: String,
     /// The era found by [`Client::connect`] (modern until then).
     era: Era,
@@ -105,8 +108,19 @@ pub struct Client<B: Binding> {
 }
 
 impl<B: Binding> Client<B> {
-    /// A client of the server at `url` (nothing is sent before [`Client::connect`]).
+    /// A client of the server at `url` (nothing is sent before [`Client::connect`]); an
+    /// error if `url` is not an `http` or `https` URL.
     pub fn new(url: &str, config: Config<B>) -> Result<Self, ClientError> {
+        let origin = crate::era_cache::origin(url)
+            .filter(|o| o.starts_with("http://") || o.starts_with("https://"))
+            .ok_or_else(|| ClientError::Http(format!("not an http(s) URL: {url:?}")))?;
+        let mut client = Self::unbound(url, config)?;
+        client.origin = Some(origin);
+        Ok(client)
+    }
+
+    /// A client with no server yet.
+    fn unbound(url: &str, config: Config<B>) -> Result<Self, ClientError> {
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .read_timeout(config.idle_timeout)
@@ -115,6 +129,7 @@ impl<B: Binding> Client<B> {
         Ok(Client {
             http,
             url: url.to_owned(),
+            origin: None,
             version: MODERN_VERSIONS[0].to_owned(),
             era: Era::Modern,
             link: None,
@@ -128,7 +143,7 @@ impl<B: Binding> Client<B> {
 
     /// A client of the server at the other end of `pipe` (stdio).
     pub(crate) fn over(pipe: Pipe, config: Config<B>) -> Result<Self, ClientError> {
-        let mut client = Client::new("", config)?;
+        let mut client = Client::unbound("", config)?;
         client.stdio = Some(pipe);
         Ok(client)
     }
@@ -318,6 +333,9 @@ impl<B: Binding> Client<B> {
             if !probed && era::contradicts(Era::Modern, R::METHOD, &held) {
                 // The era found may be stale (another server now answers at this address).
                 probed = true;
+                if let Some(origin) = &self.origin {
+                    crate::era_cache::forget(origin);
+                }
                 eprintln!("{status:?} to {}: probing the era again", R::METHOD);
                 if Box::pin(self.connect()).await?.era == Era::Legacy {
                     return self.send_legacy(request).await;
@@ -366,8 +384,27 @@ impl<B: Binding> Client<B> {
     /// this client's version, its answer read by `mcp_runtime::era::probe` (by code and shape).
     /// A `DiscoverResult` is the modern server's; a recognised modern error makes the client
     /// discover again as the error says (another version); anything else means a legacy
-    /// server, and a 2025-11-25 session is opened with `initialize`.
+    /// server, and a 2025-11-25 session is opened with `initialize`. The era found is kept
+    /// for the URL's origin: a later client of a legacy origin opens its session at once (and
+    /// probes if that fails).
     pub async fn connect(&mut self) -> Result<Connected<B>, ClientError> {
+        let origin = self.origin.clone();
+        let cached = origin.as_deref().and_then(crate::era_cache::cached);
+        if cached == Some(Era::Legacy) {
+            match self.initialize().await {
+                Ok(connected) => return Ok(connected),
+                Err(e) => eprintln!("legacy session at a legacy origin: {e}; probing"),
+            }
+        }
+        let connected = self.probe().await?;
+        if let Some(origin) = &origin {
+            crate::era_cache::remember(origin, connected.era);
+        }
+        Ok(connected)
+    }
+
+    /// The probe of [`Client::connect`], and what follows from its answer.
+    async fn probe(&mut self) -> Result<Connected<B>, ClientError> {
         let (id, meta) = self.stamp::<B::Discover>();
         let request = B::discover(id, meta);
         let body = serde_json::to_vec(&request)
@@ -393,6 +430,7 @@ impl<B: Binding> Client<B> {
             }
         };
         self.era = Era::Modern;
+        self.link = None;
         Ok(B::discovered(found))
     }
 

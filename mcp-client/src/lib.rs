@@ -33,6 +33,7 @@ mod bind;
 mod binding;
 mod client;
 mod config;
+mod era_cache;
 mod error;
 pub mod headers;
 mod legacy;

@@ -468,3 +468,68 @@ async fn resumes_of_the_get_stream_that_bring_nothing_are_bounded() {
     );
     session.close().await;
 }
+
+#[tokio::test]
+async fn a_second_client_of_a_legacy_origin_opens_its_session_without_probing() {
+    let (url, log) = serve(empty_result).await;
+    let mut first = client(&url);
+    assert_eq!(first.connect().await.unwrap().era, Era::Legacy);
+    first.close().await;
+    let before = log.lock().unwrap().len();
+    let mut second = client(&url);
+    assert_eq!(second.connect().await.unwrap().era, Era::Legacy);
+    assert_eq!(second.list_tools().await.unwrap().len(), 1);
+    second.close().await;
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen[before..]),
+        [
+            "initialize",
+            "notifications/initialized",
+            "GET",
+            "tools/list",
+            "DELETE"
+        ]
+    );
+}
+
+/// A legacy server until its first session is deleted, then a modern one (which refuses
+/// `initialize`).
+fn legacy_then_modern(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !earlier.iter().any(|s| s.verb == "DELETE") {
+        return empty_result(seen, earlier);
+    }
+    match seen.method() {
+        "initialize" => Answer::Json(400, error(-32600, "initialize is not a 2026-07-28 method")),
+        _ => modern(seen, earlier),
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_origin_that_refuses_initialize_is_probed_again() {
+    let (url, log) = serve(legacy_then_modern).await;
+    let mut first = client(&url);
+    assert_eq!(first.connect().await.unwrap().era, Era::Legacy);
+    first.close().await;
+    let before = log.lock().unwrap().len();
+    let mut second = client(&url);
+    assert_eq!(second.connect().await.unwrap().era, Era::Modern);
+    assert_eq!(second.list_tools().await.unwrap().len(), 1);
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen[before..]),
+        ["initialize", "server/discover", "tools/list"]
+    );
+    assert_eq!(seen.last().unwrap().header("mcp-session-id"), None);
+}
+
+#[test]
+fn a_url_that_is_not_http_is_an_error() {
+    for url in ["", "not a url", "file:///tmp/x", "ftp://example.com/mcp"] {
+        match Client::new(url, super::fixture::config()) {
+            Err(crate::ClientError::Http(e)) => assert!(e.contains("not an http(s) URL"), "{e}"),
+            Err(other) => panic!("{url}: {other}"),
+            Ok(_) => panic!("{url}: accepted"),
+        }
+    }
+}
