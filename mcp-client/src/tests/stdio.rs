@@ -1,5 +1,6 @@
-//! The client over the stdio framing against scripted in-process servers (a duplex pipe): a
-//! modern server (the probe answered, `input_required` answered and retried), a legacy one that
+//! The client over the stdio framing against scripted servers, in-process (a duplex pipe) and
+//! spawned (this test binary run again as the server, [`stdio_fixture_process`]): a modern
+//! server (the probe answered, `input_required` answered and retried), a legacy one that
 //! rejects the probe (then `initialize`, and its own request on the same pipe answered), a
 //! legacy one that ignores the probe (taken for legacy after the probe timeout), and a server
 //! that cannot be started.
@@ -8,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::fixture::{Mcp, config};
 use crate::{Client, ClientError, Era, stdio};
@@ -18,8 +19,8 @@ type Log = Arc<Mutex<Vec<Value>>>;
 
 /// The server's side of the pipe: its input lines, its output, and the log.
 struct Server {
-    lines: tokio::io::Lines<BufReader<DuplexStream>>,
-    out: DuplexStream,
+    lines: tokio::io::Lines<BufReader<Box<dyn AsyncRead + Unpin + Send>>>,
+    out: Box<dyn AsyncWrite + Unpin + Send>,
     log: Log,
 }
 
@@ -35,6 +36,7 @@ impl Server {
     async fn send(&mut self, message: Value) {
         let line = format!("{message}\n");
         self.out.write_all(line.as_bytes()).await.unwrap();
+        self.out.flush().await.unwrap();
     }
 
     async fn answer(&mut self, request: &Value, result: Value) {
@@ -61,8 +63,8 @@ where
     let (to_client, from_server) = tokio::io::duplex(64 * 1024);
     let log = Log::default();
     let server = Server {
-        lines: BufReader::new(from_client).lines(),
-        out: to_client,
+        lines: BufReader::new(Box::new(from_client) as Box<_>).lines(),
+        out: Box::new(to_client),
         log: Arc::clone(&log),
     };
     tokio::spawn(script(server));
@@ -249,4 +251,69 @@ async fn a_server_that_cannot_start_is_an_error() {
         Err(other) => panic!("{other}"),
         Ok(_) => panic!("started"),
     }
+}
+
+/// The environment variable that makes [`stdio_fixture_process`] serve, and which era.
+const FIXTURE_ERA: &str = "MCP_CLIENT_STDIO_FIXTURE";
+
+/// The stdio fixture server when this test binary is run as a child process by the spawn
+/// tests (with [`FIXTURE_ERA`] set to `modern` or `legacy`): it serves the same scripts on its
+/// own stdin and stdout until its stdin ends. Ignored in a test run: it is the child's entry
+/// point, not a test.
+#[tokio::test]
+#[ignore = "the stdio fixture server, run as a child process by the spawn tests"]
+async fn stdio_fixture_process() {
+    let era = std::env::var(FIXTURE_ERA).expect("run by the spawn tests");
+    let server = Server {
+        lines: BufReader::new(Box::new(tokio::io::stdin()) as Box<_>).lines(),
+        out: Box::new(tokio::io::stdout()),
+        log: Log::default(),
+    };
+    match era.as_str() {
+        "modern" => modern(server).await,
+        _ => legacy(server, true).await,
+    }
+}
+
+/// A client of this test binary run as the stdio fixture server of `era`.
+fn spawned(era: &str) -> Client<Mcp> {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["tests::stdio::stdio_fixture_process", "--exact"])
+        .args(["--ignored", "--quiet", "--test-threads=1"])
+        .env(FIXTURE_ERA, era);
+    stdio::spawn(command, config()).unwrap()
+}
+
+#[tokio::test]
+async fn a_spawned_modern_server_is_spoken_to_on_its_stdio_and_exits_when_closed() {
+    let mut client = spawned("modern");
+    assert_eq!(client.connect().await.unwrap().era, Era::Modern);
+    let tools = client.list_tools().await.unwrap();
+    let done = client
+        .call_tool(&tools[0], Default::default())
+        .await
+        .unwrap();
+    assert_eq!(first_text(&done), "Hello, Ada!");
+    tokio::time::timeout(Duration::from_secs(10), client.close())
+        .await
+        .expect("the server exits once its stdin is closed");
+}
+
+#[tokio::test]
+async fn a_spawned_legacy_server_is_initialized_and_its_requests_answered_on_its_stdio() {
+    let mut client = spawned("legacy");
+    let connected = client.connect().await.unwrap();
+    assert_eq!(connected.era, Era::Legacy);
+    assert_eq!(connected.server.as_deref(), Some("legacy-stdio"));
+    let tools = client.list_tools().await.unwrap();
+    let done = client
+        .call_tool(&tools[0], Default::default())
+        .await
+        .unwrap();
+    // The greeting carries the name the client answered the server's elicitation with.
+    assert_eq!(first_text(&done), "Hello, Ada!");
+    tokio::time::timeout(Duration::from_secs(10), client.close())
+        .await
+        .expect("the server exits once its stdin is closed");
 }
