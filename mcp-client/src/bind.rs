@@ -9,12 +9,19 @@
 /// legacy ones under `mcp::v2025_11_25`), and [`Outgoing`](crate::Outgoing) for the requests
 /// the client sends. A client is then a `Client<Mcp>`.
 ///
-/// ```ignore
-/// mod mcp {
-///     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
-///     pub use v2026_07_28::*;
-/// }
+/// ```
+/// // In a crate whose build script generated both revisions into `$OUT_DIR/mcp.rs`:
+/// // mod mcp {
+/// //     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
+/// //     pub use v2026_07_28::*;
+/// // }
+/// use mcp_client_test_types::mcp;
+///
 /// mcp_client::bind!(Mcp = mcp);
+///
+/// fn client(config: mcp_client::Config<Mcp>) -> Result<mcp_client::Client<Mcp>, mcp_client::ClientError> {
+///     mcp_client::Client::new("http://127.0.0.1:8080/mcp", config)
+/// }
 /// ```
 #[macro_export]
 macro_rules! bind {
@@ -404,6 +411,13 @@ macro_rules! __outgoing {
             type Done = $m::$done;
             const TASKS: bool = $tasks;
             const PROGRESS: bool = $progress;
+
+            fn build(
+                id: $m::RequestId,
+                params: <Self as $crate::__private::Request>::Params,
+            ) -> Self {
+                $m::$req::new(id, params)
+            }
 
             fn reset(&mut self, id: $m::RequestId, meta: $m::RequestMetaObject) {
                 self.id = id;

@@ -166,6 +166,8 @@ pub trait Outgoing<B: Binding>: Serialize + Clone + mcp_runtime::Request + Send 
     /// Whether it carries a progress token when the client asks for progress.
     const PROGRESS: bool = false;
 
+    /// The request with `id` and `params` (the generated `new`).
+    fn build(id: B::RequestId, params: Self::Params) -> Self;
     /// Sets its id and `_meta`.
     fn reset(&mut self, id: B::RequestId, meta: B::Meta);
     /// Its id.

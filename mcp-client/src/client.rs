@@ -472,13 +472,36 @@ impl<B: Binding> Client<B> {
         Ok(all)
     }
 
-    /// Sends `request` (its id taken from [`Client::next_id`], its `_meta` replaced by the
-    /// client's, which says what the request needs: the tasks extension, a progress token)
-    /// until it ends: each
-    /// input-required answer is answered by the configured handler and the request sent again
-    /// as its generated `retry` builds it, at most [`Config::with_max_rounds`] times; an answer
-    /// that is a task is followed until it ends (see [`Client::follow_task`]).
-    pub async fn call<R: Outgoing<B>>(&mut self, mut request: R) -> Result<R::Done, ClientError> {
+    /// Sends the request `R` with `params` (a fresh id, and the client's `_meta` in place of
+    /// the one `params` carries: it says what the request needs, the tasks extension, a
+    /// progress token) until it ends: each input-required answer is answered by the
+    /// configured handler and the request sent again as its generated `retry` builds it, at
+    /// most [`Config::with_max_rounds`] times; an answer that is a task is followed until it
+    /// ends (see [`Client::follow_task`]).
+    ///
+    /// ```no_run
+    /// # use mcp_client_test_types::mcp;
+    /// # mcp_client::bind!(Mcp = mcp);
+    /// # async fn run(client: &mut mcp_client::Client<Mcp>) -> Result<(), mcp_client::ClientError> {
+    /// let params = mcp::ReadResourceRequestParams::new(client.meta(), "file:///notes.md");
+    /// let read = client.call::<mcp::ReadResourceRequest>(params).await?;
+    /// println!("{} content(s)", read.contents.len());
+    /// # Ok(()) }
+    /// ```
+    pub async fn call<R: Outgoing<B>>(
+        &mut self,
+        params: R::Params,
+    ) -> Result<R::Done, ClientError> {
+        let id = self.next_id();
+        self.send_request(R::build(id, params)).await
+    }
+
+    /// [`Client::call`] for a request already built: its id is kept (take one from
+    /// [`Client::next_id`]), its `_meta` replaced by the client's.
+    pub async fn send_request<R: Outgoing<B>>(
+        &mut self,
+        mut request: R,
+    ) -> Result<R::Done, ClientError> {
         let meta = self.meta_for::<R>(request.id());
         request.reset(request.id().clone(), meta);
         self.finish(request).await

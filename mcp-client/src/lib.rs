@@ -1,4 +1,4 @@
-//! An MCP client over Streamable HTTP that finds the server's era itself: a 2026-07-28 server
+//! An MCP client over Streamable HTTP or stdio that finds the server's era itself: a 2026-07-28 server
 //! is spoken to statelessly (every request a POST carrying its own `_meta`), a 2025-11-25 one
 //! in a session opened by `initialize` (with the GET stream on which it may ask the client
 //! things). The client is generic over the types `mcp-codegen` generates: the user's module,
@@ -7,24 +7,43 @@
 //!
 //! - [`Client::connect`] probes the era (`server/discover`, its answer read by
 //!   `mcp_runtime::era::probe`), and falls back to a legacy session;
-//! - [`Client::call`] sends any bound request and returns its final answer: the multi
-//!   round-trip rounds (`input_required`) are answered by the handler given in [`Config`],
-//!   which also answers a legacy server's own requests, and a task is followed until it ends;
+//! - [`Client::call`] sends a bound request `R` built from its params and returns its final
+//!   answer: the multi round-trip rounds (`input_required`) are answered by the handler given
+//!   in [`Config`], which also answers a legacy server's own requests, and a task is followed
+//!   until it ends;
 //! - [`Client::call_tool`] adds what a tool call needs (the `Mcp-Param-*` headers its schema
 //!   asks for, the list read again after a `HeaderMismatch`);
+//! - [`stdio`] launches a server process and speaks to it on its stdin and stdout, in either
+//!   era;
 //! - [`ClientError`] says what went wrong.
 //!
-//! ```ignore
-//! mod mcp {
-//!     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
-//!     pub use v2026_07_28::*;
-//! }
+//! ```no_run
+//! // The module mcp-codegen generated from the 2025-11-25 and 2026-07-28 schemas (with the
+//! // tasks extension), its modern names its own: `include!(concat!(env!("OUT_DIR"), ...))`.
+//! use mcp_client_test_types::mcp;
+//!
 //! mcp_client::bind!(Mcp = mcp);
 //!
-//! let config = mcp_client::Config::<Mcp>::new(capabilities, client_info, answer);
+//! # async fn run() -> Result<(), mcp_client::ClientError> {
+//! // What the client can answer (here: forms, declined), who it is, and the handler.
+//! let capabilities = mcp::ClientCapabilities::new()
+//!     .with_elicitation(mcp::ClientCapabilitiesElicitation::new().with_form(mcp::JSONObject::new()));
+//! let info = mcp::Implementation::new("my-host", "1.0.0");
+//! let decline = |_: &mcp::InputRequest| mcp::ElicitResult::new(mcp::ElicitResultAction::Decline).into();
+//! let config = mcp_client::Config::<Mcp>::new(capabilities, info, decline);
+//!
 //! let mut client = mcp_client::Client::new("http://127.0.0.1:8080/mcp", config)?;
-//! let connected = client.connect().await?;
-//! let tools = client.list_tools().await?;
+//! let connected = client.connect().await?; // 2026-07-28, or a 2025-11-25 session
+//! println!("{:?} server {:?}", connected.era, connected.server);
+//! for tool in client.list_tools().await? {
+//!     let done = client.call_tool(&tool, serde_json::Map::new()).await?;
+//!     println!("{}: {} block(s)", tool.name, done.content.len());
+//! }
+//! let params = mcp::PaginatedRequestParams::new(client.meta());
+//! let prompts = client.call::<mcp::ListPromptsRequest>(params).await?;
+//! println!("{} prompt(s)", prompts.prompts.len());
+//! client.close().await;
+//! # Ok(()) }
 //! ```
 
 #![deny(missing_docs)]
@@ -56,6 +75,7 @@ pub use mcp_runtime::era::Era;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::legacy::{as_is, no_caching, read, to_json};
+    pub use mcp_runtime::Request;
     pub use mcp_runtime::era::EraError;
     pub use mcp_runtime::extension::{ExtensionCapabilities, Reader};
     pub use mcp_runtime::mrtr::Retry;

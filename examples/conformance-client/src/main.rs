@@ -270,12 +270,11 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
         }
     }
     if caps.resources.is_some() {
-        let (id, params) = (s.next_id(), mcp::PaginatedRequestParams::new(s.meta()));
-        let listed = s.call(mcp::ListResourcesRequest::new(id, params)).await?;
+        let params = mcp::PaginatedRequestParams::new(s.meta());
+        let listed = s.call::<mcp::ListResourcesRequest>(params).await?;
         for r in listed.resources {
-            let id = s.next_id();
             let params = mcp::ReadResourceRequestParams::new(s.meta(), &r.uri);
-            match s.call(mcp::ReadResourceRequest::new(id, params)).await {
+            match s.call::<mcp::ReadResourceRequest>(params).await {
                 Ok(read) => eprintln!(
                     "resources/read {:?}: {} content(s)",
                     r.uri,
@@ -289,8 +288,8 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
         }
     }
     if caps.prompts.is_some() {
-        let (id, params) = (s.next_id(), mcp::PaginatedRequestParams::new(s.meta()));
-        let listed = s.call(mcp::ListPromptsRequest::new(id, params)).await?;
+        let params = mcp::PaginatedRequestParams::new(s.meta());
+        let listed = s.call::<mcp::ListPromptsRequest>(params).await?;
         for p in listed.prompts {
             let args: std::collections::BTreeMap<String, String> = p
                 .arguments
@@ -299,11 +298,10 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
                 .filter(|a| a.required == Some(true))
                 .map(|a| (a.name.clone(), "conformance".to_owned()))
                 .collect();
-            let id = s.next_id();
             let mut params = mcp::GetPromptRequestParams::new(s.meta(), &p.name);
             // No `arguments` member for a prompt that takes none.
             params.arguments = (!args.is_empty()).then_some(args);
-            match s.call(mcp::GetPromptRequest::new(id, params)).await {
+            match s.call::<mcp::GetPromptRequest>(params).await {
                 Ok(got) => eprintln!(
                     "prompts/get {:?}: {} message(s){}",
                     p.name,

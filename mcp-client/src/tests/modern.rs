@@ -350,8 +350,10 @@ async fn a_task_answers_only_a_request_that_may_have_one() {
     let (url, _) = serve(task_for_a_prompt).await;
     let mut session = client(&url);
     let params = mcp::GetPromptRequestParams::new(session.meta(), "p");
-    let request = mcp::GetPromptRequest::new(session.next_id(), params);
-    let e = session.call(request).await.unwrap_err();
+    let e = session
+        .call::<mcp::GetPromptRequest>(params)
+        .await
+        .unwrap_err();
     assert!(e.to_string().contains("\"task\""), "{e}");
 }
 
