@@ -336,7 +336,8 @@ impl<B: Binding> Client<B> {
                 if let Some(origin) = &self.origin {
                     crate::era_cache::forget(origin);
                 }
-                eprintln!("{status:?} to {}: probing the era again", R::METHOD);
+                let carrier = status.map_or("the answer".to_owned(), |s| format!("HTTP {s}"));
+                eprintln!("{carrier} to {}: probing the era again", R::METHOD);
                 if Box::pin(self.connect()).await?.era == Era::Legacy {
                     return self.send_legacy(request).await;
                 }
