@@ -286,7 +286,9 @@ impl<B: Binding> Client<B> {
         };
         let message = if sse {
             let events = crate::sse::all_data(&text);
-            events.iter().for_each(|d| log_progress_event(d));
+            events
+                .iter()
+                .for_each(|d| log_progress_event(&self.config.log, d));
             // The response is the event that carries our id with a result or an error; the
             // others are notifications about the request.
             events.into_iter().find_map(|d| match read(&d)? {
@@ -337,7 +339,11 @@ impl<B: Binding> Client<B> {
                     crate::era_cache::forget(origin);
                 }
                 let carrier = status.map_or("the answer".to_owned(), |s| format!("HTTP {s}"));
-                eprintln!("{carrier} to {}: probing the era again", R::METHOD);
+                note!(
+                    self.config.log,
+                    "{carrier} to {}: probing the era again",
+                    R::METHOD
+                );
                 if Box::pin(self.connect()).await?.era == Era::Legacy {
                     return self.send_legacy(request).await;
                 }
@@ -359,7 +365,8 @@ impl<B: Binding> Client<B> {
                         .and_then(|s| serde_json::from_value(s.clone()).ok())
                         .unwrap_or_default();
                     if self.adopt_version(&supported).is_ok() {
-                        eprintln!(
+                        note!(
+                            self.config.log,
                             "server supports {supported:?}: retrying {} with {}",
                             R::METHOD,
                             self.version
@@ -394,7 +401,10 @@ impl<B: Binding> Client<B> {
         if cached == Some(Era::Legacy) {
             match self.initialize().await {
                 Ok(connected) => return Ok(connected),
-                Err(e) => eprintln!("legacy session at a legacy origin: {e}; probing"),
+                Err(e) => note!(
+                    self.config.log,
+                    "legacy session at a legacy origin: {e}; probing"
+                ),
             }
         }
         let connected = self.probe().await?;
@@ -419,14 +429,14 @@ impl<B: Binding> Client<B> {
         let found = match probed {
             Probe::Result(found) => found,
             Probe::ModernError(e) => {
-                eprintln!("modern server, probe answered with {e:?}");
+                note!(self.config.log, "modern server, probe answered with {e:?}");
                 if let era::ModernError::UnsupportedProtocolVersion { supported, .. } = &e {
                     self.adopt_version(supported)?;
                 }
                 self.discover().await?
             }
             Probe::Legacy(sign) => {
-                eprintln!("legacy server ({sign:?}): initialize");
+                note!(self.config.log, "legacy server ({sign:?}): initialize");
                 return self.initialize().await;
             }
         };
@@ -557,7 +567,8 @@ impl<B: Binding> Client<B> {
                     let Some(arguments) = relist else {
                         return Err(ClientError::Rpc(e));
                     };
-                    eprintln!(
+                    note!(
+                        self.config.log,
                         "{} {name:?}: {}; listing the tools again",
                         R::METHOD,
                         e.message
@@ -732,7 +743,7 @@ fn done_only<B: Binding, R: Outgoing<B>>(response: R::Response) -> Result<R::Don
 
 /// Logs one event's data if it is a progress notification (`params.progress`, the same in both
 /// eras), its numbers as the protocol's numbers read (`3`, never `3.0`).
-pub(crate) fn log_progress_event(data: &str) {
+pub(crate) fn log_progress_event(log: &crate::Log, data: &str) {
     let Ok(note) = serde_json::from_str::<Value>(data.trim()) else {
         return;
     };
@@ -745,7 +756,10 @@ pub(crate) fn log_progress_event(data: &str) {
     };
     let total = params.get("total").map(number).unwrap_or_default();
     let message = params.get("message").and_then(Value::as_str).unwrap_or("");
-    eprintln!("notifications/progress: {progress}/{total} {message:?}");
+    note!(
+        log,
+        "notifications/progress: {progress}/{total} {message:?}"
+    );
 }
 
 /// What an ended task of a call gives: its result once `completed`, the JSON-RPC error it

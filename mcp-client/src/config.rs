@@ -12,12 +12,17 @@ use crate::binding::Binding;
 pub type Respond<B> =
     Arc<dyn Fn(&<B as Binding>::InputRequest) -> <B as Binding>::InputResponse + Send + Sync>;
 
+/// Where the client writes what it does (the era found, the server's requests answered, the
+/// notifications, a stream resumed): one line at a time.
+pub type Log = Arc<dyn Fn(std::fmt::Arguments<'_>) + Send + Sync>;
+
 /// What a client is and does; [`Config::new`] has the defaults, the `with_` methods change
 /// them.
 pub struct Config<B: Binding> {
     pub(crate) capabilities: B::Capabilities,
     pub(crate) client_info: B::Implementation,
     pub(crate) respond: Respond<B>,
+    pub(crate) log: Log,
     pub(crate) idle_timeout: Duration,
     pub(crate) connect_timeout: Duration,
     pub(crate) probe_timeout: Duration,
@@ -32,6 +37,7 @@ impl<B: Binding> Clone for Config<B> {
             capabilities: self.capabilities.clone(),
             client_info: self.client_info.clone(),
             respond: Arc::clone(&self.respond),
+            log: Arc::clone(&self.log),
             idle_timeout: self.idle_timeout,
             connect_timeout: self.connect_timeout,
             probe_timeout: self.probe_timeout,
@@ -45,7 +51,7 @@ impl<B: Binding> Clone for Config<B> {
 impl<B: Binding> Config<B> {
     /// A client that declares `capabilities`, names itself `client_info`, and answers the
     /// server's input requests with `respond` (which must answer every kind `capabilities`
-    /// declares). Gives up on a response after 20 s without a byte, on a connection after
+    /// declares). Logs nothing ([`Config::with_log`]). Gives up on a response after 20 s without a byte, on a connection after
     /// 10 s, on a call after 8 input rounds, on a task after 600 s; a stdio server that does
     /// not answer the probe within 10 s is taken for a legacy one.
     pub fn new(
@@ -57,6 +63,7 @@ impl<B: Binding> Config<B> {
             capabilities,
             client_info,
             respond: Arc::new(respond),
+            log: Arc::new(|_| {}),
             idle_timeout: Duration::from_secs(20),
             connect_timeout: Duration::from_secs(10),
             probe_timeout: Duration::from_secs(10),
@@ -64,6 +71,17 @@ impl<B: Binding> Config<B> {
             max_task_wait: Duration::from_secs(600),
             headers: Vec::new(),
         }
+    }
+
+    /// Writes what the client does to `log`, a line at a time (`|line| eprintln!("{line}")`
+    /// for stderr).
+    #[must_use]
+    pub fn with_log(
+        mut self,
+        log: impl Fn(std::fmt::Arguments<'_>) + Send + Sync + 'static,
+    ) -> Self {
+        self.log = Arc::new(log);
+        self
     }
 
     /// Gives up on a response after `idle` without a byte (never after a total time: a long

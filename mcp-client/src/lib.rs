@@ -48,6 +48,13 @@
 
 #![deny(missing_docs)]
 
+/// Writes a line to a [`Log`](crate::config::Log).
+macro_rules! note {
+    ($log:expr, $($arg:tt)*) => {
+        ($log)(format_args!($($arg)*))
+    };
+}
+
 mod bind;
 mod binding;
 mod client;
@@ -66,7 +73,7 @@ pub use binding::{
     TaskStatus,
 };
 pub use client::{Client, MODERN_VERSIONS};
-pub use config::{Config, Respond};
+pub use config::{Config, Log, Respond};
 pub use error::{ClientError, RpcError};
 pub use legacy::VERSION as LEGACY_VERSION;
 pub use mcp_runtime::era::Era;

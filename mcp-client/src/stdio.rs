@@ -56,7 +56,7 @@ pub fn spawn<B: Binding>(
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(ClientError::Stdio("the server's stdio is not piped".into()));
     };
-    let mut pipe = Pipe::new(stdout, stdin);
+    let mut pipe = Pipe::new(stdout, stdin, std::sync::Arc::clone(&config.log));
     pipe.child = Some(child);
     Client::over(pipe, config)
 }
@@ -68,7 +68,8 @@ pub fn connect_streams<B: Binding>(
     writer: impl AsyncWrite + Unpin + Send + 'static,
     config: Config<B>,
 ) -> Result<Client<B>, ClientError> {
-    Client::over(Pipe::new(reader, writer), config)
+    let log = std::sync::Arc::clone(&config.log);
+    Client::over(Pipe::new(reader, writer, log), config)
 }
 
 /// The two streams of a stdio server, and its process if the client launched it.
@@ -76,17 +77,20 @@ pub(crate) struct Pipe {
     reader: BufReader<Box<dyn AsyncRead + Unpin + Send>>,
     writer: Option<Box<dyn AsyncWrite + Unpin + Send>>,
     child: Option<Child>,
+    log: crate::Log,
 }
 
 impl Pipe {
     fn new(
         reader: impl AsyncRead + Unpin + Send + 'static,
         writer: impl AsyncWrite + Unpin + Send + 'static,
+        log: crate::Log,
     ) -> Self {
         Pipe {
             reader: BufReader::new(Box::new(reader)),
             writer: Some(Box::new(writer)),
             child: None,
+            log,
         }
     }
 
@@ -160,13 +164,13 @@ impl Pipe {
             let method = message.get("method").and_then(Value::as_str);
             match (method, message.get("id")) {
                 (Some(method), Some(_)) => {
-                    eprintln!("server request {method}: answering");
+                    note!(self.log, "server request {method}: answering");
                     let reply = legacy::answer_request::<B>(message.clone(), &**respond);
                     self.write(reply.to_string().as_bytes()).await?;
                 }
                 (Some(method), None) => {
-                    eprintln!("notification {method}");
-                    crate::client::log_progress_event(&String::from_utf8_lossy(&line));
+                    note!(self.log, "notification {method}");
+                    crate::client::log_progress_event(&self.log, &String::from_utf8_lossy(&line));
                 }
                 (None, Some(answered)) if *answered == id => {
                     return Ok(Some(Answer {
@@ -190,10 +194,13 @@ impl Pipe {
             return;
         };
         match tokio::time::timeout(EXIT_WAIT, child.wait()).await {
-            Ok(Ok(status)) => eprintln!("the server exited: {status}"),
-            Ok(Err(e)) => eprintln!("waiting for the server: {e}"),
+            Ok(Ok(status)) => note!(self.log, "the server exited: {status}"),
+            Ok(Err(e)) => note!(self.log, "waiting for the server: {e}"),
             Err(_) => {
-                eprintln!("the server did not exit within {EXIT_WAIT:?}: killing it");
+                note!(
+                    self.log,
+                    "the server did not exit within {EXIT_WAIT:?}: killing it"
+                );
                 let _ = child.kill().await;
             }
         }

@@ -123,10 +123,11 @@ fn client_info() -> mcp::Implementation {
         .with_title("mcp-codegen conformance client")
 }
 
-/// The client's configuration: its capabilities, its name, and [`respond`] for every input
-/// request, in either era.
+/// The client's configuration: its capabilities, its name, [`respond`] for every input
+/// request, in either era, and its log on stderr (the interop scripts read it).
 pub fn config() -> mcp_client::Config<Mcp> {
     mcp_client::Config::new(capabilities(), client_info(), respond)
+        .with_log(|line| eprintln!("{line}"))
 }
 
 /// Placeholder arguments for `tool`: a value of the declared type for each required member.

@@ -119,8 +119,12 @@ impl<B: Binding> Client<B> {
             .send()
             .await;
         match sent {
-            Ok(r) => eprintln!("DELETE session: HTTP {}", r.status().as_u16()),
-            Err(e) => eprintln!("DELETE session: {e}"),
+            Ok(r) => note!(
+                self.config.log,
+                "DELETE session: HTTP {}",
+                r.status().as_u16()
+            ),
+            Err(e) => note!(self.config.log, "DELETE session: {e}"),
         }
     }
 
@@ -144,6 +148,7 @@ impl<B: Binding> Client<B> {
             url: self.url.clone(),
             link: self.link.clone(),
             headers: self.config.headers.clone(),
+            log: std::sync::Arc::clone(&self.config.log),
             respond: std::sync::Arc::clone(&self.config.respond),
         }
     }
@@ -164,7 +169,10 @@ impl<B: Binding> Client<B> {
         let answer = match self.legacy_post(body.clone(), request.id()).await {
             // 2025-11-25: after a 404 the client opens a new session and sends again.
             Err(ClientError::SessionEnded) => {
-                eprintln!("the server ended the session: initialize again");
+                note!(
+                    self.config.log,
+                    "the server ended the session: initialize again"
+                );
                 self.initialize().await?;
                 self.legacy_post(body, request.id()).await?.0
             }
@@ -263,7 +271,10 @@ impl<B: Binding> Client<B> {
                 break;
             }
             let wait = events.retry.unwrap_or(sse::DEFAULT_RETRY);
-            eprintln!("stream ended before the response: resuming after {wait:?} from {last:?}");
+            note!(
+                self.config.log,
+                "stream ended before the response: resuming after {wait:?} from {last:?}"
+            );
             tokio::time::sleep(wait).await;
             resp = self
                 .in_session(self.http.get(&self.url))

@@ -48,6 +48,7 @@ pub(super) struct Outbox<B: Binding> {
     pub link: Option<Link>,
     /// The configured headers of every request.
     pub headers: Vec<(String, String)>,
+    pub log: crate::Log,
     pub respond: Respond<B>,
 }
 
@@ -94,14 +95,14 @@ impl<B: Binding> Outbox<B> {
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
             (Some(method), Some(_)) => {
-                eprintln!("server request {method}: answering");
+                note!(self.log, "server request {method}: answering");
                 let reply = legacy::answer_request::<B>(message.clone(), &*self.respond);
                 self.notify(reply.to_string().into_bytes()).await?;
                 Ok(true)
             }
             (Some(method), None) => {
-                eprintln!("notification {method}");
-                super::log_progress_event(data);
+                note!(self.log, "notification {method}");
+                super::log_progress_event(&self.log, data);
                 Ok(true)
             }
             (None, _) => Ok(false),
@@ -204,11 +205,12 @@ async fn read<B: Binding>(
                 continue;
             };
             if let Err(e) = outbox.serve(&message, &data).await {
-                eprintln!("answering on the GET stream: {e}");
+                note!(outbox.log, "answering on the GET stream: {e}");
             }
         }
         if events.buffered() > MAX_EVENT_BYTES {
-            return eprintln!(
+            return note!(
+                outbox.log,
                 "the GET stream's event passed {MAX_EVENT_BYTES} bytes: no longer read"
             );
         }
@@ -226,16 +228,22 @@ async fn resume<B: Binding>(
     stopped: &mut oneshot::Receiver<()>,
 ) -> Option<reqwest::Response> {
     let Some(last) = events.last_id.as_deref() else {
-        eprintln!("the GET stream ended");
+        note!(outbox.log, "the GET stream ended");
         return None;
     };
     if *reconnects == MAX_RECONNECTS {
-        eprintln!("the GET stream ended {MAX_RECONNECTS} times with no event: no longer read");
+        note!(
+            outbox.log,
+            "the GET stream ended {MAX_RECONNECTS} times with no event: no longer read"
+        );
         return None;
     }
     *reconnects += 1;
     let wait = events.retry.unwrap_or(DEFAULT_RETRY);
-    eprintln!("the GET stream ended: resuming after {wait:?} from {last:?}");
+    note!(
+        outbox.log,
+        "the GET stream ended: resuming after {wait:?} from {last:?}"
+    );
     tokio::select! {
         _ = &mut *stopped => return None,
         () = tokio::time::sleep(wait) => {}
@@ -265,11 +273,11 @@ async fn get_stream<B: Binding>(
     match get.send().await {
         Ok(resp) if resp.status().is_success() && sse::is_sse(&resp) => Some(resp),
         Ok(resp) => {
-            eprintln!("{what}: HTTP {}", resp.status().as_u16());
+            note!(outbox.log, "{what}: HTTP {}", resp.status().as_u16());
             None
         }
         Err(e) => {
-            eprintln!("{what}: {e}");
+            note!(outbox.log, "{what}: {e}");
             None
         }
     }

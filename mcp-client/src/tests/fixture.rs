@@ -79,6 +79,7 @@ pub(crate) fn config() -> Config<Mcp> {
         mcp::Implementation::new(CLIENT_NAME, "0.1.0"),
         respond,
     )
+    .with_log(|line| eprintln!("{line}"))
 }
 
 /// A client of `url` with the tests' configuration.

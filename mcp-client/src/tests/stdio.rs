@@ -58,6 +58,15 @@ where
     F: FnOnce(Server) -> Fut,
     Fut: std::future::Future<Output = ()> + Send + 'static,
 {
+    pipe_with(script, config())
+}
+
+/// [`pipe`] with the client's `config`.
+fn pipe_with<F, Fut>(script: F, config: crate::Config<Mcp>) -> (Client<Mcp>, Log)
+where
+    F: FnOnce(Server) -> Fut,
+    Fut: std::future::Future<Output = ()> + Send + 'static,
+{
     // One pipe each way, as a process's stdin and stdout are.
     let (to_server, from_client) = tokio::io::duplex(64 * 1024);
     let (to_client, from_server) = tokio::io::duplex(64 * 1024);
@@ -68,7 +77,7 @@ where
         log: Arc::clone(&log),
     };
     tokio::spawn(script(server));
-    let config = config().with_probe_timeout(Duration::from_millis(300));
+    let config = config.with_probe_timeout(Duration::from_millis(300));
     let client = stdio::connect_streams(from_server, to_server, config).unwrap();
     (client, log)
 }
@@ -251,6 +260,24 @@ async fn a_server_that_cannot_start_is_an_error() {
         Err(other) => panic!("{other}"),
         Ok(_) => panic!("started"),
     }
+}
+
+#[tokio::test]
+async fn the_configured_log_gets_a_line_for_what_the_client_does() {
+    let lines: Arc<Mutex<Vec<String>>> = Arc::default();
+    let kept = Arc::clone(&lines);
+    let logged = config().with_log(move |line| kept.lock().unwrap().push(line.to_string()));
+    let (mut client, _) = pipe_with(|s| legacy(s, true), logged);
+    client.connect().await.unwrap();
+    let tools = client.list_tools().await.unwrap();
+    client
+        .call_tool(&tools[0], Default::default())
+        .await
+        .unwrap();
+    client.close().await;
+    let lines = lines.lock().unwrap();
+    assert!(lines[0].starts_with("legacy server ("), "{lines:?}");
+    assert!(lines.contains(&"server request elicitation/create: answering".to_owned()));
 }
 
 /// The environment variable that makes [`stdio_fixture_process`] serve, and which era.
