@@ -19,16 +19,15 @@
 //! ends. A response is read with the `resultType` values of the extensions its request
 //! advertised, and no others (`mcp_runtime::extension::Reader`).
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::time::{Duration, Instant};
+use std::collections::BTreeMap;
+use std::time::Duration;
 
 use mcp_runtime::era::{self, Era, Probe};
 use mcp_runtime::error_code::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 use mcp_runtime::mrtr::InputRequired as _;
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::binding::{Binding, Connected, Outcome, Outgoing, TaskStatus};
+use crate::binding::{Binding, Connected, Outcome, Outgoing};
 use crate::config::Config;
 use crate::error::{ClientError, read_error};
 use crate::headers;
@@ -36,6 +35,7 @@ use crate::legacy::Link;
 
 mod legacy_http;
 mod listener;
+mod tasks;
 
 use crate::stdio::Pipe;
 use listener::Listener;
@@ -48,8 +48,6 @@ pub(crate) use listener::MAX_EVENT_BYTES;
 /// (2025-11-25) instead, through an `initialize` session.
 pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
-/// How long the client waits between polls when the server suggests no `pollIntervalMs`.
-const DEFAULT_POLL_INTERVAL: Duration = Duration::from_millis(500);
 /// How many pages of `tools/list` the client reads at most.
 const MAX_PAGES: usize = 20;
 
@@ -585,7 +583,7 @@ impl<B: Binding> Client<B> {
                 Outcome::Done(done) => return Ok(done),
                 Outcome::Task(created) => {
                     let task = self.follow_task(&created).await?;
-                    return read_task_result::<B, R::Done>(task);
+                    return tasks::read_task_result::<B, R::Done>(task);
                 }
                 Outcome::NeedsInput(ask) => {
                     let responses = self.answer(&ask)?;
@@ -610,87 +608,6 @@ impl<B: Binding> Client<B> {
             R::METHOD,
             self.config.max_rounds
         )))
-    }
-
-    /// Follows a task until it ends, and returns its last state: polls `tasks/get`, waiting
-    /// the `pollIntervalMs` the server last suggested before each poll, and answers each input
-    /// request the task raises once (keys already answered are not answered again) with
-    /// `tasks/update`. Gives up, cancelling the task, when its `ttlMs` has elapsed (at most
-    /// [`Config::with_max_task_wait`]).
-    pub async fn follow_task(
-        &mut self,
-        created: &B::CreateTask,
-    ) -> Result<crate::TaskState<B>, ClientError> {
-        let created = B::created(created);
-        let id = created.task_id.clone();
-        let mut interval = poll_interval(created.poll_interval_ms);
-        let max = self.config.max_task_wait;
-        let limit = created
-            .ttl_ms
-            .map_or(max, |ms| Duration::from_millis(ms).min(max));
-        let deadline = Instant::now() + limit;
-        let mut answered = BTreeSet::new();
-        loop {
-            if Instant::now() + interval > deadline {
-                // Best effort: the server may stop the work; the answer changes nothing here.
-                let _ = self.cancel_task(&id).await;
-                return Err(ClientError::Protocol(format!(
-                    "task {id:?} did not end within {} ms",
-                    limit.as_millis()
-                )));
-            }
-            tokio::time::sleep(interval).await;
-            let task = B::task_state(self.get_task(&id).await?);
-            interval = poll_interval(task.poll_interval_ms.or(created.poll_interval_ms));
-            match task.status {
-                TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled => {
-                    return Ok(task);
-                }
-                TaskStatus::InputRequired => {
-                    let fresh: BTreeMap<String, B::InputRequest> = task
-                        .input_requests
-                        .into_iter()
-                        .filter(|(key, _)| !answered.contains(key))
-                        .collect();
-                    if fresh.is_empty() {
-                        continue;
-                    }
-                    answered.extend(fresh.keys().cloned());
-                    // The same requests as an input-required answer would carry, checked
-                    // against this client's capabilities in the same way.
-                    let ask = B::input_required(fresh).map_err(ClientError::Protocol)?;
-                    let responses = self.answer(&ask)?;
-                    self.update_task(&id, responses).await?;
-                }
-                TaskStatus::Working => {}
-            }
-        }
-    }
-
-    /// `tasks/get`: the task's current state.
-    async fn get_task(&mut self, task_id: &str) -> Result<B::Task, ClientError> {
-        let (id, meta) = self.stamp::<B::GetTask>();
-        let request = B::get_task(id, meta, task_id);
-        let (_, r) = self.send(request, &[]).await?;
-        done_only::<B, B::GetTask>(r)
-    }
-
-    /// `tasks/cancel`: asks the server to stop the task.
-    async fn cancel_task(&mut self, task_id: &str) -> Result<(), ClientError> {
-        let (id, meta) = self.stamp::<B::CancelTask>();
-        let request = B::cancel_task(id, meta, task_id);
-        self.send(request, &[]).await.map(drop)
-    }
-
-    /// `tasks/update`: answers to the task's input requests.
-    async fn update_task(
-        &mut self,
-        task_id: &str,
-        responses: BTreeMap<String, B::InputResponse>,
-    ) -> Result<(), ClientError> {
-        let (id, meta) = self.stamp::<B::UpdateTask>();
-        let request = B::update_task(id, meta, task_id, responses);
-        self.send(request, &[]).await.map(drop)
     }
 
     /// The tool `name` as `tools/list` gives it now.
@@ -760,37 +677,6 @@ pub(crate) fn log_progress_event(log: &crate::Log, data: &str) {
         log,
         "notifications/progress: {progress}/{total} {message:?}"
     );
-}
-
-/// What an ended task of a call gives: its result once `completed`, the JSON-RPC error it
-/// `failed` with, or an error saying it was `cancelled`.
-fn read_task_result<B: Binding, T: DeserializeOwned>(
-    task: crate::TaskState<B>,
-) -> Result<T, ClientError> {
-    let name = format!("task {:?}", task.task_id);
-    match task.status {
-        TaskStatus::Completed => {
-            let result = task.result.ok_or_else(|| {
-                ClientError::Protocol(format!("{name} completed without a result"))
-            })?;
-            serde_json::from_value(result)
-                .map_err(|e| ClientError::Protocol(format!("{name}: reading its result: {e}")))
-        }
-        TaskStatus::Failed => {
-            let error = task
-                .error
-                .ok_or_else(|| ClientError::Protocol(format!("{name} failed without an error")))?;
-            let error = serde_json::from_value(error)
-                .map_err(|e| ClientError::Protocol(format!("{name}: reading its error: {e}")))?;
-            Err(ClientError::Rpc(error))
-        }
-        status => Err(ClientError::Protocol(format!("{name} ended {status:?}"))),
-    }
-}
-
-/// The wait before the next poll: the server's `pollIntervalMs`, or the default.
-fn poll_interval(suggested: Option<u64>) -> Duration {
-    suggested.map_or(DEFAULT_POLL_INTERVAL, Duration::from_millis)
 }
 
 /// The `Mcp-Param-*` headers of a call of `tool`; an error for a tool with invalid
