@@ -1,12 +1,13 @@
-//! What this headless client answers: to input requests (accept with the form's defaults, a
-//! canned sampling reply, one root) and, for tools and prompts it calls without given
-//! arguments, placeholder arguments that satisfy their schemas' required members.
+//! What this headless client is and answers: its configuration (capabilities, identity, the
+//! handler of input requests: accept with the form's defaults, a canned sampling reply, one
+//! root) and, for tools and prompts it calls without given arguments, placeholder arguments
+//! that satisfy their schemas' required members.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::mcp;
+use crate::{Mcp, mcp};
 
 fn default_for(schema: &mcp::PrimitiveSchemaDefinition) -> mcp::ElicitResultContentValue {
     use mcp::ElicitResultContentValue as V;
@@ -101,6 +102,32 @@ pub fn respond(request: &mcp::InputRequest) -> mcp::InputResponse {
         mcp::InputRequest::CreateMessageRequest(s) => sample(s).into(),
         mcp::InputRequest::ListRootsRequest(_) => roots().into(),
     }
+}
+
+/// What this client can do for a server: answer form and URL elicitations, sampling (no
+/// tools) and roots.
+fn capabilities() -> mcp::ClientCapabilities {
+    mcp::ClientCapabilities::new()
+        .with_elicitation(
+            mcp::ClientCapabilitiesElicitation::new()
+                .with_form(mcp::JSONObject::new())
+                .with_url(mcp::JSONObject::new()),
+        )
+        .with_roots(serde_json::Map::new())
+        .with_sampling(mcp::ClientCapabilitiesSampling::new())
+}
+
+/// Who this client is, in `_meta` (modern) and in `initialize` (legacy).
+fn client_info() -> mcp::Implementation {
+    mcp::Implementation::new("mcp-conformance-client", env!("CARGO_PKG_VERSION"))
+        .with_title("mcp-codegen conformance client")
+}
+
+/// The client's configuration: its capabilities, its name, [`respond`] for every input
+/// request, in either era, and its log on stderr (the interop scripts read it).
+pub fn config() -> mcp_client::Config<Mcp> {
+    mcp_client::Config::new(capabilities(), client_info(), respond)
+        .with_log(|line| eprintln!("{line}"))
 }
 
 /// Placeholder arguments for `tool`: a value of the declared type for each required member.

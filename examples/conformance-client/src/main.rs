@@ -1,6 +1,6 @@
 //! An MCP client for revision 2026-07-28 over stateless Streamable HTTP, and for 2025-11-25
-//! servers in a session (`legacy.rs`), written against the types that `mcp-codegen` generates
-//! from the official schemas (see `build.rs`). The official conformance suite runs it as
+//! servers in a session, on `mcp-client` bound to the types that `mcp-codegen` generates from
+//! the official schemas (see `build.rs`). The official conformance suite runs it as
 //! `mcp-conformance-client <server-url>` with the scenario's name in `MCP_CONFORMANCE_SCENARIO`
 //! and its parameters in `MCP_CONFORMANCE_CONTEXT`; the era comes from the server's answer to
 //! the probe, never from the suite's `MCP_CONFORMANCE_PROTOCOL_VERSION`.
@@ -14,14 +14,6 @@
 //! `tasks/update`. A scenario's context may name the tool calls to make instead.
 
 mod answers;
-#[cfg(test)]
-mod era_tests;
-mod headers;
-mod legacy;
-mod session;
-mod sse;
-#[cfg(test)]
-mod tests;
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -34,30 +26,66 @@ mod mcp {
     pub use v2026_07_28::*;
 }
 
+mcp_client::bind!(Mcp = mcp);
+
 use std::process::ExitCode;
 
-use mcp_runtime::era::Era;
+use mcp_client::{ClientError, Era};
 use serde_json::Value;
 
-use session::{ClientError, Session};
+/// The client, bound to the generated types.
+type Client = mcp_client::Client<Mcp>;
 
 const USAGE: &str = "usage: mcp-conformance-client [--progress] <server-url>
+       mcp-conformance-client [--progress] --stdio -- <command> [args...]
 
 --progress: tool calls carry a progressToken (the progress notifications are logged).
+--stdio: spawn <command> as the server and speak to it on its stdin and stdout.
 
 Environment: MCP_CONFORMANCE_SCENARIO (the scenario's name), MCP_CONFORMANCE_CONTEXT (JSON,
 optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}]}).";
 
-fn main() -> ExitCode {
-    let Some(url) = std::env::args().skip(1).last() else {
-        eprintln!("{USAGE}");
-        return ExitCode::from(2);
+/// The server the client speaks to.
+#[derive(Debug, PartialEq)]
+enum Server {
+    /// Over Streamable HTTP, at this URL.
+    Http(String),
+    /// Over stdio: the command (and its arguments) to spawn.
+    Stdio(Vec<String>),
+}
+
+/// What the command line says: the server, and whether calls ask for progress; `None` for a
+/// command line that names no server (or asks for help).
+fn read_args(args: &[String]) -> Option<(Server, bool)> {
+    let (options, command) = match args.iter().position(|a| a == "--") {
+        Some(end) => (&args[..end], Some(&args[end + 1..])),
+        None => (args, None),
     };
-    if url == "-h" || url == "--help" {
-        eprintln!("{USAGE}");
-        return ExitCode::SUCCESS;
+    let progress = options.iter().any(|a| a == "--progress");
+    let server = match command {
+        Some(command) if options.iter().any(|a| a == "--stdio") && !command.is_empty() => {
+            Server::Stdio(command.to_vec())
+        }
+        Some(_) => return None,
+        None => Server::Http(options.last()?.clone()),
+    };
+    match &server {
+        Server::Http(url) if url == "-h" || url == "--help" || url.starts_with("--") => None,
+        _ => Some((server, progress)),
     }
-    let progress = std::env::args().skip(1).any(|a| a == "--progress");
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((server, progress)) = read_args(&args) else {
+        eprintln!("{USAGE}");
+        let help = args.iter().any(|a| a == "-h" || a == "--help");
+        return if help {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        };
+    };
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let context = match scenario_context(std::env::var("MCP_CONFORMANCE_CONTEXT").ok()) {
         Ok(context) => context,
@@ -76,7 +104,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(&url, &scenario, &context, progress)) {
+    match runtime.block_on(run(&server, &scenario, &context, progress)) {
         Ok(0) => ExitCode::SUCCESS,
         Ok(failed) => {
             eprintln!("mcp-conformance-client: {failed} operation(s) failed");
@@ -110,7 +138,7 @@ const SCHEMA_ECHO: &str = "json_schema_echo";
 
 /// Calls the echo tool once for every other tool, with that tool's `inputSchema` as it was
 /// read (every member kept, declared or not) in `schema`; the number of calls that failed.
-async fn echo_schemas(s: &mut Session, tools: &[mcp::Tool]) -> Result<usize, ClientError> {
+async fn echo_schemas(s: &mut Client, tools: &[mcp::Tool]) -> Result<usize, ClientError> {
     let Some(echo) = tools.iter().find(|t| t.name == SCHEMA_ECHO) else {
         return Err(ClientError::Protocol(format!(
             "no {SCHEMA_ECHO:?} tool listed"
@@ -142,13 +170,20 @@ fn first_text<'b>(mut blocks: impl Iterator<Item = &'b mcp::ContentBlock>) -> St
 /// Runs the session, and ends it (a legacy session is deleted); the number of calls that
 /// failed.
 async fn run(
-    url: &str,
+    server: &Server,
     scenario: &str,
     context: &Value,
     progress: bool,
 ) -> Result<usize, ClientError> {
-    eprintln!("scenario {scenario:?} against {url}");
-    let mut s = Session::new(url)?;
+    eprintln!("scenario {scenario:?} against {server:?}");
+    let mut s = match server {
+        Server::Http(url) => Client::new(url, answers::config())?,
+        Server::Stdio(command) => {
+            let mut spawned = std::process::Command::new(&command[0]);
+            spawned.args(&command[1..]);
+            mcp_client::stdio::spawn(spawned, answers::config())?
+        }
+    };
     if progress {
         s.ask_for_progress();
     }
@@ -159,7 +194,7 @@ async fn run(
 
 /// Connects (finding the era) and does what the scenario asks; the number of calls that
 /// failed.
-async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usize, ClientError> {
+async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usize, ClientError> {
     let connected = s.connect().await?;
     // The interop scripts check the modern line as it stands.
     let how = match connected.era {
@@ -186,7 +221,7 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
         let mut usable = Vec::new();
         for t in tools {
-            match headers::mirrored(&t) {
+            match mcp_client::headers::mirrored(&t.input_schema.extra) {
                 Ok(_) => usable.push(t),
                 Err(why) => eprintln!("not calling {:?}: {why}", t.name),
             }
@@ -235,8 +270,11 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
     }
     if caps.resources.is_some() {
-        for r in s.list_resources().await? {
-            match s.read_resource(&r.uri).await {
+        let params = mcp::PaginatedRequestParams::new(s.meta());
+        let listed = s.call::<mcp::ListResourcesRequest>(params).await?;
+        for r in listed.resources {
+            let params = mcp::ReadResourceRequestParams::new(s.meta(), &r.uri);
+            match s.call::<mcp::ReadResourceRequest>(params).await {
                 Ok(read) => eprintln!(
                     "resources/read {:?}: {} content(s)",
                     r.uri,
@@ -250,15 +288,20 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
     }
     if caps.prompts.is_some() {
-        for p in s.list_prompts().await? {
-            let args = p
+        let params = mcp::PaginatedRequestParams::new(s.meta());
+        let listed = s.call::<mcp::ListPromptsRequest>(params).await?;
+        for p in listed.prompts {
+            let args: std::collections::BTreeMap<String, String> = p
                 .arguments
                 .iter()
                 .flatten()
                 .filter(|a| a.required == Some(true))
                 .map(|a| (a.name.clone(), "conformance".to_owned()))
                 .collect();
-            match s.get_prompt(&p.name, args).await {
+            let mut params = mcp::GetPromptRequestParams::new(s.meta(), &p.name);
+            // No `arguments` member for a prompt that takes none.
+            params.arguments = (!args.is_empty()).then_some(args);
+            match s.call::<mcp::GetPromptRequest>(params).await {
                 Ok(got) => eprintln!(
                     "prompts/get {:?}: {} message(s){}",
                     p.name,
@@ -273,4 +316,49 @@ async fn operate(s: &mut Session, scenario: &str, context: &Value) -> Result<usi
         }
     }
     Ok(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use crate::{Server, read_args};
+
+    fn args(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn the_command_line_names_a_url_or_a_command_to_spawn() {
+        let url = "http://127.0.0.1:1/mcp".to_owned();
+        assert_eq!(
+            read_args(&args("--progress http://127.0.0.1:1/mcp")),
+            Some((Server::Http(url), true))
+        );
+        let spawned = read_args(&args("--stdio -- server --stdio --port 0"));
+        let command = args("server --stdio --port 0");
+        assert_eq!(spawned, Some((Server::Stdio(command), false)));
+        assert_eq!(read_args(&args("--stdio --")), None);
+        assert_eq!(read_args(&args("-- server")), None, "-- without --stdio");
+        assert_eq!(read_args(&args("--help")), None);
+        assert_eq!(read_args(&[]), None);
+    }
+
+    #[test]
+    fn a_malformed_scenario_context_is_an_error_not_an_empty_context() {
+        use crate::scenario_context;
+        assert_eq!(scenario_context(None), Ok(Value::Null));
+        let calls = r#"{"toolCalls": [{"name": "t", "arguments": {}}]}"#;
+        assert_eq!(
+            scenario_context(Some(calls.to_owned())).unwrap()["toolCalls"][0]["name"],
+            "t"
+        );
+        let e = scenario_context(Some("{\"toolCalls\": [".to_owned())).unwrap_err();
+        assert!(
+            e.starts_with("MCP_CONFORMANCE_CONTEXT is not JSON: "),
+            "{e}"
+        );
+        let e = scenario_context(Some("[1]".to_owned())).unwrap_err();
+        assert_eq!(e, "MCP_CONFORMANCE_CONTEXT is not a JSON object: [1]");
+    }
 }

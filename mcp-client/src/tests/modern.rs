@@ -1,179 +1,16 @@
-//! The client against a scripted HTTP server on a loopback port: re-listing after
-//! `HeaderMismatch`, a long call that lives as long as its SSE stream does, request bodies in
-//! the order the generated types write their members, and a call answered with a task (polled
-//! at the suggested interval, its input requests answered once).
+//! The client against a modern scripted server: re-listing after `HeaderMismatch`, a long
+//! call that lives as long as its SSE stream does, request bodies in the order the generated
+//! types write their members, and a call answered with a task (polled at the suggested
+//! interval, its input requests answered once).
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use mcp_client_test_types::mcp;
 use serde_json::{Value, json};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
 
-use crate::mcp;
-use crate::session::Session;
-
-/// One request the server saw: its HTTP method, headers (names lowercased), JSON body (parsed
-/// and as the bytes that came; null when there is none), and when its head arrived.
-#[derive(Debug, Clone)]
-pub(crate) struct Seen {
-    pub(crate) verb: String,
-    headers: Vec<(String, String)>,
-    pub(crate) body: Value,
-    raw: Vec<u8>,
-    at: Instant,
-}
-
-impl Seen {
-    pub(crate) fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The JSON-RPC method, or for a request with no body (a GET, a DELETE) its HTTP method.
-    pub(crate) fn method(&self) -> &str {
-        match &self.body {
-            Value::Null => &self.verb,
-            body => body["method"].as_str().unwrap_or_default(),
-        }
-    }
-}
-
-/// What the server answers: a JSON body with a status, the same with an `Mcp-Session-Id`
-/// ([`SESSION_ID`]), SSE events sent after pauses, or an answer whose every byte (its head
-/// too) waits until a request of the given method has come.
-pub(crate) enum Answer {
-    Json(u16, Value),
-    InSession(u16, Value),
-    Sse(Vec<(Duration, String)>),
-    After(&'static str, Box<Answer>),
-}
-
-/// The session id [`Answer::InSession`] gives.
-pub(crate) const SESSION_ID: &str = "legacy-session-1";
-
-pub(crate) type Script = fn(&Seen, &[Seen]) -> Answer;
-
-/// Serves `script` on a loopback port (one request per connection); the URL and the log.
-pub(crate) async fn serve(script: Script) -> (String, Arc<Mutex<Vec<Seen>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let log = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&log);
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let seen = Arc::clone(&seen);
-            tokio::spawn(async move { answer(stream, script, seen).await });
-        }
-    });
-    (url, log)
-}
-
-async fn answer(mut stream: TcpStream, script: Script, log: Arc<Mutex<Vec<Seen>>>) {
-    let Some(seen) = read_request(&mut stream).await else {
-        return;
-    };
-    let earlier = log.lock().unwrap().clone();
-    let mut reply = script(&seen, &earlier);
-    log.lock().unwrap().push(seen);
-    while let Answer::After(method, held) = reply {
-        until_seen(&log, method).await;
-        reply = *held;
-    }
-    write_answer(stream, reply).await;
-}
-
-/// Waits until `log` holds a request of `method`.
-async fn until_seen(log: &Mutex<Vec<Seen>>, method: &str) {
-    while !log.lock().unwrap().iter().any(|s| s.method() == method) {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
-/// Writes `reply` (not [`Answer::After`], which `answer` has waited out) on `stream`.
-async fn write_answer(mut stream: TcpStream, reply: Answer) {
-    let session = match &reply {
-        Answer::InSession(..) => format!("mcp-session-id: {SESSION_ID}\r\n"),
-        _ => String::new(),
-    };
-    let _ = match reply {
-        Answer::Json(status, body) | Answer::InSession(status, body) => {
-            let body = body.to_string();
-            let head = format!(
-                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{session}connection: close\r\n\r\n",
-                body.len()
-            );
-            stream.write_all(format!("{head}{body}").as_bytes()).await
-        }
-        Answer::Sse(events) => {
-            let head =
-                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n";
-            let mut sent = stream.write_all(head.as_bytes()).await;
-            for (pause, event) in events {
-                tokio::time::sleep(pause).await;
-                sent = stream.write_all(event.as_bytes()).await;
-            }
-            sent
-        }
-        Answer::After(..) => Ok(()),
-    };
-}
-
-async fn read_request(stream: &mut TcpStream) -> Option<Seen> {
-    let mut data = Vec::new();
-    let mut buf = [0u8; 4096];
-    let mut at = None;
-    let end = loop {
-        let n = stream.read(&mut buf).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        at.get_or_insert_with(Instant::now);
-        data.extend_from_slice(&buf[..n]);
-        if let Some(i) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-            break i + 4;
-        }
-    };
-    let head = String::from_utf8_lossy(&data[..end]).to_string();
-    let verb = head.split(' ').next().unwrap_or_default().to_owned();
-    let headers: Vec<(String, String)> = head
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
-        .collect();
-    let length: usize = headers
-        .iter()
-        .find(|(k, _)| k == "content-length")
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    while data.len() < end + length {
-        let n = stream.read(&mut buf).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        data.extend_from_slice(&buf[..n]);
-    }
-    let raw = data[end..end + length].to_vec();
-    // A GET or DELETE has no body.
-    let body = match raw.is_empty() {
-        true => Value::Null,
-        false => serde_json::from_slice(&raw).ok()?,
-    };
-    Some(Seen {
-        verb,
-        headers,
-        body,
-        raw,
-        at: at?,
-    })
-}
-
-pub(crate) fn result(seen: &Seen, result: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": seen.body["id"], "result": result})
-}
+use super::fixture::{client, config};
+use super::scripted::{Answer, Seen, result, serve};
+use crate::Client;
 
 fn region_tool(annotated: bool) -> Value {
     let mut region = json!({"type": "string"});
@@ -216,7 +53,7 @@ fn args(value: Value) -> serde_json::Map<String, Value> {
 #[tokio::test]
 async fn after_a_header_mismatch_the_client_lists_again_and_retries_once() {
     let (url, log) = serve(header_required).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     let stale: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     let done = session
         .call_tool(&stale, args(json!({"region": "eu"})))
@@ -247,7 +84,7 @@ fn always_mismatch(seen: &Seen, earlier: &[Seen]) -> Answer {
 #[tokio::test]
 async fn a_second_header_mismatch_is_an_error() {
     let (url, log) = serve(always_mismatch).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(true)).unwrap();
     let e = session
         .call_tool(&tool, args(json!({"region": "eu"})))
@@ -280,11 +117,11 @@ async fn a_long_call_lives_while_its_stream_does() {
     let idle = Duration::from_millis(600);
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     let (url, _) = serve(slow_but_alive).await;
-    let mut session = Session::with_idle_timeout(&url, idle).unwrap();
+    let mut session = Client::new(&url, config().with_idle_timeout(idle)).unwrap();
     let done = session.call_tool(&tool, args(json!({}))).await;
     assert!(done.is_ok(), "{done:?}");
     let (url, _) = serve(silent).await;
-    let mut session = Session::with_idle_timeout(&url, idle).unwrap();
+    let mut session = Client::new(&url, config().with_idle_timeout(idle)).unwrap();
     assert!(session.call_tool(&tool, args(json!({}))).await.is_err());
 }
 
@@ -317,7 +154,7 @@ where
 #[tokio::test]
 async fn requests_keep_the_generated_member_order() {
     let (url, log) = serve(discover_list_call).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     session.discover().await.unwrap();
     let tools = session.list_tools().await.unwrap();
     session
@@ -359,7 +196,7 @@ fn with_progress(seen: &Seen, _: &[Seen]) -> Answer {
 async fn a_session_that_asks_for_progress_sends_a_token_per_call() {
     let (url, log) = serve(with_progress).await;
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     session.call_tool(&tool, args(json!({}))).await.unwrap();
     session.ask_for_progress();
     let done = session.call_tool(&tool, args(json!({}))).await.unwrap();
@@ -429,7 +266,7 @@ fn task_with_input(seen: &Seen, earlier: &[Seen]) -> Answer {
 #[tokio::test]
 async fn a_task_is_polled_at_its_interval_and_its_input_answered_once() {
     let (url, log) = serve(task_with_input).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     let done = session.call_tool(&tool, args(json!({}))).await.unwrap();
     let mcp::ContentBlock::TextContent(t) = &done.content[0] else {
@@ -486,10 +323,10 @@ fn failing_task(seen: &Seen, _: &[Seen]) -> Answer {
 #[tokio::test]
 async fn a_failed_task_is_its_json_rpc_error() {
     let (url, _) = serve(failing_task).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     match session.call_tool(&tool, args(json!({}))).await {
-        Err(crate::session::ClientError::Rpc(e)) => {
+        Err(crate::ClientError::Rpc(e)) => {
             assert_eq!((e.code, e.message.as_str()), (-32603, "backend gone"));
         }
         other => panic!("{other:?}"),
@@ -511,9 +348,10 @@ fn task_for_a_prompt(seen: &Seen, _: &[Seen]) -> Answer {
 #[tokio::test]
 async fn a_task_answers_only_a_request_that_may_have_one() {
     let (url, _) = serve(task_for_a_prompt).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
+    let params = mcp::GetPromptRequestParams::new(session.meta(), "p");
     let e = session
-        .get_prompt("p", Default::default())
+        .call::<mcp::GetPromptRequest>(params)
         .await
         .unwrap_err();
     assert!(e.to_string().contains("\"task\""), "{e}");
@@ -531,7 +369,7 @@ fn endless_task(seen: &Seen, _: &[Seen]) -> Answer {
 #[tokio::test]
 async fn a_task_that_outlives_its_ttl_is_given_up_and_cancelled() {
     let (url, log) = serve(endless_task).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     let e = session.call_tool(&tool, args(json!({}))).await.unwrap_err();
     assert!(e.to_string().contains("did not end within 300 ms"), "{e}");
@@ -540,22 +378,4 @@ async fn a_task_that_outlives_its_ttl_is_given_up_and_cancelled() {
     assert_eq!(last.method(), "tasks/cancel");
     assert_eq!(last.header("mcp-name"), Some("task-1"));
     assert!(log.iter().filter(|s| s.method() == "tasks/get").count() >= 1);
-}
-
-#[test]
-fn a_malformed_scenario_context_is_an_error_not_an_empty_context() {
-    use crate::scenario_context;
-    assert_eq!(scenario_context(None), Ok(Value::Null));
-    let calls = r#"{"toolCalls": [{"name": "t", "arguments": {}}]}"#;
-    assert_eq!(
-        scenario_context(Some(calls.to_owned())).unwrap()["toolCalls"][0]["name"],
-        "t"
-    );
-    let e = scenario_context(Some("{\"toolCalls\": [".to_owned())).unwrap_err();
-    assert!(
-        e.starts_with("MCP_CONFORMANCE_CONTEXT is not JSON: "),
-        "{e}"
-    );
-    let e = scenario_context(Some("[1]".to_owned())).unwrap_err();
-    assert_eq!(e, "MCP_CONFORMANCE_CONTEXT is not a JSON object: [1]");
 }

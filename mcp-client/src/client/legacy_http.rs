@@ -1,27 +1,25 @@
-//! The HTTP exchanges of a legacy (2025-11-25) session, as methods of [`Session`]: opening it
+//! The HTTP exchanges of a legacy (2025-11-25) session, as methods of [`Client`]: opening it
 //! (`initialize`, `notifications/initialized`, the GET stream), sending a request in it and
 //! reading its answer from a JSON body or an SSE stream (answering the server's own requests
 //! there, resuming a stream that ends early), and ending it with DELETE. What each message
 //! becomes in the other revision is `crate::legacy`'s.
 
 use mcp_runtime::era::Era;
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::listener::{Listener, Outbox};
-use super::{
-    Answer, ClientError, Connected, Envelope, Outgoing, Session, client_info, read_answer,
-};
+use super::{Answer, Client, ClientError, Connected, Envelope};
+use crate::binding::{Binding, Outgoing};
+use crate::error::read_error;
 use crate::legacy::{self, Link};
-use crate::mcp;
 use crate::sse;
 
-impl Session {
+impl<B: Binding> Client<B> {
     /// Opens a 2025-11-25 session: `initialize` (the session id and version it agrees are sent
     /// with every later message), then `notifications/initialized`, then the GET stream's
     /// reader ([`Listener`]), which opens the stream (the session waits for the server's
     /// answer a short time only).
-    pub(super) async fn initialize(&mut self) -> Result<Connected, ClientError> {
+    pub(super) async fn initialize(&mut self) -> Result<Connected<B>, ClientError> {
         self.stop_listening().await;
         self.era = Era::Legacy;
         self.link = Some(Link {
@@ -29,13 +27,21 @@ impl Session {
             version: legacy::VERSION.to_owned(),
         });
         let id = self.next_id();
-        let request = legacy::initialize(id.clone(), &self.capabilities, client_info())
-            .map_err(ClientError::Protocol)?;
+        let request = B::initialize(
+            id.clone(),
+            &self.config.capabilities,
+            self.config.client_info.clone(),
+            legacy::VERSION,
+        )
+        .map_err(ClientError::Protocol)?;
         let body = serde_json::to_vec(&request)
             .map_err(|e| ClientError::Protocol(format!("serializing initialize: {e}")))?;
+        if self.stdio.is_some() {
+            return self.initialize_stdio(body, &id).await;
+        }
         let (answer, session_id) = self.legacy_post(body, &id).await?;
-        let result = legacy_result(answer, "initialize")?;
-        let result = legacy::read_initialize(result).map_err(ClientError::Protocol)?;
+        let result = legacy_result(answer, mcp_runtime::era::INITIALIZE)?;
+        let result = legacy::read_initialize::<B>(result).map_err(ClientError::Protocol)?;
         if let Some(link) = &mut self.link {
             link.session_id = session_id;
             link.version.clone_from(&result.protocol_version);
@@ -45,16 +51,60 @@ impl Session {
         self.listener = Some(Listener::open(self.outbox()).await);
         Ok(Connected {
             era: Era::Legacy,
-            server: Some(result.server_info.name.clone()),
+            server: Some(result.server),
             versions: vec![result.protocol_version],
-            capabilities: legacy::capabilities(result.capabilities)
-                .map_err(ClientError::Protocol)?,
+            capabilities: result.capabilities,
         })
     }
 
-    /// Ends a legacy session with DELETE (a server that does not allow it answers 405, which
-    /// changes nothing); nothing to end in the modern era.
+    /// `initialize` on stdio: the request, its answer, then `notifications/initialized`; the
+    /// server's own requests come on the same stdout (no stream to open).
+    async fn initialize_stdio(
+        &mut self,
+        body: Vec<u8>,
+        id: &B::RequestId,
+    ) -> Result<Connected<B>, ClientError> {
+        let answer = self.stdio_legacy(&body, id).await?;
+        let result = legacy_result(answer, mcp_runtime::era::INITIALIZE)?;
+        let result = legacy::read_initialize::<B>(result).map_err(ClientError::Protocol)?;
+        if let Some(link) = &mut self.link {
+            link.version.clone_from(&result.protocol_version);
+        }
+        if let Some(pipe) = &mut self.stdio {
+            pipe.write(legacy::initialized().to_string().as_bytes())
+                .await?;
+        }
+        Ok(Connected {
+            era: Era::Legacy,
+            server: Some(result.server),
+            versions: vec![result.protocol_version],
+            capabilities: result.capabilities,
+        })
+    }
+
+    /// Sends a legacy request on stdio and reads its response (answering the server's
+    /// requests meanwhile).
+    async fn stdio_legacy(
+        &mut self,
+        body: &[u8],
+        id: &B::RequestId,
+    ) -> Result<Answer, ClientError> {
+        let wait = self.config.idle_timeout;
+        let Some(pipe) = &mut self.stdio else {
+            return Err(ClientError::Stdio("no stdio server".into()));
+        };
+        pipe.exchange::<B>(body, id, &self.config.respond, wait)
+            .await?
+            .ok_or_else(|| ClientError::Stdio(format!("no response within {wait:?}")))
+    }
+
+    /// Ends the conversation: on stdio, closes the server's input and waits for it to exit;
+    /// over HTTP, ends a legacy session with DELETE (a server that does not allow it answers
+    /// 405, which changes nothing); nothing to end in the modern era.
     pub async fn close(&mut self) {
+        if let Some(pipe) = &mut self.stdio {
+            return pipe.close().await;
+        }
         self.stop_listening().await;
         let Some(link) = self.link.take() else {
             return;
@@ -63,15 +113,18 @@ impl Session {
             return;
         };
         let sent = self
-            .http
-            .delete(&self.url)
+            .configured(self.http.delete(&self.url))
             .header("mcp-session-id", session_id)
             .header("mcp-protocol-version", &link.version)
             .send()
             .await;
         match sent {
-            Ok(r) => eprintln!("DELETE session: HTTP {}", r.status().as_u16()),
-            Err(e) => eprintln!("DELETE session: {e}"),
+            Ok(r) => note!(
+                self.config.log,
+                "DELETE session: HTTP {}",
+                r.status().as_u16()
+            ),
+            Err(e) => note!(self.config.log, "DELETE session: {e}"),
         }
     }
 
@@ -89,36 +142,56 @@ impl Session {
     }
 
     /// Where the session's messages go, with its headers as they are now.
-    fn outbox(&self) -> Outbox {
+    fn outbox(&self) -> Outbox<B> {
         Outbox {
             http: self.http.clone(),
             url: self.url.clone(),
             link: self.link.clone(),
+            headers: self.config.headers.clone(),
+            log: std::sync::Arc::clone(&self.config.log),
+            respond: std::sync::Arc::clone(&self.config.respond),
         }
     }
 
     /// `send` in a legacy session: the request converted to 2025-11-25, its result back to
     /// the modern type `Resp` reads.
-    pub(super) async fn send_legacy<Req: Outgoing, Resp: DeserializeOwned>(
+    pub(super) async fn send_legacy<R: Outgoing<B>>(
         &mut self,
-        request: Req,
-    ) -> Result<(Req, Resp), ClientError> {
-        let protocol = |e: String| ClientError::Protocol(format!("{}: {e}", Req::METHOD));
+        request: R,
+    ) -> Result<(R, R::Response), ClientError> {
+        let protocol = |e: String| ClientError::Protocol(format!("{}: {e}", R::METHOD));
         let modern = serde_json::to_value(&request).map_err(|e| protocol(e.to_string()))?;
-        let body = legacy::request_to_legacy(modern).map_err(protocol)?;
+        let body = legacy::request_to_legacy::<B>(modern).map_err(protocol)?;
+        if self.stdio.is_some() {
+            let answer = self.stdio_legacy(&body, request.id()).await?;
+            return self.read_legacy(request, answer);
+        }
         let answer = match self.legacy_post(body.clone(), request.id()).await {
             // 2025-11-25: after a 404 the client opens a new session and sends again.
             Err(ClientError::SessionEnded) => {
-                eprintln!("the server ended the session: initialize again");
+                note!(
+                    self.config.log,
+                    "the server ended the session: initialize again"
+                );
                 self.initialize().await?;
                 self.legacy_post(body, request.id()).await?.0
             }
             other => other?.0,
         };
-        let result = legacy_result(answer, Req::METHOD)?;
-        let result = legacy::result_to_modern(Req::METHOD, result).map_err(protocol)?;
+        self.read_legacy(request, answer)
+    }
+
+    /// The legacy `answer` to `request`, read as its modern response.
+    fn read_legacy<R: Outgoing<B>>(
+        &self,
+        request: R,
+        answer: Answer,
+    ) -> Result<(R, R::Response), ClientError> {
+        let protocol = |e: String| ClientError::Protocol(format!("{}: {e}", R::METHOD));
+        let result = legacy_result(answer, R::METHOD)?;
+        let result = B::result_to_modern(R::METHOD, result).map_err(protocol)?;
         let response = serde_json::json!({"jsonrpc": "2.0", "id": request.id(), "result": result});
-        let resp = read_answer(&request, &response.to_string())
+        let resp = B::read_answer(request.capabilities(), &response.to_string())
             .map_err(|e| protocol(format!("reading the response: {e}")))?;
         Ok((request, resp))
     }
@@ -144,7 +217,7 @@ impl Session {
     async fn legacy_post(
         &mut self,
         body: Vec<u8>,
-        id: &mcp::RequestId,
+        id: &B::RequestId,
     ) -> Result<(Answer, Option<String>), ClientError> {
         let http = |e: reqwest::Error| ClientError::Http(e.to_string());
         let resp = self.legacy_send(body).await?;
@@ -160,7 +233,7 @@ impl Session {
             .map(str::to_owned);
         if !sse::is_sse(&resp) {
             let text = resp.text().await.map_err(http)?;
-            let is_error = serde_json::from_str::<Envelope>(&text)
+            let is_error = serde_json::from_str::<Envelope<B::RequestId>>(&text)
                 .map_err(|e| {
                     ClientError::Http(format!("HTTP {status}: not a JSON-RPC response: {e}"))
                 })?
@@ -179,7 +252,7 @@ impl Session {
     async fn follow_stream(
         &self,
         mut resp: reqwest::Response,
-        id: &mcp::RequestId,
+        id: &B::RequestId,
     ) -> Result<Answer, ClientError> {
         let http = |e: reqwest::Error| ClientError::Http(e.to_string());
         let mut events = sse::Events::default();
@@ -198,7 +271,10 @@ impl Session {
                 break;
             }
             let wait = events.retry.unwrap_or(sse::DEFAULT_RETRY);
-            eprintln!("stream ended before the response: resuming after {wait:?} from {last:?}");
+            note!(
+                self.config.log,
+                "stream ended before the response: resuming after {wait:?} from {last:?}"
+            );
             tokio::time::sleep(wait).await;
             resp = self
                 .in_session(self.http.get(&self.url))
@@ -221,11 +297,7 @@ impl Session {
 
     /// One event of a request's stream: the response to `id` ends the stream; a request of
     /// the server's is answered (POSTed back); a notification is logged.
-    async fn on_event(
-        &self,
-        data: &str,
-        id: &mcp::RequestId,
-    ) -> Result<Option<Answer>, ClientError> {
+    async fn on_event(&self, data: &str, id: &B::RequestId) -> Result<Option<Answer>, ClientError> {
         // A priming event carries no data; anything else that is not JSON-RPC is skipped.
         let Ok(message) = serde_json::from_str::<serde_json::Value>(data) else {
             return Ok(None);
@@ -247,9 +319,7 @@ impl Session {
 /// The `result` of a legacy server's answer to `method`, or its JSON-RPC error.
 fn legacy_result(answer: Answer, method: &str) -> Result<Value, ClientError> {
     if answer.is_error {
-        let e: mcp::JSONRPCErrorResponse = serde_json::from_str(&answer.text)
-            .map_err(|e| ClientError::Protocol(format!("reading an error response: {e}")))?;
-        return Err(ClientError::Rpc(*e.error));
+        return Err(ClientError::Rpc(read_error(&answer.text)?));
     }
     let mut response: Value = serde_json::from_str(&answer.text)
         .map_err(|e| ClientError::Protocol(format!("reading the {method} response: {e}")))?;

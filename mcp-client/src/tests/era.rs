@@ -9,8 +9,9 @@ use std::time::Duration;
 use mcp_runtime::era::Era;
 use serde_json::{Value, json};
 
-use crate::session::Session;
-use crate::tests::{Answer, SESSION_ID, Script, Seen, result, serve};
+use super::fixture::{CLIENT_NAME, Mcp, client};
+use super::scripted::{Answer, SESSION_ID, Script, Seen, result, serve};
+use crate::Client;
 
 /// A 2025-11-25 server whose answer to `server/discover` is `probe`: `initialize` opens a
 /// session (tools offered), `tools/list` lists one tool, notifications are accepted.
@@ -60,7 +61,7 @@ fn missing_session(seen: &Seen, _: &[Seen]) -> Answer {
 /// Connects to `script`'s server and lists its tools; the era found, and the requests seen.
 async fn connect_and_list(script: Script) -> (Era, Vec<Seen>) {
     let (url, log) = serve(script).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     let connected = session.connect().await.unwrap();
     assert!(connected.capabilities.tools.is_some());
     assert_eq!(session.list_tools().await.unwrap().len(), 1);
@@ -70,9 +71,9 @@ async fn connect_and_list(script: Script) -> (Era, Vec<Seen>) {
 }
 
 /// A session with `script`'s server, connected and found legacy; the server's log.
-async fn legacy_session(script: Script) -> (Session, Arc<Mutex<Vec<Seen>>>) {
+async fn legacy_session(script: Script) -> (Client<Mcp>, Arc<Mutex<Vec<Seen>>>) {
     let (url, log) = serve(script).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     assert_eq!(session.connect().await.unwrap().era, Era::Legacy);
     (session, log)
 }
@@ -95,7 +96,7 @@ fn assert_legacy_session(seen: &[Seen]) {
     );
     let init = &seen[1].body["params"];
     assert_eq!(init["protocolVersion"], "2025-11-25");
-    assert_eq!(init["clientInfo"]["name"], "mcp-conformance-client");
+    assert_eq!(init["clientInfo"]["name"], CLIENT_NAME);
     assert!(init["capabilities"]["elicitation"].is_object(), "{init}");
     for later in &seen[2..] {
         assert_eq!(later.header("mcp-session-id"), Some(SESSION_ID));
@@ -209,7 +210,7 @@ fn turns_legacy(seen: &Seen, earlier: &[Seen]) -> Answer {
 #[tokio::test]
 async fn an_answer_that_contradicts_the_modern_era_makes_the_client_probe_again() {
     let (url, log) = serve(turns_legacy).await;
-    let mut session = Session::new(&url).unwrap();
+    let mut session = client(&url);
     assert_eq!(session.connect().await.unwrap().era, Era::Modern);
     assert_eq!(session.list_tools().await.unwrap().len(), 1);
     let seen = log.lock().unwrap().clone();
@@ -369,7 +370,7 @@ async fn no_request_of_the_session_waits_for_the_get_streams_answer() {
 /// A legacy server whose GET stream sends one event that never ends, larger than the bound.
 fn endless_event(seen: &Seen, earlier: &[Seen]) -> Answer {
     if is_get_stream(seen) {
-        let line = format!("data: {}", "x".repeat(crate::session::MAX_EVENT_BYTES));
+        let line = format!("data: {}", "x".repeat(crate::client::MAX_EVENT_BYTES));
         return Answer::Sse(vec![
             (Duration::ZERO, line),
             (Duration::from_secs(3600), "\n\n".to_owned()),
@@ -380,7 +381,7 @@ fn endless_event(seen: &Seen, earlier: &[Seen]) -> Answer {
 
 /// Waits until the session's GET stream reader has stopped, for at most ten seconds (the
 /// callers then assert that it did).
-async fn stops_listening(session: &Session) {
+async fn stops_listening(session: &Client<Mcp>) {
     for _ in 0..1000 {
         if !session.is_listening() {
             return;
@@ -466,4 +467,69 @@ async fn resumes_of_the_get_stream_that_bring_nothing_are_bounded() {
         "the stream, then three resumes that brought no event"
     );
     session.close().await;
+}
+
+#[tokio::test]
+async fn a_second_client_of_a_legacy_origin_opens_its_session_without_probing() {
+    let (url, log) = serve(empty_result).await;
+    let mut first = client(&url);
+    assert_eq!(first.connect().await.unwrap().era, Era::Legacy);
+    first.close().await;
+    let before = log.lock().unwrap().len();
+    let mut second = client(&url);
+    assert_eq!(second.connect().await.unwrap().era, Era::Legacy);
+    assert_eq!(second.list_tools().await.unwrap().len(), 1);
+    second.close().await;
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen[before..]),
+        [
+            "initialize",
+            "notifications/initialized",
+            "GET",
+            "tools/list",
+            "DELETE"
+        ]
+    );
+}
+
+/// A legacy server until its first session is deleted, then a modern one (which refuses
+/// `initialize`).
+fn legacy_then_modern(seen: &Seen, earlier: &[Seen]) -> Answer {
+    if !earlier.iter().any(|s| s.verb == "DELETE") {
+        return empty_result(seen, earlier);
+    }
+    match seen.method() {
+        "initialize" => Answer::Json(400, error(-32600, "initialize is not a 2026-07-28 method")),
+        _ => modern(seen, earlier),
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_origin_that_refuses_initialize_is_probed_again() {
+    let (url, log) = serve(legacy_then_modern).await;
+    let mut first = client(&url);
+    assert_eq!(first.connect().await.unwrap().era, Era::Legacy);
+    first.close().await;
+    let before = log.lock().unwrap().len();
+    let mut second = client(&url);
+    assert_eq!(second.connect().await.unwrap().era, Era::Modern);
+    assert_eq!(second.list_tools().await.unwrap().len(), 1);
+    let seen = log.lock().unwrap().clone();
+    assert_eq!(
+        methods(&seen[before..]),
+        ["initialize", "server/discover", "tools/list"]
+    );
+    assert_eq!(seen.last().unwrap().header("mcp-session-id"), None);
+}
+
+#[test]
+fn a_url_that_is_not_http_is_an_error() {
+    for url in ["", "not a url", "file:///tmp/x", "ftp://example.com/mcp"] {
+        match Client::new(url, super::fixture::config()) {
+            Err(crate::ClientError::Http(e)) => assert!(e.contains("not an http(s) URL"), "{e}"),
+            Err(other) => panic!("{url}: {other}"),
+            Ok(_) => panic!("{url}: accepted"),
+        }
+    }
 }

@@ -6,12 +6,12 @@ use std::time::Duration;
 
 /// How many times a legacy request's SSE stream that ends before its response is resumed (and
 /// the GET stream, in a row with no event).
-pub const MAX_RECONNECTS: usize = 3;
+pub(crate) const MAX_RECONNECTS: usize = 3;
 /// How long the client waits before resuming a stream when the server named no `retry`.
-pub const DEFAULT_RETRY: Duration = Duration::from_secs(1);
+pub(crate) const DEFAULT_RETRY: Duration = Duration::from_secs(1);
 
 /// Whether `resp` is an SSE stream (by its content type).
-pub fn is_sse(resp: &reqwest::Response) -> bool {
+pub(crate) fn is_sse(resp: &reqwest::Response) -> bool {
     resp.headers()
         .get("content-type")
         .and_then(|v| v.to_str().ok())
@@ -20,7 +20,7 @@ pub fn is_sse(resp: &reqwest::Response) -> bool {
 
 /// The data of every event of a whole SSE body, the last one also when the body ends without
 /// the blank line that closes it.
-pub fn all_data(body: &str) -> Vec<String> {
+pub(crate) fn all_data(body: &str) -> Vec<String> {
     let mut events = Events::default();
     let mut data = events.push(body.as_bytes());
     data.extend(events.push(b"\n\n"));
@@ -29,26 +29,26 @@ pub fn all_data(body: &str) -> Vec<String> {
 
 /// The state of one SSE stream (kept across a reconnection, which resumes it).
 #[derive(Debug, Default)]
-pub struct Events {
+pub(crate) struct Events {
     /// Bytes of a line not yet ended.
     pending: Vec<u8>,
     /// The `data` lines of the event being read.
     data: Vec<String>,
     /// The last event id the server sent: the `Last-Event-ID` of a reconnection.
-    pub last_id: Option<String>,
+    pub(crate) last_id: Option<String>,
     /// The reconnection delay the server last asked for.
-    pub retry: Option<Duration>,
+    pub(crate) retry: Option<Duration>,
 }
 
 impl Events {
     /// Bytes held for an event not yet complete (its data lines and a line not yet ended).
-    pub fn buffered(&self) -> usize {
+    pub(crate) fn buffered(&self) -> usize {
         self.pending.len() + self.data.iter().map(String::len).sum::<usize>()
     }
 
     /// Reads `chunk` and returns the data of each event it completes (empty data, such as a
     /// priming event's, included).
-    pub fn push(&mut self, chunk: &[u8]) -> Vec<String> {
+    pub(crate) fn push(&mut self, chunk: &[u8]) -> Vec<String> {
         self.pending.extend_from_slice(chunk);
         let mut complete = Vec::new();
         while let Some(end) = self.pending.iter().position(|b| *b == b'\n') {

@@ -5,23 +5,28 @@
 use mcp_runtime::param_headers::{self, InvalidAnnotation, ParamHeader};
 use serde_json::{Map, Value};
 
-use crate::mcp;
-
 pub use param_headers::encode;
 
-/// The mirrored arguments of `tool`, or why the tool is invalid (the client then leaves it
-/// out of its list of tools and never calls it).
-pub fn mirrored(tool: &mcp::Tool) -> Result<Vec<ParamHeader>, InvalidAnnotation> {
-    param_headers::annotations(&tool.input_schema.extra)
+/// The mirrored arguments of a tool whose `inputSchema` is `schema`, or why the tool is
+/// invalid (a client then leaves it out of its list of tools and never calls it).
+///
+/// ```
+/// let schema = serde_json::json!({"type": "object", "properties": {
+///     "region": {"type": "string", "x-mcp-header": "Region"}}});
+/// let mirrored = mcp_client::headers::mirrored(schema.as_object().unwrap()).unwrap();
+/// assert_eq!(mirrored[0].header_name(), "Mcp-Param-Region");
+/// ```
+pub fn mirrored(schema: &Map<String, Value>) -> Result<Vec<ParamHeader>, InvalidAnnotation> {
+    param_headers::annotations(schema)
 }
 
-/// The `Mcp-Param-*` headers for calling `tool` with `arguments` (a null or absent value
-/// sends no header).
+/// The `Mcp-Param-*` headers for calling the tool whose `inputSchema` is `schema` with
+/// `arguments` (a null or absent value sends no header).
 pub fn param_headers(
-    tool: &mcp::Tool,
+    schema: &Map<String, Value>,
     arguments: &Map<String, Value>,
 ) -> Result<Vec<(String, String)>, InvalidAnnotation> {
-    Ok(mirrored(tool)?
+    Ok(mirrored(schema)?
         .iter()
         .filter_map(|h| Some((h.header_name(), h.value_in(arguments)?)))
         .collect())
@@ -30,6 +35,7 @@ pub fn param_headers(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcp_client_test_types::mcp;
     use serde_json::json;
 
     fn tool(schema: Value) -> mcp::Tool {
@@ -45,7 +51,7 @@ mod tests {
         }}));
         let args = json!({"target": {"zone": "b"}, "raw": "=?base64?x?=", "query": "q"});
         assert_eq!(
-            param_headers(&t, args.as_object().unwrap()).unwrap(),
+            param_headers(&t.input_schema.extra, args.as_object().unwrap()).unwrap(),
             [
                 ("Mcp-Param-Raw".to_owned(), encode("=?base64?x?=")),
                 ("Mcp-Param-Zone".to_owned(), "b".to_owned()),
@@ -59,10 +65,10 @@ mod tests {
         let under_items = tool(json!({"type": "object", "properties": {"l": {
             "type": "array", "items": {"type": "string", "x-mcp-header": "L"}
         }}}));
-        assert!(mirrored(&under_items).is_err());
+        assert!(mirrored(&under_items.input_schema.extra).is_err());
         let through_ref = tool(json!({"type": "object",
             "$defs": {"s": {"type": "string", "x-mcp-header": "S"}},
             "properties": {"p": {"$ref": "#/$defs/s"}}}));
-        assert!(mirrored(&through_ref).is_err());
+        assert!(mirrored(&through_ref.input_schema.extra).is_err());
     }
 }

@@ -27,6 +27,8 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::ClientError;
+use crate::binding::Binding;
+use crate::config::Respond;
 use crate::legacy::{self, Link};
 use crate::sse;
 use crate::sse::{DEFAULT_RETRY, MAX_RECONNECTS};
@@ -38,17 +40,24 @@ const STOP_WAIT: Duration = Duration::from_secs(5);
 /// How long [`Listener::open`] waits for the server's answer to the GET.
 const OPEN_WAIT: Duration = Duration::from_secs(1);
 
-/// Where a legacy session's messages go: the client, the endpoint and the session's headers.
-#[derive(Clone)]
-pub(super) struct Outbox {
+/// Where a legacy session's messages go: the client, the endpoint, the session's headers,
+/// and the handler that answers the server's requests.
+pub(super) struct Outbox<B: Binding> {
     pub http: reqwest::Client,
     pub url: String,
     pub link: Option<Link>,
+    /// The configured headers of every request.
+    pub headers: Vec<(String, String)>,
+    pub log: crate::Log,
+    pub respond: Respond<B>,
 }
 
-impl Outbox {
-    /// `builder` with the legacy session's headers (after `initialize`).
+impl<B: Binding> Outbox<B> {
+    /// `builder` with the configured headers and the legacy session's (after `initialize`).
     pub fn in_session(&self, mut builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        for (k, v) in &self.headers {
+            builder = builder.header(k.as_str(), v.as_str());
+        }
         if let Some(link) = &self.link {
             if let Some(id) = &link.session_id {
                 builder = builder.header("mcp-session-id", id);
@@ -86,14 +95,14 @@ impl Outbox {
         let method = message.get("method").and_then(Value::as_str);
         match (method, message.get("id")) {
             (Some(method), Some(_)) => {
-                eprintln!("server request {method}: answering");
-                let reply = legacy::answer_request(message.clone(), crate::answers::respond);
+                note!(self.log, "server request {method}: answering");
+                let reply = legacy::answer_request::<B>(message.clone(), &*self.respond);
                 self.notify(reply.to_string().into_bytes()).await?;
                 Ok(true)
             }
             (Some(method), None) => {
-                eprintln!("notification {method}");
-                super::log_progress_event(data);
+                note!(self.log, "notification {method}");
+                super::log_progress_event(&self.log, data);
                 Ok(true)
             }
             (None, _) => Ok(false),
@@ -110,7 +119,7 @@ pub(super) struct Listener {
 impl Listener {
     /// Opens the session's GET stream and reads it, in a task of its own; returns once the
     /// server has answered the GET, or after [`OPEN_WAIT`] while the task still waits.
-    pub async fn open(outbox: Outbox) -> Self {
+    pub async fn open<B: Binding>(outbox: Outbox<B>) -> Self {
         let (stop, stopped) = oneshot::channel();
         let (answered, answer) = oneshot::channel();
         let task = tokio::spawn(listen(outbox, stopped, answered));
@@ -149,7 +158,11 @@ impl Drop for Listener {
 /// Opens the GET stream, says so on `answered` once the server has answered, and reads it
 /// ([`read`]); nothing to read when the server offers no stream (405, or any other answer
 /// that is not an SSE stream) or `stopped` fires first.
-async fn listen(outbox: Outbox, mut stopped: oneshot::Receiver<()>, answered: oneshot::Sender<()>) {
+async fn listen<B: Binding>(
+    outbox: Outbox<B>,
+    mut stopped: oneshot::Receiver<()>,
+    answered: oneshot::Sender<()>,
+) {
     let opened = tokio::select! {
         _ = &mut stopped => return,
         opened = get_stream(&outbox, None) => opened,
@@ -162,7 +175,11 @@ async fn listen(outbox: Outbox, mut stopped: oneshot::Receiver<()>, answered: on
 
 /// Reads the stream until it ends, fails, holds an event over the bound, or `stopped` fires;
 /// a stream that ends after an event with an id is resumed ([`resume`]).
-async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot::Receiver<()>) {
+async fn read<B: Binding>(
+    mut resp: reqwest::Response,
+    outbox: Outbox<B>,
+    mut stopped: oneshot::Receiver<()>,
+) {
     let mut events = sse::Events::default();
     let mut reconnects = 0;
     loop {
@@ -188,11 +205,12 @@ async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot:
                 continue;
             };
             if let Err(e) = outbox.serve(&message, &data).await {
-                eprintln!("answering on the GET stream: {e}");
+                note!(outbox.log, "answering on the GET stream: {e}");
             }
         }
         if events.buffered() > MAX_EVENT_BYTES {
-            return eprintln!(
+            return note!(
+                outbox.log,
                 "the GET stream's event passed {MAX_EVENT_BYTES} bytes: no longer read"
             );
         }
@@ -203,23 +221,29 @@ async fn read(mut resp: reqwest::Response, outbox: Outbox, mut stopped: oneshot:
 /// server asked for has passed, if it sent an event id, fewer than [`MAX_RECONNECTS`] resumes
 /// in a row brought no event, the server accepts, and `stopped` has not fired meanwhile (nor
 /// while the server's answer is awaited).
-async fn resume(
-    outbox: &Outbox,
+async fn resume<B: Binding>(
+    outbox: &Outbox<B>,
     events: &sse::Events,
     reconnects: &mut usize,
     stopped: &mut oneshot::Receiver<()>,
 ) -> Option<reqwest::Response> {
     let Some(last) = events.last_id.as_deref() else {
-        eprintln!("the GET stream ended");
+        note!(outbox.log, "the GET stream ended");
         return None;
     };
     if *reconnects == MAX_RECONNECTS {
-        eprintln!("the GET stream ended {MAX_RECONNECTS} times with no event: no longer read");
+        note!(
+            outbox.log,
+            "the GET stream ended {MAX_RECONNECTS} times with no event: no longer read"
+        );
         return None;
     }
     *reconnects += 1;
     let wait = events.retry.unwrap_or(DEFAULT_RETRY);
-    eprintln!("the GET stream ended: resuming after {wait:?} from {last:?}");
+    note!(
+        outbox.log,
+        "the GET stream ended: resuming after {wait:?} from {last:?}"
+    );
     tokio::select! {
         _ = &mut *stopped => return None,
         () = tokio::time::sleep(wait) => {}
@@ -232,7 +256,10 @@ async fn resume(
 
 /// GETs the session's stream (resumed from `last`, the `Last-Event-ID`, if given); `None`,
 /// with the reason logged, when the answer is not an SSE stream or the request fails.
-async fn get_stream(outbox: &Outbox, last: Option<&str>) -> Option<reqwest::Response> {
+async fn get_stream<B: Binding>(
+    outbox: &Outbox<B>,
+    last: Option<&str>,
+) -> Option<reqwest::Response> {
     let mut get = outbox
         .in_session(outbox.http.get(&outbox.url))
         .header("accept", "text/event-stream");
@@ -246,11 +273,11 @@ async fn get_stream(outbox: &Outbox, last: Option<&str>) -> Option<reqwest::Resp
     match get.send().await {
         Ok(resp) if resp.status().is_success() && sse::is_sse(&resp) => Some(resp),
         Ok(resp) => {
-            eprintln!("{what}: HTTP {}", resp.status().as_u16());
+            note!(outbox.log, "{what}: HTTP {}", resp.status().as_u16());
             None
         }
         Err(e) => {
-            eprintln!("{what}: {e}");
+            note!(outbox.log, "{what}: {e}");
             None
         }
     }

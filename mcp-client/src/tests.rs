@@ -1,0 +1,9 @@
+//! The client against scripted servers on a loopback port (no suite needed), bound to the
+//! generated types of `mcp-client-test-types`.
+
+mod era;
+mod fixture;
+mod legacy;
+mod modern;
+mod scripted;
+mod stdio;
