@@ -732,7 +732,7 @@ pub fn listen(
     let tag =
         |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
     // One slot more than the queue: the last one is kept for the error that ends the stream.
-    let (tx, rx) = mpsc::channel::<String>(app.limits.listen_queue + 1);
+    let (tx, rx) = mpsc::channel::<String>(app.config.listen_queue + 1);
     let ack = mcp::SubscriptionsAcknowledgedNotification::new(
         mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
             .with_meta(tag(&subscription)),

@@ -5,7 +5,8 @@
 //! and `initialize` or a message of a session goes to `crate::legacy`; `GET` and `DELETE` with
 //! an `Mcp-Session-Id` are a session's too (after check 2 alone).
 //!
-//! Every POST goes through these checks, in this order, each with the error (a code of
+//! Checks 1 to 5 are `mcp_server::checks`' (the transport's, before the body is read as a
+//! message); 6 to 16 are still this example's. Every POST goes through these checks, in this order, each with the error (a code of
 //! `mcp_runtime::error_code`) and HTTP status the specification gives it, or this server where
 //! it gives none; a modern request goes through all of them:
 //!
@@ -50,13 +51,12 @@ use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use http_body_util::{BodyExt as _, LengthLimitError, Limited};
 use mcp_runtime::error_code::{
     INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
 };
@@ -74,7 +74,8 @@ use crate::rpc::{Ctx, Failure, Msg, Notifier};
 use crate::sse::{event, unbuffered};
 use crate::tasks::{self, TaskRequest};
 use crate::work::Cancel;
-use crate::{App, MODERN_VERSIONS};
+use crate::{App, MODERN_VERSIONS, Mcp};
+use mcp_server::checks::{SSE, check_headers, check_host, json_response, read_body};
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -102,18 +103,13 @@ fn is_known_method(method: &str) -> bool {
         .contains(&method)
 }
 
-/// `body` is the JSON text of one message, written from its generated type.
-fn json_response(status: StatusCode, body: String) -> Response {
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
 fn failure(f: Failure) -> Response {
     json_response(f.status, f.body)
 }
 
 /// `GET`: a legacy session's stream; without a session, not allowed.
 async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    if let Err(r) = check_host(&app, &headers) {
+    if let Err(r) = check_host::<Mcp>(&app.config, &headers) {
         return *r;
     }
     match header_str(&headers, crate::legacy::SESSION_HEADER) {
@@ -124,7 +120,7 @@ async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
 
 /// `DELETE`: ends a legacy session; without a session, not allowed.
 async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    if let Err(r) = check_host(&app, &headers) {
+    if let Err(r) = check_host::<Mcp>(&app.config, &headers) {
         return *r;
     }
     match header_str(&headers, crate::legacy::SESSION_HEADER) {
@@ -147,108 +143,11 @@ async fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "Not Found").into_response()
 }
 
-/// DNS-rebinding protection: a page on another site that resolves its name to 127.0.0.1 sends
-/// its own `Host` and `Origin`; refuse both unless they name this machine (each parsed as an
-/// authority: `[::1].evil.example` is not `[::1]`).
-fn check_host(app: &App, headers: &HeaderMap) -> Result<(), Box<Response>> {
-    let refuse = |what: &str| {
-        let body = Failure::new(
-            None,
-            INVALID_REQUEST,
-            format!("Forbidden: {what} is not an allowed host"),
-        )
-        .body;
-        Err(Box::new(json_response(StatusCode::FORBIDDEN, body)))
-    };
-    let allowed = |host: Option<String>| host.is_some_and(|h| app.allowed_hosts.contains(&h));
-    match headers.get(header::HOST).map(|v| v.to_str()) {
-        Some(Ok(h)) if allowed(headers::host_of_authority(h)) => {}
-        Some(h) => return refuse(&format!("Host {:?}", h.unwrap_or_default())),
-        None => return refuse("a request without Host"),
-    }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let o = origin.to_str().unwrap_or_default();
-        if !allowed(headers::host_of_origin(o)) {
-            return refuse(&format!("Origin {o:?}"));
-        }
-    }
-    Ok(())
-}
-
-const JSON: &str = "application/json";
-const SSE: &str = "text/event-stream";
-
-/// The checks of the headers alone, before the body is read: each routing header once (400),
-/// the host (403), `Content-Type` JSON (400) and `Accept` listing both response types (406).
-fn check_headers(app: &App, headers: &HeaderMap) -> Result<(), Box<Response>> {
-    let refuse = |status: StatusCode, message: String| {
-        let failure = Failure::new(None, INVALID_REQUEST, message);
-        Err(Box::new(json_response(status, failure.body)))
-    };
-    if let Some(name) = headers::repeated(headers) {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            format!("Bad Request: the {name} header is given more than once"),
-        );
-    }
-    check_host(app, headers)?;
-    if !headers::is_json(headers) {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            "Content-Type must be application/json".to_owned(),
-        );
-    }
-    if !(headers::accepts(headers, JSON) && headers::accepts(headers, SSE)) {
-        return refuse(
-            StatusCode::NOT_ACCEPTABLE,
-            format!("Not Acceptable: Accept must list both {JSON} and {SSE}"),
-        );
-    }
-    Ok(())
-}
-
-/// The body, read within the body timeout and up to the body limit: 408 or 413 otherwise.
-async fn read_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, Box<Response>> {
-    let limit = app.limits.max_body;
-    let too_large = || {
-        let message = format!("Payload Too Large: the body limit is {limit} bytes");
-        let failure = Failure::new(None, INVALID_REQUEST, message);
-        Box::new(json_response(StatusCode::PAYLOAD_TOO_LARGE, failure.body))
-    };
-    let declared = header_str(headers, "content-length").and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    let reading = Limited::new(body, limit).collect();
-    match tokio::time::timeout(app.limits.body_read, reading).await {
-        Ok(Ok(collected)) => Ok(collected.to_bytes()),
-        Ok(Err(e)) if e.is::<LengthLimitError>() => Err(too_large()),
-        Ok(Err(e)) => {
-            let failure = Failure::new(None, INVALID_REQUEST, format!("reading the body: {e}"));
-            Err(Box::new(json_response(
-                StatusCode::BAD_REQUEST,
-                failure.body,
-            )))
-        }
-        Err(_) => {
-            let message = format!(
-                "Request Timeout: the body did not arrive within {} ms",
-                app.limits.body_read.as_millis()
-            );
-            let failure = Failure::new(None, INVALID_REQUEST, message);
-            Err(Box::new(json_response(
-                StatusCode::REQUEST_TIMEOUT,
-                failure.body,
-            )))
-        }
-    }
-}
-
 async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
-    if let Err(r) = check_headers(&app, &headers) {
+    if let Err(r) = check_headers::<Mcp>(&app.config, &headers) {
         return *r;
     }
-    let body = match read_body(&app, &headers, body).await {
+    let body = match read_body::<Mcp>(&app.config, &headers, body).await {
         Ok(b) => b,
         Err(r) => return *r,
     };

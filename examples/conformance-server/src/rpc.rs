@@ -9,10 +9,7 @@
 use std::sync::Arc;
 
 use axum::http::StatusCode;
-use mcp_runtime::error_code::{
-    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
-    MISSING_REQUIRED_CLIENT_CAPABILITY, PARSE_ERROR, SERVER_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
-};
+use mcp_runtime::error_code::{INTERNAL_ERROR, SERVER_ERROR};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -34,20 +31,7 @@ pub struct Failure {
 /// The era fact of a read of a resource the server does not have (`schema/eras.json`).
 pub const RESOURCE_NOT_FOUND: &str = "resource_not_found";
 
-/// The HTTP status of a JSON-RPC error sent as the answer to a POST: the transport's mapping
-/// (HeaderMismatch, MissingRequiredClientCapability and UnsupportedProtocolVersion MUST be
-/// 400; an unknown method 404).
-pub fn status_for(code: i64) -> StatusCode {
-    match code {
-        PARSE_ERROR | INVALID_REQUEST | INVALID_PARAMS => StatusCode::BAD_REQUEST,
-        HEADER_MISMATCH | MISSING_REQUIRED_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION => {
-            StatusCode::BAD_REQUEST
-        }
-        METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
-        INTERNAL_ERROR => StatusCode::INTERNAL_SERVER_ERROR,
-        _ => StatusCode::OK,
-    }
-}
+pub use mcp_server::status_for;
 
 impl Failure {
     /// A generic error response (`JSONRPCErrorResponse`).
@@ -83,7 +67,7 @@ impl Failure {
             },
             Err(_) => Failure {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
-                body: unwritable_error(),
+                body: mcp_server::checks::unwritable_error(),
                 meaning: None,
             },
         }
@@ -146,14 +130,6 @@ impl Failure {
         );
         Self::typed(StatusCode::BAD_REQUEST, &response)
     }
-}
-
-/// The answer when an error response itself cannot be written (a generated type never fails
-/// to serialize; this keeps the server from panicking if one ever did).
-fn unwritable_error() -> String {
-    format!(
-        r#"{{"jsonrpc":"2.0","error":{{"code":{INTERNAL_ERROR},"message":"the error response could not be written"}}}}"#
-    )
 }
 
 /// A message (a response, a notification) as JSON text, written from its generated type.

@@ -75,7 +75,12 @@ struct MetaVersion {
 }
 
 /// The era of a POSTed message (`mcp_runtime::era::classify`), with the session it names.
-pub fn route(app: &App, headers: &HeaderMap, envelope: &Envelope<'_>, principal: &str) -> Route {
+pub fn route(
+    app: &App,
+    headers: &HeaderMap,
+    envelope: &Envelope<'_, mcp::RequestId>,
+    principal: &str,
+) -> Route {
     let header = |name| {
         headers
             .get(name)
@@ -119,7 +124,7 @@ pub fn route(app: &App, headers: &HeaderMap, envelope: &Envelope<'_>, principal:
             Route::Refuse(f)
         }
         Classified::Neither(Unclassified::NoVersion { header: Some(v) })
-            if !app.modern_only && is_legacy_version(v) =>
+            if !app.config.modern_only && is_legacy_version(v) =>
         {
             let mut f = Failure::new(
                 id.as_ref(),
@@ -195,7 +200,7 @@ pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
         Err(e) => return invalid(None, &e.to_string()),
     };
     let id = request.id.clone();
-    if app.modern_only {
+    if app.config.modern_only {
         return modern_only(&id, &request.params.protocol_version);
     }
     let capabilities = match mcp::ClientCapabilities::try_from(request.params.capabilities) {
@@ -462,7 +467,7 @@ async fn serve(
     tx: mpsc::UnboundedSender<Msg>,
 ) -> Result<String, Failure> {
     let notifier = Notifier::new(Some(tx.clone()), &meta).legacy();
-    let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.limits.input_timeout);
+    let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.config.input_timeout);
     let handler = |retry: Option<mcp_runtime::bridge::Retry>| {
         let ctx = Ctx {
             id: id.clone(),

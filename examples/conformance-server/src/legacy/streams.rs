@@ -9,14 +9,14 @@
 //!
 //! A stream outlives its connection: the server may end a connection early after an event
 //! with `retry:` ([`Streams::end_connection`]), and a client whose connection broke finds
-//! the stream's later events waiting. What is kept is bounded ([`Limits`]): the last
-//! [`Limits::replay_events`] events of each stream, finished streams for
-//! [`Limits::resume_window`], and at most [`Limits::resumable_streams`] finished streams per
+//! the stream's later events waiting. What is kept is bounded ([`Config`]): the last
+//! [`Config::replay_events`] events of each stream, finished streams for
+//! [`Config::resume_window`], and at most [`Config::resumable_streams`] finished streams per
 //! session (the oldest go first). A resume that would miss events the bound dropped is
 //! refused rather than served with a gap.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -27,7 +27,7 @@ use tokio::time::Instant;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::ReceiverStream;
 
-use crate::limits::Limits;
+use mcp_server::Config;
 
 /// How long a client waits before reconnecting to a stream whose connection the server
 /// ended (the `retry:` field sent just before).
@@ -58,7 +58,7 @@ struct Inner {
 
 /// The streams of one session.
 pub struct Streams {
-    limits: Limits,
+    limits: Arc<Config>,
     inner: Mutex<Inner>,
 }
 
@@ -68,9 +68,9 @@ pub enum ResumeError {
     /// Not of the form `<stream>-<sequence>`.
     Unreadable,
     /// No stream of this session has that number now (never had, or it ended longer than
-    /// [`Limits::resume_window`] ago, or more recent finished streams pushed it out).
+    /// [`Config::resume_window`] ago, or more recent finished streams pushed it out).
     Gone(u64),
-    /// The events after the id are no longer all kept ([`Limits::replay_events`]).
+    /// The events after the id are no longer all kept ([`Config::replay_events`]).
     Dropped { stream: u64, first_kept: u64 },
 }
 
@@ -129,7 +129,7 @@ impl Log {
 }
 
 impl Streams {
-    pub fn new(limits: Limits) -> Self {
+    pub fn new(limits: Arc<Config>) -> Self {
         Streams {
             limits,
             inner: Mutex::new(Inner {
@@ -194,7 +194,7 @@ impl Streams {
     }
 
     /// Ends stream `number`: its connection closes after the events it holds, and the stream
-    /// stays resumable for [`Limits::resume_window`].
+    /// stays resumable for [`Config::resume_window`].
     pub fn finish(&self, number: u64) {
         if let Some(log) = lock(&self.inner).logs.get_mut(&number) {
             log.live = None;

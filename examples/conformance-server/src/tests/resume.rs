@@ -11,15 +11,15 @@ use tokio::sync::mpsc;
 use super::legacy::{open, post, request, send};
 use super::start_app;
 use crate::legacy::streams::{RECONNECT_AFTER, ResumeError, Sent, Streams};
-use crate::limits::Limits;
 use crate::tasks::store::Settings;
+use mcp_server::Config;
 
-fn limits(replay: usize, window_ms: u64, streams: usize) -> Limits {
-    Limits {
+fn limits(replay: usize, window_ms: u64, streams: usize) -> Config {
+    Config {
         replay_events: replay,
         resume_window: Duration::from_millis(window_ms),
         resumable_streams: streams,
-        ..Limits::default()
+        ..Config::default()
     }
 }
 
@@ -37,7 +37,7 @@ fn data(sent: &[Sent]) -> Vec<&str> {
 
 #[test]
 fn a_resume_replays_only_its_own_stream_after_the_id_then_goes_on() {
-    let streams = Streams::new(limits(8, 60_000, 8));
+    let streams = Streams::new(std::sync::Arc::new(limits(8, 60_000, 8)));
     let (a, mut first) = streams.open();
     let (b, _other) = streams.open();
     streams.send(a, "a1".into());
@@ -63,7 +63,7 @@ fn a_resume_replays_only_its_own_stream_after_the_id_then_goes_on() {
 
 #[test]
 fn ids_that_name_no_stream_are_refused() {
-    let streams = Streams::new(limits(8, 60_000, 8));
+    let streams = Streams::new(std::sync::Arc::new(limits(8, 60_000, 8)));
     let (a, _rx) = streams.open();
     streams.send(a, "a1".into());
     assert!(matches!(streams.resume("x"), Err(ResumeError::Unreadable)));
@@ -77,7 +77,7 @@ fn ids_that_name_no_stream_are_refused() {
 
 #[test]
 fn the_replay_buffer_is_bounded_and_a_gap_is_refused() {
-    let streams = Streams::new(limits(2, 60_000, 8));
+    let streams = Streams::new(std::sync::Arc::new(limits(2, 60_000, 8)));
     let (a, _rx) = streams.open();
     for i in 1..=5 {
         streams.send(a, format!("a{i}"));
@@ -96,7 +96,7 @@ fn the_replay_buffer_is_bounded_and_a_gap_is_refused() {
 
 #[test]
 fn a_connection_that_does_not_read_is_let_go_and_the_stream_kept() {
-    let streams = Streams::new(limits(2, 60_000, 8));
+    let streams = Streams::new(std::sync::Arc::new(limits(2, 60_000, 8)));
     let (a, mut rx) = streams.open();
     for i in 1..=6 {
         streams.send(a, format!("a{i}"));
@@ -110,7 +110,7 @@ fn a_connection_that_does_not_read_is_let_go_and_the_stream_kept() {
 
 #[tokio::test(start_paused = true)]
 async fn a_finished_stream_is_resumable_for_the_window_only() {
-    let streams = Streams::new(limits(8, 1_000, 8));
+    let streams = Streams::new(std::sync::Arc::new(limits(8, 1_000, 8)));
     let (a, _rx) = streams.open();
     streams.send(a, "a1".into());
     streams.finish(a);
@@ -126,7 +126,7 @@ async fn a_finished_stream_is_resumable_for_the_window_only() {
 
 #[tokio::test(start_paused = true)]
 async fn finished_streams_beyond_the_count_go_oldest_first() {
-    let streams = Streams::new(limits(8, 60_000, 2));
+    let streams = Streams::new(std::sync::Arc::new(limits(8, 60_000, 2)));
     let mut numbers = Vec::new();
     for _ in 0..3 {
         let (n, _rx) = streams.open();
@@ -192,7 +192,7 @@ fn reconnection(id: i64) -> Value {
 
 #[tokio::test]
 async fn a_stream_ended_early_resumes_with_its_answer_and_only_its_own_events() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let session = open(&url).await;
     let resp = send(&url, Some(&session), None, &reconnection(2)).await;
     assert_eq!(resp.headers()["content-type"], "text/event-stream");
@@ -235,7 +235,7 @@ async fn a_stream_ended_early_resumes_with_its_answer_and_only_its_own_events() 
 
 #[tokio::test]
 async fn a_modern_client_gets_the_reconnection_answer_at_once() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let call = super::call(1, "test_reconnection", json!({}), json!({}));
     let (status, answer) = super::post(&url, &call, Some("test_reconnection"), &[]).await;
     assert_eq!(status, 200, "{answer}");
@@ -314,7 +314,7 @@ async fn events_until(
 
 #[tokio::test]
 async fn a_request_still_running_answers_on_the_stream_resumed_after_a_broken_connection() {
-    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
     let session = open(&url).await;
     let call = request(
         9,
