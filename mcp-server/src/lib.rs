@@ -15,7 +15,7 @@
 //!   limit and timeout), each answered with its JSON-RPC error and HTTP status;
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
-//!   away; [`status_for`]: the HTTP status of a JSON-RPC error code.
+//!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
 //!
 //! ```
 //! use std::time::Duration;
@@ -44,4 +44,4 @@ pub mod work;
 pub use accept::serve;
 pub use config::Config;
 pub use schema::Schema;
-pub use status::status_for;
+pub use status::{BOUND_REACHED, bound_reached, status_for, status_of};

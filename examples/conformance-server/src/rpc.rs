@@ -9,12 +9,13 @@
 use std::sync::Arc;
 
 use axum::http::StatusCode;
-use mcp_runtime::error_code::{INTERNAL_ERROR, SERVER_ERROR};
+use mcp_runtime::error_code::INTERNAL_ERROR;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::mcp;
+use crate::{Mcp, mcp};
+use mcp_runtime::{Respond, Response, RpcError};
 
 /// A JSON-RPC error response, ready to send, and the HTTP status it goes with.
 #[derive(Debug)]
@@ -34,19 +35,19 @@ pub const RESOURCE_NOT_FOUND: &str = "resource_not_found";
 pub use mcp_server::status_for;
 
 impl Failure {
+    /// The error response to request `id` (none when it could not be read) for `error`, with
+    /// the HTTP status `mcp_server::status_of` gives it and its meaning kept.
+    pub fn rpc(id: Option<&mcp::RequestId>, error: RpcError) -> Self {
+        Failure {
+            status: mcp_server::status_of(&error),
+            meaning: error.meaning,
+            body: mcp_server::checks::error_text::<Mcp>(id, error),
+        }
+    }
+
     /// A generic error response (`JSONRPCErrorResponse`).
     pub fn new(id: Option<&mcp::RequestId>, code: i64, message: impl Into<String>) -> Self {
         Self::error(id, mcp::Error::new(code, message))
-    }
-
-    /// A generic error response whose error carries `data`.
-    pub fn with_data(
-        id: Option<&mcp::RequestId>,
-        code: i64,
-        message: impl Into<String>,
-        data: Value,
-    ) -> Self {
-        Self::error(id, mcp::Error::new(code, message).with_data(data))
     }
 
     fn error(id: Option<&mcp::RequestId>, error: mcp::Error) -> Self {
@@ -73,12 +74,6 @@ impl Failure {
         }
     }
 
-    /// The same failure, known to be the error of the era fact `name` ([`Failure::meaning`]).
-    pub fn means(mut self, name: &'static str) -> Self {
-        self.meaning = Some(name);
-        self
-    }
-
     /// The same failure with its error code replaced by `recode(code)` (the status and the
     /// meaning kept); unchanged if its body is not an error response.
     pub fn recode(self, recode: impl FnOnce(i64) -> i64) -> Self {
@@ -92,43 +87,25 @@ impl Failure {
         }
     }
 
-    /// A bound of this server was reached (a task cap, a listen stream's queue):
-    /// [`SERVER_ERROR`] with HTTP 429 Too Many Requests, the client may retry later.
-    pub fn too_many(id: &mcp::RequestId, message: impl Into<String>) -> Self {
-        let mut failure = Self::new(Some(id), SERVER_ERROR, message);
-        failure.status = StatusCode::TOO_MANY_REQUESTS;
-        failure
-    }
-
-    /// [`HEADER_MISMATCH`] (HTTP 400).
+    /// `HEADER_MISMATCH` (HTTP 400).
     pub fn header_mismatch(id: Option<&mcp::RequestId>, message: impl Into<String>) -> Self {
         let mut response =
             mcp::HeaderMismatchError::new(mcp::HeaderMismatchErrorError::new(message));
         response.id = id.cloned();
         Self::typed(StatusCode::BAD_REQUEST, &response)
     }
+}
 
-    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] (HTTP 400) from the capability checker's refusal.
-    pub fn missing_capability(
-        id: &mcp::RequestId,
-        error: &mcp_runtime::capability::CapabilityError,
-    ) -> Self {
-        use mcp_runtime::prelude::*;
-        let response = mcp::MissingRequiredClientCapabilityError::from_capability_error(
-            Some(id.clone()),
-            error,
-        );
-        Self::typed(StatusCode::BAD_REQUEST, &response)
-    }
-
-    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] (HTTP 400) for a request that only extension `E`
-    /// can serve, sent without `E` in its capabilities.
-    pub fn missing_extension<E: mcp_runtime::extension::Extension>(id: &mcp::RequestId) -> Self {
-        use mcp_runtime::prelude::*;
-        let response = mcp::MissingRequiredClientCapabilityError::from_missing_extension::<E>(
-            Some(id.clone()),
-        );
-        Self::typed(StatusCode::BAD_REQUEST, &response)
+/// The answer to request `r` (of id `id`) for what its handler answered: the response as
+/// JSON text, or the error response with its HTTP status.
+pub fn answer<R>(id: &mcp::RequestId, r: &R, response: Response<R>) -> Result<String, Failure>
+where
+    R: Respond,
+    R::Response: Serialize,
+{
+    match response {
+        Ok(result) => to_json(&r.respond(result)),
+        Err(error) => Err(Failure::rpc(Some(id), error)),
     }
 }
 
@@ -174,6 +151,13 @@ impl Msg {
             Msg::Done(Err(f)) => Some(f.body),
             Msg::Cancelled | Msg::EndConnection => None,
         }
+    }
+}
+
+impl Ctx {
+    /// The error response to this request for `error`.
+    pub fn fail(&self, error: RpcError) -> Failure {
+        Failure::rpc(Some(&self.id), error)
     }
 }
 

@@ -214,7 +214,7 @@ pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
         Ok(s) => s,
         Err(OpenError::Full(n)) => {
             let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
-            return reply(Failure::too_many(&id, message));
+            return reply(Failure::rpc(Some(&id), mcp_server::bound_reached(message)));
         }
         Err(OpenError::NoRandomness(e)) => {
             return reply(Failure::new(Some(&id), INTERNAL_ERROR, e));

@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use crate::mcp;
 use crate::rpc::{Ctx, Failure, to_json};
+use mcp_runtime::RpcError;
 
 /// Proof that the request being answered advertised the tasks extension.
 pub type Proof = Advertised<mcp::TasksExtension>;
@@ -102,16 +103,15 @@ pub fn ignore_unasked(principal: &str, store: &store::Store, message: &mut Value
 /// Answers `tasks/get`, `tasks/update` or `tasks/cancel`.
 pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Failure> {
     if advertised(ctx).is_none() {
-        return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
+        return Err(ctx.fail(RpcError::missing_extension::<mcp::TasksExtension>()));
     }
     let store = &ctx.app.tasks;
     let principal = ctx.principal.as_str();
     let not_found = |_| {
-        Failure::new(
-            Some(&ctx.id),
+        ctx.fail(RpcError::new(
             INVALID_PARAMS,
             "Task not found: the id is unknown, its ttlMs has elapsed, or it is not yours",
-        )
+        ))
     };
     match request {
         TaskRequest::Get(r) => {
