@@ -14,6 +14,7 @@
 //!   header once, `Host`/`Origin` against DNS rebinding, `Content-Type`, `Accept`, the body
 //!   limit and timeout), each answered with its JSON-RPC error and HTTP status;
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
+//! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
 //!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
 //!
@@ -39,6 +40,7 @@ pub mod probe;
 mod schema;
 pub mod sse;
 mod status;
+pub mod streams;
 pub mod work;
 
 pub use accept::serve;

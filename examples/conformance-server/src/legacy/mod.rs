@@ -27,7 +27,7 @@
 mod convert;
 mod peer;
 pub mod sessions;
-pub mod streams;
+pub use mcp_server::streams;
 
 use std::sync::Arc;
 

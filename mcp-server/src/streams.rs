@@ -27,7 +27,7 @@ use tokio::time::Instant;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::ReceiverStream;
 
-use mcp_server::Config;
+use crate::Config;
 
 /// How long a client waits before reconnecting to a stream whose connection the server
 /// ended (the `retry:` field sent just before).
@@ -37,8 +37,11 @@ pub const RECONNECT_AFTER: Duration = Duration::from_millis(200);
 /// gives the client an id to resume from), and the reconnection delay if it carries one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sent {
+    /// `<stream>-<sequence>`.
     pub id: String,
+    /// The JSON-RPC message, or empty.
     pub data: String,
+    /// The `retry:` field, before the server ends the connection.
     pub retry: Option<Duration>,
 }
 
@@ -71,7 +74,12 @@ pub enum ResumeError {
     /// [`Config::resume_window`] ago, or more recent finished streams pushed it out).
     Gone(u64),
     /// The events after the id are no longer all kept ([`Config::replay_events`]).
-    Dropped { stream: u64, first_kept: u64 },
+    Dropped {
+        /// The stream named.
+        stream: u64,
+        /// The sequence number of its oldest event still kept.
+        first_kept: u64,
+    },
 }
 
 impl std::fmt::Display for ResumeError {
@@ -129,6 +137,8 @@ impl Log {
 }
 
 impl Streams {
+    /// No streams yet, bounded by `limits` (`replay_events`, `resume_window`,
+    /// `resumable_streams`).
     pub fn new(limits: Arc<Config>) -> Self {
         Streams {
             limits,
@@ -288,3 +298,6 @@ pub fn response(rx: mpsc::Receiver<Sent>) -> Response {
         .into_response();
     crate::sse::unbuffered(response)
 }
+
+#[cfg(test)]
+mod tests;
