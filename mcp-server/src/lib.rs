@@ -13,6 +13,7 @@
 //! - [`checks`]: the checks of a POST before its body is read as a message (each routing
 //!   header once, `Host`/`Origin` against DNS rebinding, `Content-Type`, `Accept`, the body
 //!   limit and timeout), each answered with its JSON-RPC error and HTTP status;
+//! - [`Refused`]: a request refused with a JSON-RPC error (`RpcError`) and its HTTP status;
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
@@ -37,6 +38,7 @@ pub mod checks;
 mod config;
 pub mod headers;
 pub mod probe;
+mod refused;
 mod schema;
 pub mod sse;
 mod status;
@@ -45,5 +47,6 @@ pub mod work;
 
 pub use accept::serve;
 pub use config::Config;
+pub use refused::Refused;
 pub use schema::Schema;
 pub use status::{BOUND_REACHED, bound_reached, status_for, status_of};

@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
-use crate::rpc::{Ctx, Failure, RESOURCE_NOT_FOUND, answer, to_json};
+use crate::rpc::{Ctx, RESOURCE_NOT_FOUND, Refused, answer, to_json};
 use crate::{App, Change, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
 use mcp_runtime::RpcError;
 
@@ -29,7 +29,7 @@ const DISCOVER_TTL_MS: u64 = 300_000;
 
 /// Answers one request (all but `subscriptions/listen`, which [`listen`] streams).
 /// The response as JSON text.
-pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, Failure> {
+pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, Refused> {
     use mcp::ClientRequest as C;
     match request {
         C::DiscoverRequest(r) => to_json(&r.respond(discover())),
@@ -654,15 +654,11 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
 /// The error that ends a listen stream whose client fell behind: `missed` notifications (at
 /// least) were not queued. The client listens again and re-reads what it follows.
 fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
-    Failure::new(
-        Some(subscription),
-        SERVER_ERROR,
-        format!(
+    Refused::new(Some(subscription), RpcError::new(SERVER_ERROR, format!(
             "Listen stream ended: the client read too slowly and {missed} or more notifications \
              could not be queued; listen again and list what changed"
-        ),
-    )
-    .body
+        )))
+    .text()
 }
 
 /// Opens a `subscriptions/listen` stream: `notifications/subscriptions/acknowledged` first
@@ -679,12 +675,12 @@ pub fn listen(
     principal: String,
     meta: &mcp::RequestMetaObject,
     request: mcp::SubscriptionsListenRequest,
-) -> Result<Response, Failure> {
+) -> Result<Response, Refused> {
     let asked = &request.params.notifications;
     let task_ids = asked.task_ids.clone().unwrap_or_default();
     if !task_ids.is_empty() && tasks::Proof::check(&meta.client_capabilities).is_none() {
         let missing = RpcError::missing_extension::<mcp::TasksExtension>();
-        return Err(Failure::rpc(Some(&request.id), missing));
+        return Err(Refused::new(Some(&request.id), missing));
     }
     // No resource list changes here (the list never changes). Updates of the listed resources
     // are honoured (only the watched one ever changes); other URIs are not followed.

@@ -57,8 +57,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use mcp_runtime::RpcError;
 use mcp_runtime::error_code::{
-    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
 };
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
@@ -70,7 +71,7 @@ use crate::headers::{self, header_str};
 use crate::legacy::Route;
 use crate::mcp;
 use crate::probe::{self, Unreadable};
-use crate::rpc::{Ctx, Failure, Msg, Notifier};
+use crate::rpc::{Ctx, Msg, Notifier, Refused};
 use crate::sse::{event, unbuffered};
 use crate::tasks::{self, TaskRequest};
 use crate::work::Cancel;
@@ -103,8 +104,8 @@ fn is_known_method(method: &str) -> bool {
         .contains(&method)
 }
 
-fn failure(f: Failure) -> Response {
-    json_response(f.status, f.body)
+fn failure(f: Refused) -> Response {
+    f.into_response()
 }
 
 /// `GET`: a legacy session's stream; without a session, not allowed.
@@ -154,14 +155,19 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
     let envelope = match probe::read(&body) {
         Ok(e) => e,
         Err(Unreadable::Syntax(e)) => {
-            return failure(Failure::new(None, PARSE_ERROR, format!("Parse error: {e}")));
+            return failure(Refused::new(
+                None,
+                RpcError::new(PARSE_ERROR, format!("Parse error: {e}")),
+            ));
         }
         Err(Unreadable::Shape(e)) => {
-            return failure(Failure::new(
+            return failure(Refused::new(
                 None,
-                INVALID_REQUEST,
-                format!(
-                    "Invalid Request: one JSON-RPC message per POST (2026-07-28 has no batches): {e}"
+                RpcError::new(
+                    INVALID_REQUEST,
+                    format!(
+                        "Invalid Request: one JSON-RPC message per POST (2026-07-28 has no batches): {e}"
+                    ),
                 ),
             ));
         }
@@ -178,35 +184,37 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
     }
     let Some(method) = envelope.method.as_deref() else {
         // A response: in the stateless protocol the server sends no requests to answer.
-        return failure(Failure::new(
+        return failure(Refused::new(
             None,
-            INVALID_REQUEST,
-            "Invalid Request: this server sends no requests, so it takes no responses",
+            RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: this server sends no requests, so it takes no responses",
+            ),
         ));
     };
     let Some(id) = envelope.id.as_ref() else {
         // A notification (e.g. notifications/cancelled): accepted, nothing to answer.
         return match serde_json::from_slice::<mcp::JSONRPCNotification>(&body) {
             Ok(_) => StatusCode::ACCEPTED.into_response(),
-            Err(e) => failure(Failure::new(
+            Err(e) => failure(Refused::new(
                 None,
-                INVALID_REQUEST,
-                format!("Invalid Request: {e}"),
+                RpcError::new(INVALID_REQUEST, format!("Invalid Request: {e}")),
             )),
         };
     };
     let (Some(id), Some("2.0")) = (id.clone(), envelope.jsonrpc.as_deref()) else {
-        return failure(Failure::new(
+        return failure(Refused::new(
             None,
-            INVALID_REQUEST,
-            "Invalid Request: a request has \"jsonrpc\": \"2.0\" and a string or integer id",
+            RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: a request has \"jsonrpc\": \"2.0\" and a string or integer id",
+            ),
         ));
     };
     if !is_known_method(method) {
-        return failure(Failure::new(
+        return failure(Refused::new(
             Some(&id),
-            METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
+            RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}")),
         ));
     }
     let params = envelope.params.as_ref().map(|p| &p.0);
@@ -214,54 +222,47 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         Some(raw) => match serde_json::from_str(raw.get()) {
             Ok(m) => m,
             Err(e) => {
-                return failure(Failure::new(
+                return failure(Refused::new(
                     Some(&id),
-                    INVALID_PARAMS,
-                    format!("Invalid params: _meta: {e}"),
+                    RpcError::new(INVALID_PARAMS, format!("Invalid params: _meta: {e}")),
                 ));
             }
         },
         None => {
-            return failure(Failure::new(
+            return failure(Refused::new(
                 Some(&id),
-                INVALID_PARAMS,
-                "Invalid params: every request carries _meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities",
+                RpcError::new(
+                    INVALID_PARAMS,
+                    "Invalid params: every request carries _meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities",
+                ),
             ));
         }
     };
     match header_str(&headers, "mcp-protocol-version") {
         None => {
-            return failure(Failure::header_mismatch(
+            return failure(Refused::new(
                 Some(&id),
-                "Missing MCP-Protocol-Version header",
+                RpcError::new(HEADER_MISMATCH, "Missing MCP-Protocol-Version header"),
             ));
         }
         Some(v) if v != meta.protocol_version => {
-            return failure(Failure::header_mismatch(
+            return failure(Refused::new(
                 Some(&id),
-                format!(
-                    "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {:?}",
-                    meta.protocol_version
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {:?}",
+                        meta.protocol_version
+                    ),
                 ),
             ));
         }
         Some(_) => {}
     }
     if !MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
-        let response = mcp::UnsupportedProtocolVersionError::new(
-            mcp::UnsupportedProtocolVersionErrorError::new(
-                mcp::UnsupportedProtocolVersionErrorErrorData::new(
-                    meta.protocol_version.clone(),
-                    MODERN_VERSIONS
-                        .iter()
-                        .map(|v| (*v).to_owned())
-                        .collect::<Vec<_>>(),
-                ),
-                format!("Unsupported protocol version {:?}", meta.protocol_version),
-            ),
-        )
-        .with_id(id.clone());
-        return failure(Failure::typed(StatusCode::BAD_REQUEST, &response));
+        let message = format!("Unsupported protocol version {:?}", meta.protocol_version);
+        let refused = crate::rpc::unsupported_version(&id, &meta.protocol_version, message);
+        return failure(refused);
     }
     if let Err(f) = check_standard_headers(&headers, &id, method, params) {
         return failure(f);
@@ -308,8 +309,11 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
     respond(rx, Cancel::new(handler.abort_handle())).await
 }
 
-fn invalid_params(id: &mcp::RequestId, e: serde_json::Error) -> Failure {
-    Failure::new(Some(id), INVALID_PARAMS, format!("Invalid params: {e}"))
+fn invalid_params(id: &mcp::RequestId, e: serde_json::Error) -> Refused {
+    Refused::new(
+        Some(id),
+        RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
+    )
 }
 
 /// Answers a request of the tasks extension (`method`, one of `tasks::methods()`) at once.
@@ -356,18 +360,21 @@ fn check_standard_headers(
     id: &mcp::RequestId,
     method: &str,
     params: Option<&probe::Params<'_>>,
-) -> Result<(), Failure> {
+) -> Result<(), Refused> {
     match header_str(headers, "mcp-method") {
         None => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                "Missing Mcp-Method header",
+                RpcError::new(HEADER_MISMATCH, "Missing Mcp-Method header"),
             ));
         }
         Some(m) if m != method => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Mcp-Method header {m:?} does not match the body's method {method:?}"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!("Mcp-Method header {m:?} does not match the body's method {method:?}"),
+                ),
             ));
         }
         Some(_) => {}
@@ -383,16 +390,24 @@ fn check_standard_headers(
     };
     match header_str(headers, "mcp-name").map(decode) {
         None => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Missing Mcp-Name header ({method} names {body_name:?})"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!("Missing Mcp-Name header ({method} names {body_name:?})"),
+                ),
             ));
         }
         Some(Some(n)) if n == body_name => {}
         Some(_) => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Mcp-Name header does not match the body's {name_member} {body_name:?}"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "Mcp-Name header does not match the body's {name_member} {body_name:?}"
+                    ),
+                ),
             ));
         }
     }
@@ -408,7 +423,7 @@ fn check_param_headers(
     id: &mcp::RequestId,
     mirrored: &[ParamHeader],
     arguments: Option<&serde_json::Map<String, Value>>,
-) -> Result<(), Failure> {
+) -> Result<(), Refused> {
     let empty = serde_json::Map::new();
     let arguments = arguments.unwrap_or(&empty);
     for mirrored in mirrored {
@@ -428,9 +443,12 @@ fn check_param_headers(
         };
         if let Some(why) = why {
             let path = mirrored.path.join(".");
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Header {name} {why} (argument {path})"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!("Header {name} {why} (argument {path})"),
+                ),
             ));
         }
     }
@@ -450,10 +468,9 @@ fn same_value(sent: &str, body: &str) -> bool {
 pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Response {
     loop {
         return match rx.recv().await {
-            None => failure(Failure::new(
+            None => failure(Refused::new(
                 None,
-                INTERNAL_ERROR,
-                "the handler stopped without answering",
+                RpcError::new(INTERNAL_ERROR, "the handler stopped without answering"),
             )),
             // Modern streams do not resume, so nothing ends their connection early (only a
             // legacy notifier sends `EndConnection`).
@@ -506,7 +523,7 @@ mod tests {
         }
         let id = mcp::RequestId::Integer(1);
         check_param_headers(&headers, &id, &nested(), arguments.as_object()).map_err(|f| {
-            let body: Value = serde_json::from_str(&f.body).unwrap();
+            let body: Value = serde_json::from_str(&f.text()).unwrap();
             body["error"]["message"].as_str().unwrap_or("").to_owned()
         })
     }

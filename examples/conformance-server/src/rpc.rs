@@ -8,8 +8,7 @@
 
 use std::sync::Arc;
 
-use axum::http::StatusCode;
-use mcp_runtime::error_code::INTERNAL_ERROR;
+use mcp_runtime::error_code::{INTERNAL_ERROR, UNSUPPORTED_PROTOCOL_VERSION};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -17,105 +16,46 @@ use tokio::sync::mpsc;
 use crate::{Mcp, mcp};
 use mcp_runtime::{Respond, Response, RpcError};
 
-/// A JSON-RPC error response, ready to send, and the HTTP status it goes with.
-#[derive(Debug)]
-pub struct Failure {
-    pub status: StatusCode,
-    /// The response as JSON text.
-    pub body: String,
-    /// The error this is, when its code differs between the eras: the name of its entry in
-    /// the generated `mcp::ERROR_CODE_FACTS` (e.g. [`RESOURCE_NOT_FOUND`]), by which a legacy
-    /// session's answer gets the 2025-11-25 code (`legacy::convert`).
-    pub meaning: Option<&'static str>,
-}
+/// A request refused with a JSON-RPC error (`mcp_runtime::RpcError`), its id and its HTTP
+/// status: `mcp_server`'s, bound to the generated module.
+pub type Refused = mcp_server::Refused<Mcp>;
 
 /// The era fact of a read of a resource the server does not have (`schema/eras.json`).
 pub const RESOURCE_NOT_FOUND: &str = "resource_not_found";
 
-pub use mcp_server::status_for;
-
-impl Failure {
-    /// The error response to request `id` (none when it could not be read) for `error`, with
-    /// the HTTP status `mcp_server::status_of` gives it and its meaning kept.
-    pub fn rpc(id: Option<&mcp::RequestId>, error: RpcError) -> Self {
-        Failure {
-            status: mcp_server::status_of(&error),
-            meaning: error.meaning,
-            body: mcp_server::checks::error_text::<Mcp>(id, error),
-        }
-    }
-
-    /// A generic error response (`JSONRPCErrorResponse`).
-    pub fn new(id: Option<&mcp::RequestId>, code: i64, message: impl Into<String>) -> Self {
-        Self::error(id, mcp::Error::new(code, message))
-    }
-
-    fn error(id: Option<&mcp::RequestId>, error: mcp::Error) -> Self {
-        let status = status_for(error.code);
-        let mut response = mcp::JSONRPCErrorResponse::new(error);
-        // No id when the request's could not be read.
-        response.id = id.cloned();
-        Self::typed(status, &response)
-    }
-
-    /// One of the schema's typed error responses (`HeaderMismatchError`, ...).
-    pub fn typed<T: Serialize>(status: StatusCode, response: &T) -> Self {
-        match serde_json::to_string(response) {
-            Ok(body) => Failure {
-                status,
-                body,
-                meaning: None,
-            },
-            Err(_) => Failure {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                body: mcp_server::checks::unwritable_error(),
-                meaning: None,
-            },
-        }
-    }
-
-    /// The same failure with its error code replaced by `recode(code)` (the status and the
-    /// meaning kept); unchanged if its body is not an error response.
-    pub fn recode(self, recode: impl FnOnce(i64) -> i64) -> Self {
-        let Ok(mut response) = serde_json::from_str::<mcp::JSONRPCErrorResponse>(&self.body) else {
-            return self;
-        };
-        response.error.code = recode(response.error.code);
-        Self {
-            meaning: self.meaning,
-            ..Self::typed(self.status, &response)
-        }
-    }
-
-    /// `HEADER_MISMATCH` (HTTP 400).
-    pub fn header_mismatch(id: Option<&mcp::RequestId>, message: impl Into<String>) -> Self {
-        let mut response =
-            mcp::HeaderMismatchError::new(mcp::HeaderMismatchErrorError::new(message));
-        response.id = id.cloned();
-        Self::typed(StatusCode::BAD_REQUEST, &response)
-    }
+/// `UNSUPPORTED_PROTOCOL_VERSION` (HTTP 400) to request `id`, which asked for `requested`:
+/// `data` (the generated `UnsupportedProtocolVersionErrorErrorData`) lists the versions this
+/// server implements, [`crate::MODERN_VERSIONS`].
+pub fn unsupported_version(id: &mcp::RequestId, requested: &str, message: String) -> Refused {
+    let supported: Vec<String> = crate::MODERN_VERSIONS
+        .iter()
+        .map(|v| (*v).to_owned())
+        .collect();
+    let data = mcp::UnsupportedProtocolVersionErrorErrorData::new(requested, supported);
+    let mut error = RpcError::new(UNSUPPORTED_PROTOCOL_VERSION, message);
+    error.data = serde_json::to_value(data).ok();
+    Refused::new(Some(id), error)
 }
 
 /// The answer to request `r` (of id `id`) for what its handler answered: the response as
 /// JSON text, or the error response with its HTTP status.
-pub fn answer<R>(id: &mcp::RequestId, r: &R, response: Response<R>) -> Result<String, Failure>
+pub fn answer<R>(id: &mcp::RequestId, r: &R, response: Response<R>) -> Result<String, Refused>
 where
     R: Respond,
     R::Response: Serialize,
 {
     match response {
         Ok(result) => to_json(&r.respond(result)),
-        Err(error) => Err(Failure::rpc(Some(id), error)),
+        Err(error) => Err(Refused::new(Some(id), error)),
     }
 }
 
 /// A message (a response, a notification) as JSON text, written from its generated type.
-pub fn to_json<T: Serialize>(message: &T) -> Result<String, Failure> {
+pub fn to_json<T: Serialize>(message: &T) -> Result<String, Refused> {
     serde_json::to_string(message).map_err(|e| {
-        Failure::new(
+        Refused::new(
             None,
-            INTERNAL_ERROR,
-            format!("serializing the response: {e}"),
+            RpcError::new(INTERNAL_ERROR, format!("serializing the response: {e}")),
         )
     })
 }
@@ -138,7 +78,7 @@ pub struct Ctx {
 /// carries the response closes now, and the client reconnects to read the rest.
 pub enum Msg {
     Note(String),
-    Done(Result<String, Failure>),
+    Done(Result<String, Refused>),
     Cancelled,
     EndConnection,
 }
@@ -148,7 +88,7 @@ impl Msg {
     pub fn into_text(self) -> Option<String> {
         match self {
             Msg::Note(text) | Msg::Done(Ok(text)) => Some(text),
-            Msg::Done(Err(f)) => Some(f.body),
+            Msg::Done(Err(f)) => Some(f.text()),
             Msg::Cancelled | Msg::EndConnection => None,
         }
     }
@@ -156,8 +96,8 @@ impl Msg {
 
 impl Ctx {
     /// The error response to this request for `error`.
-    pub fn fail(&self, error: RpcError) -> Failure {
-        Failure::rpc(Some(&self.id), error)
+    pub fn fail(&self, error: RpcError) -> Refused {
+        Refused::new(Some(&self.id), error)
     }
 }
 

@@ -21,7 +21,7 @@ use mcp_runtime::prelude::*;
 use serde_json::Value;
 
 use crate::mcp;
-use crate::rpc::{Ctx, Failure, to_json};
+use crate::rpc::{Ctx, Refused, to_json};
 use mcp_runtime::RpcError;
 
 /// Proof that the request being answered advertised the tasks extension.
@@ -101,7 +101,7 @@ pub fn ignore_unasked(principal: &str, store: &store::Store, message: &mut Value
 }
 
 /// Answers `tasks/get`, `tasks/update` or `tasks/cancel`.
-pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Failure> {
+pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Refused> {
     if advertised(ctx).is_none() {
         return Err(ctx.fail(RpcError::missing_extension::<mcp::TasksExtension>()));
     }
