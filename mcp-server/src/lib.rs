@@ -16,6 +16,7 @@
 //! - [`Refused`]: a request refused with a JSON-RPC error (`RpcError`) and its HTTP status;
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
+//! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
 //!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
 //!
@@ -34,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod accept;
+pub mod answer;
 pub mod checks;
 mod config;
 pub mod headers;

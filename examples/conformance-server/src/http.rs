@@ -47,35 +47,31 @@
 //!     `Mcp-Param-{Name}` header, of valid header characters and equal to the argument once
 //!     decoded: else `HEADER_MISMATCH`, 400.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use mcp_runtime::RpcError;
 use mcp_runtime::error_code::{
-    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
 };
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio_stream::StreamExt as _;
-use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use crate::headers::{self, header_str};
 use crate::legacy::Route;
 use crate::mcp;
 use crate::probe::{self, Unreadable};
 use crate::rpc::{Ctx, Msg, Notifier, Refused};
-use crate::sse::{event, unbuffered};
 use crate::tasks::{self, TaskRequest};
 use crate::work::Cancel;
 use crate::{App, MODERN_VERSIONS, Mcp};
+use mcp_server::answer::respond;
 use mcp_server::checks::{SSE, check_headers, check_host, json_response, read_body};
 
 pub fn router(app: Arc<App>) -> Router {
@@ -458,45 +454,6 @@ fn check_param_headers(
 /// Whether a header's value and the body's agree: the same text, or the same number.
 fn same_value(sent: &str, body: &str) -> bool {
     sent == body || matches!((sent.parse::<f64>(), body.parse::<f64>()), (Ok(a), Ok(b)) if a == b)
-}
-
-/// The answer to one request: plain JSON when the handler finished before it notified
-/// anything (errors then keep their HTTP status), else an SSE stream of its notifications
-/// ending with the response.
-///
-/// `cancel` goes with the response: dropping it (the client went away) stops the handler.
-pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Response {
-    loop {
-        return match rx.recv().await {
-            None => failure(Refused::new(
-                None,
-                RpcError::new(INTERNAL_ERROR, "the handler stopped without answering"),
-            )),
-            // Modern streams do not resume, so nothing ends their connection early (only a
-            // legacy notifier sends `EndConnection`).
-            Some(Msg::EndConnection) => continue,
-            // Cancelled before it said anything: a stream that ends at once, with no answer.
-            Some(Msg::Cancelled) => unbuffered(
-                Sse::new(tokio_stream::empty::<Result<Event, Infallible>>()).into_response(),
-            ),
-            Some(Msg::Done(Ok(body))) => json_response(StatusCode::OK, body),
-            Some(Msg::Done(Err(f))) => failure(f),
-            Some(Msg::Note(first)) => {
-                let first = tokio_stream::once(Msg::Note(first));
-                let rest = UnboundedReceiverStream::new(rx);
-                // The handler task sends `Done` last and then drops its sender, so the stream
-                // ends right after the final response; `Cancelled` ends it with no response.
-                let events = first
-                    .chain(rest)
-                    .map_while(move |m| {
-                        let _held_by_the_stream = &cancel;
-                        (!matches!(m, Msg::Cancelled)).then_some(m)
-                    })
-                    .filter_map(Msg::into_text);
-                unbuffered(Sse::new(events.map(event)).into_response())
-            }
-        };
-    }
 }
 
 #[cfg(test)]

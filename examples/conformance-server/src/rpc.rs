@@ -71,28 +71,9 @@ pub struct Ctx {
     pub app: Arc<crate::App>,
 }
 
-/// What a handler task sends to the HTTP layer: notifications, then one final response.
-/// Each as JSON text. `Cancelled` instead of the response when the client cancelled the request
-/// (a legacy `notifications/cancelled`): the response then ends with no answer.
-/// `EndConnection` (legacy sessions only, whose streams are resumable): the connection that
-/// carries the response closes now, and the client reconnects to read the rest.
-pub enum Msg {
-    Note(String),
-    Done(Result<String, Refused>),
-    Cancelled,
-    EndConnection,
-}
-
-impl Msg {
-    /// The JSON-RPC message this carries (a notification, the response or its error), if any.
-    pub fn into_text(self) -> Option<String> {
-        match self {
-            Msg::Note(text) | Msg::Done(Ok(text)) => Some(text),
-            Msg::Done(Err(f)) => Some(f.text()),
-            Msg::Cancelled | Msg::EndConnection => None,
-        }
-    }
-}
+/// What a handler task sends to the HTTP layer (`mcp_server::answer`), bound to the
+/// generated module.
+pub type Msg = mcp_server::answer::Msg<Mcp>;
 
 impl Ctx {
     /// The error response to this request for `error`.
