@@ -66,6 +66,12 @@ pub struct RpcError {
     pub message: String,
     /// Anything more the receiver may read (`data`).
     pub data: Option<Value>,
+    /// What this error is beyond its code, for the transport (never written on the wire): the
+    /// name of an entry of the generated `ERROR_CODE_FACTS` when its code differs between the
+    /// eras (`resource_not_found`: a legacy edge recodes it with
+    /// [`ErrorCodeFact::translate_named`](crate::era::ErrorCodeFact::translate_named)), or a
+    /// transport's own name (a bound reached, answered with HTTP 429). See [`RpcError::means`].
+    pub meaning: Option<&'static str>,
 }
 
 impl RpcError {
@@ -75,7 +81,25 @@ impl RpcError {
             code,
             message: message.into(),
             data: None,
+            meaning: None,
         }
+    }
+
+    /// The same error, known to be `name` ([`RpcError::meaning`]).
+    ///
+    /// ```
+    /// use mcp_runtime::era::{Era, ErrorCodeFact};
+    /// use mcp_runtime::RpcError;
+    ///
+    /// let facts = [ErrorCodeFact { name: "resource_not_found", legacy: -32002, modern: -32602, note: "", source: "" }];
+    /// let error = RpcError::invalid_params("Resource not found").means("resource_not_found");
+    /// let legacy = ErrorCodeFact::translate_named(&facts, error.meaning.unwrap(), error.code, Era::Modern, Era::Legacy);
+    /// assert_eq!(legacy, -32002);
+    /// ```
+    #[must_use]
+    pub fn means(mut self, name: &'static str) -> Self {
+        self.meaning = Some(name);
+        self
     }
 
     /// The same error with `data` set.
@@ -138,6 +162,7 @@ impl ErrorResponse for RpcError {
             code,
             message,
             data,
+            meaning: None,
         }
     }
 }

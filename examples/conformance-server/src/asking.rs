@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use crate::content::{schema, text, tool, tool_result};
 use crate::mcp;
 use crate::mrtr::Round;
-use crate::rpc::{Ctx, Failure};
+use crate::rpc::Ctx;
+use mcp_runtime::RpcError;
 
 const SAMPLING: &str = "test_sampling";
 const ELICITATION: &str = "test_elicitation";
@@ -53,9 +54,9 @@ pub fn tools() -> Vec<mcp::Tool> {
 }
 
 /// A form-mode elicitation from its schema's JSON (a fixture's literal).
-fn form(ctx: &Ctx, message: &str, requested: Value) -> Result<mcp::ElicitRequest, Failure> {
+fn form(message: &str, requested: Value) -> Result<mcp::ElicitRequest, RpcError> {
     let requested: mcp::ElicitRequestFormParamsRequestedSchema = serde_json::from_value(requested)
-        .map_err(|e| Failure::new(Some(&ctx.id), INTERNAL_ERROR, format!("the form: {e}")))?;
+        .map_err(|e| RpcError::new(INTERNAL_ERROR, format!("the form: {e}")))?;
     Ok(mcp::ElicitRequest::new(mcp::ElicitRequestFormParams::new(
         message, requested,
     )))
@@ -84,7 +85,7 @@ fn elicited(answer: &mcp::ElicitResult) -> String {
     format!("action={}, content={content}", answer.action)
 }
 
-pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {
+pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
     let answer = r
         .params
         .input_responses
@@ -118,9 +119,9 @@ pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOut
     let mut round = Round::new(ctx);
     match name {
         SAMPLING => round.ask(KEY, sampling(argument(r, "prompt")))?,
-        ELICITATION => round.ask(KEY, form(ctx, argument(r, "message"), contact())?)?,
-        DEFAULTS => round.ask(KEY, form(ctx, "Check your details", defaults())?)?,
-        _ => round.ask(KEY, form(ctx, "Choose", enums())?)?,
+        ELICITATION => round.ask(KEY, form(argument(r, "message"), contact())?)?,
+        DEFAULTS => round.ask(KEY, form("Check your details", defaults())?)?,
+        _ => round.ask(KEY, form("Choose", enums())?)?,
     }
     Ok(mcp::CallToolOutcome::InputRequired(round.finish(None)?))
 }

@@ -7,15 +7,16 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use axum::response::Response;
-use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR};
+use mcp_runtime::error_code::{INVALID_PARAMS, SERVER_ERROR};
 use mcp_runtime::extension::Extension as _;
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
-use crate::rpc::{Ctx, Failure, RESOURCE_NOT_FOUND, to_json};
+use crate::rpc::{Ctx, RESOURCE_NOT_FOUND, Refused, answer, to_json};
 use crate::{App, Change, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
+use mcp_runtime::RpcError;
 
 /// 1x1 red PNG.
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -28,7 +29,7 @@ const DISCOVER_TTL_MS: u64 = 300_000;
 
 /// Answers one request (all but `subscriptions/listen`, which [`listen`] streams).
 /// The response as JSON text.
-pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, Failure> {
+pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, Refused> {
     use mcp::ClientRequest as C;
     match request {
         C::DiscoverRequest(r) => to_json(&r.respond(discover())),
@@ -38,20 +39,14 @@ pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, F
                     .with_meta(result_meta()),
             ),
         ),
-        C::CallToolRequest(r) => {
-            let result = call_tool(&ctx, &r).await?;
-            to_json(&r.respond(result))
-        }
+        C::CallToolRequest(r) => answer(&ctx.id, &r, call_tool(&ctx, &r).await),
         C::ListPromptsRequest(r) => to_json(
             &r.respond(
                 mcp::ListPromptsResult::new(mcp::CacheScope::Public, prompts(), LIST_TTL_MS)
                     .with_meta(result_meta()),
             ),
         ),
-        C::GetPromptRequest(r) => {
-            let result = get_prompt(&ctx, &r)?;
-            to_json(&r.respond(result))
-        }
+        C::GetPromptRequest(r) => answer(&ctx.id, &r, get_prompt(&ctx, &r)),
         C::ListResourcesRequest(r) => to_json(
             &r.respond(
                 mcp::ListResourcesResult::new(mcp::CacheScope::Public, resources(), LIST_TTL_MS)
@@ -73,16 +68,11 @@ pub async fn dispatch(ctx: Ctx, request: mcp::ClientRequest) -> Result<String, F
                 ),
             )
         }
-        C::ReadResourceRequest(r) => {
-            let result = read_resource(&ctx, &r)?;
-            to_json(&r.respond(result))
-        }
+        C::ReadResourceRequest(r) => answer(&ctx.id, &r, read_resource(&ctx, &r).map(Into::into)),
         C::CompleteRequest(r) => to_json(&r.respond(complete(&r))),
-        C::SubscriptionsListenRequest(_) => Err(Failure::new(
-            Some(&ctx.id),
-            INTERNAL_ERROR,
+        C::SubscriptionsListenRequest(_) => Err(ctx.fail(RpcError::internal_error(
             "subscriptions/listen is streamed, not dispatched",
-        )),
+        ))),
     }
 }
 
@@ -323,7 +313,7 @@ pub fn mirrored_params(tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeade
         .unwrap_or_default()
 }
 
-async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {
+async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
     let p = &r.params;
     // Borrowed: a large request's arguments are never copied.
     let no_arguments = serde_json::Map::new();
@@ -437,8 +427,7 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
         name if crate::asking::is_asking_tool(name) => crate::asking::call_tool(ctx, r)?,
         name if tasks::tools::is_task_tool(name) => tasks::tools::call_tool(ctx, r).await?,
         other => {
-            return Err(Failure::new(
-                Some(&ctx.id),
+            return Err(RpcError::new(
                 INVALID_PARAMS,
                 format!("Unknown tool: {other}"),
             ));
@@ -492,16 +481,15 @@ fn prompts() -> Vec<mcp::Prompt> {
     ]
 }
 
-fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, Failure> {
+fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, RpcError> {
     let p = &r.params;
-    let arg = |name: &str| -> Result<String, Failure> {
+    let arg = |name: &str| -> Result<String, RpcError> {
         p.arguments
             .as_ref()
             .and_then(|a| a.get(name))
             .cloned()
             .ok_or_else(|| {
-                Failure::new(
-                    Some(&ctx.id),
+                RpcError::new(
                     INVALID_PARAMS,
                     format!("Prompt {:?} needs the argument {name:?}", p.name),
                 )
@@ -534,8 +522,7 @@ fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutc
         ]),
         "test_input_required_result_prompt" => mrtr::get_prompt(ctx, r)?,
         other => {
-            return Err(Failure::new(
-                Some(&ctx.id),
+            return Err(RpcError::new(
                 INVALID_PARAMS,
                 format!("Unknown prompt: {other}"),
             ));
@@ -590,7 +577,7 @@ fn resources() -> Vec<mcp::Resource> {
 fn read_resource(
     ctx: &Ctx,
     r: &mcp::ReadResourceRequest,
-) -> Result<mcp::ReadResourceResult, Failure> {
+) -> Result<mcp::ReadResourceResult, RpcError> {
     let uri = r.params.uri.as_str();
     let contents = match uri {
         "test://static-text" => text_contents(
@@ -626,13 +613,9 @@ fn read_resource(
                     .to_string(),
             ),
             None => {
-                return Err(Failure::with_data(
-                    Some(&ctx.id),
-                    INVALID_PARAMS,
-                    "Resource not found",
-                    json!({"uri": uri}),
-                )
-                .means(RESOURCE_NOT_FOUND));
+                return Err(RpcError::new(INVALID_PARAMS, "Resource not found")
+                    .with_data(json!({"uri": uri}))
+                    .means(RESOURCE_NOT_FOUND));
             }
         },
     };
@@ -671,15 +654,11 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
 /// The error that ends a listen stream whose client fell behind: `missed` notifications (at
 /// least) were not queued. The client listens again and re-reads what it follows.
 fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
-    Failure::new(
-        Some(subscription),
-        SERVER_ERROR,
-        format!(
+    Refused::new(Some(subscription), RpcError::new(SERVER_ERROR, format!(
             "Listen stream ended: the client read too slowly and {missed} or more notifications \
              could not be queued; listen again and list what changed"
-        ),
-    )
-    .body
+        )))
+    .text()
 }
 
 /// Opens a `subscriptions/listen` stream: `notifications/subscriptions/acknowledged` first
@@ -696,13 +675,12 @@ pub fn listen(
     principal: String,
     meta: &mcp::RequestMetaObject,
     request: mcp::SubscriptionsListenRequest,
-) -> Result<Response, Failure> {
+) -> Result<Response, Refused> {
     let asked = &request.params.notifications;
     let task_ids = asked.task_ids.clone().unwrap_or_default();
     if !task_ids.is_empty() && tasks::Proof::check(&meta.client_capabilities).is_none() {
-        return Err(Failure::missing_extension::<mcp::TasksExtension>(
-            &request.id,
-        ));
+        let missing = RpcError::missing_extension::<mcp::TasksExtension>();
+        return Err(Refused::new(Some(&request.id), missing));
     }
     // No resource list changes here (the list never changes). Updates of the listed resources
     // are honoured (only the watched one ever changes); other URIs are not followed.
@@ -732,7 +710,7 @@ pub fn listen(
     let tag =
         |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
     // One slot more than the queue: the last one is kept for the error that ends the stream.
-    let (tx, rx) = mpsc::channel::<String>(app.limits.listen_queue + 1);
+    let (tx, rx) = mpsc::channel::<String>(app.config.listen_queue + 1);
     let ack = mcp::SubscriptionsAcknowledgedNotification::new(
         mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
             .with_meta(tag(&subscription)),

@@ -5,7 +5,8 @@
 //! and `initialize` or a message of a session goes to `crate::legacy`; `GET` and `DELETE` with
 //! an `Mcp-Session-Id` are a session's too (after check 2 alone).
 //!
-//! Every POST goes through these checks, in this order, each with the error (a code of
+//! Checks 1 to 5 are `mcp_server::checks`' (the transport's, before the body is read as a
+//! message); 6 to 16 are still this example's. Every POST goes through these checks, in this order, each with the error (a code of
 //! `mcp_runtime::error_code`) and HTTP status the specification gives it, or this server where
 //! it gives none; a modern request goes through all of them:
 //!
@@ -46,35 +47,32 @@
 //!     `Mcp-Param-{Name}` header, of valid header characters and equal to the argument once
 //!     decoded: else `HEADER_MISMATCH`, 400.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use mcp_runtime::RpcError;
 use mcp_runtime::error_code::{
-    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
 };
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
 use tokio::sync::mpsc;
-use tokio_stream::StreamExt as _;
-use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use crate::headers::{self, header_str};
 use crate::legacy::Route;
 use crate::mcp;
 use crate::probe::{self, Unreadable};
-use crate::rpc::{Ctx, Failure, Msg, Notifier};
-use crate::sse::{event, unbuffered};
+use crate::rpc::{Ctx, Msg, Notifier, Refused};
 use crate::tasks::{self, TaskRequest};
 use crate::work::Cancel;
-use crate::{App, MODERN_VERSIONS};
+use crate::{App, MODERN_VERSIONS, Mcp};
+use mcp_server::answer::respond;
+use mcp_server::checks::{SSE, check_headers, check_host, json_response, read_body};
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -102,18 +100,13 @@ fn is_known_method(method: &str) -> bool {
         .contains(&method)
 }
 
-/// `body` is the JSON text of one message, written from its generated type.
-fn json_response(status: StatusCode, body: String) -> Response {
-    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
-}
-
-fn failure(f: Failure) -> Response {
-    json_response(f.status, f.body)
+fn failure(f: Refused) -> Response {
+    f.into_response()
 }
 
 /// `GET`: a legacy session's stream; without a session, not allowed.
 async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    if let Err(r) = check_host(&app, &headers) {
+    if let Err(r) = check_host::<Mcp>(&app.config, &headers) {
         return *r;
     }
     match header_str(&headers, crate::legacy::SESSION_HEADER) {
@@ -124,7 +117,7 @@ async fn get_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
 
 /// `DELETE`: ends a legacy session; without a session, not allowed.
 async fn delete_mcp(State(app): State<Arc<App>>, headers: HeaderMap) -> Response {
-    if let Err(r) = check_host(&app, &headers) {
+    if let Err(r) = check_host::<Mcp>(&app.config, &headers) {
         return *r;
     }
     match header_str(&headers, crate::legacy::SESSION_HEADER) {
@@ -147,122 +140,30 @@ async fn not_found() -> Response {
     (StatusCode::NOT_FOUND, "Not Found").into_response()
 }
 
-/// DNS-rebinding protection: a page on another site that resolves its name to 127.0.0.1 sends
-/// its own `Host` and `Origin`; refuse both unless they name this machine (each parsed as an
-/// authority: `[::1].evil.example` is not `[::1]`).
-fn check_host(app: &App, headers: &HeaderMap) -> Result<(), Box<Response>> {
-    let refuse = |what: &str| {
-        let body = Failure::new(
-            None,
-            INVALID_REQUEST,
-            format!("Forbidden: {what} is not an allowed host"),
-        )
-        .body;
-        Err(Box::new(json_response(StatusCode::FORBIDDEN, body)))
-    };
-    let allowed = |host: Option<String>| host.is_some_and(|h| app.allowed_hosts.contains(&h));
-    match headers.get(header::HOST).map(|v| v.to_str()) {
-        Some(Ok(h)) if allowed(headers::host_of_authority(h)) => {}
-        Some(h) => return refuse(&format!("Host {:?}", h.unwrap_or_default())),
-        None => return refuse("a request without Host"),
-    }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let o = origin.to_str().unwrap_or_default();
-        if !allowed(headers::host_of_origin(o)) {
-            return refuse(&format!("Origin {o:?}"));
-        }
-    }
-    Ok(())
-}
-
-const JSON: &str = "application/json";
-const SSE: &str = "text/event-stream";
-
-/// The checks of the headers alone, before the body is read: each routing header once (400),
-/// the host (403), `Content-Type` JSON (400) and `Accept` listing both response types (406).
-fn check_headers(app: &App, headers: &HeaderMap) -> Result<(), Box<Response>> {
-    let refuse = |status: StatusCode, message: String| {
-        let failure = Failure::new(None, INVALID_REQUEST, message);
-        Err(Box::new(json_response(status, failure.body)))
-    };
-    if let Some(name) = headers::repeated(headers) {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            format!("Bad Request: the {name} header is given more than once"),
-        );
-    }
-    check_host(app, headers)?;
-    if !headers::is_json(headers) {
-        return refuse(
-            StatusCode::BAD_REQUEST,
-            "Content-Type must be application/json".to_owned(),
-        );
-    }
-    if !(headers::accepts(headers, JSON) && headers::accepts(headers, SSE)) {
-        return refuse(
-            StatusCode::NOT_ACCEPTABLE,
-            format!("Not Acceptable: Accept must list both {JSON} and {SSE}"),
-        );
-    }
-    Ok(())
-}
-
-/// The body, read within the body timeout and up to the body limit: 408 or 413 otherwise.
-async fn read_body(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, Box<Response>> {
-    let limit = app.limits.max_body;
-    let too_large = || {
-        let message = format!("Payload Too Large: the body limit is {limit} bytes");
-        let failure = Failure::new(None, INVALID_REQUEST, message);
-        Box::new(json_response(StatusCode::PAYLOAD_TOO_LARGE, failure.body))
-    };
-    let declared = header_str(headers, "content-length").and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    let reading = Limited::new(body, limit).collect();
-    match tokio::time::timeout(app.limits.body_read, reading).await {
-        Ok(Ok(collected)) => Ok(collected.to_bytes()),
-        Ok(Err(e)) if e.is::<LengthLimitError>() => Err(too_large()),
-        Ok(Err(e)) => {
-            let failure = Failure::new(None, INVALID_REQUEST, format!("reading the body: {e}"));
-            Err(Box::new(json_response(
-                StatusCode::BAD_REQUEST,
-                failure.body,
-            )))
-        }
-        Err(_) => {
-            let message = format!(
-                "Request Timeout: the body did not arrive within {} ms",
-                app.limits.body_read.as_millis()
-            );
-            let failure = Failure::new(None, INVALID_REQUEST, message);
-            Err(Box::new(json_response(
-                StatusCode::REQUEST_TIMEOUT,
-                failure.body,
-            )))
-        }
-    }
-}
-
 async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -> Response {
-    if let Err(r) = check_headers(&app, &headers) {
+    if let Err(r) = check_headers::<Mcp>(&app.config, &headers) {
         return *r;
     }
-    let body = match read_body(&app, &headers, body).await {
+    let body = match read_body::<Mcp>(&app.config, &headers, body).await {
         Ok(b) => b,
         Err(r) => return *r,
     };
     let envelope = match probe::read(&body) {
         Ok(e) => e,
         Err(Unreadable::Syntax(e)) => {
-            return failure(Failure::new(None, PARSE_ERROR, format!("Parse error: {e}")));
+            return failure(Refused::new(
+                None,
+                RpcError::new(PARSE_ERROR, format!("Parse error: {e}")),
+            ));
         }
         Err(Unreadable::Shape(e)) => {
-            return failure(Failure::new(
+            return failure(Refused::new(
                 None,
-                INVALID_REQUEST,
-                format!(
-                    "Invalid Request: one JSON-RPC message per POST (2026-07-28 has no batches): {e}"
+                RpcError::new(
+                    INVALID_REQUEST,
+                    format!(
+                        "Invalid Request: one JSON-RPC message per POST (2026-07-28 has no batches): {e}"
+                    ),
                 ),
             ));
         }
@@ -279,35 +180,37 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
     }
     let Some(method) = envelope.method.as_deref() else {
         // A response: in the stateless protocol the server sends no requests to answer.
-        return failure(Failure::new(
+        return failure(Refused::new(
             None,
-            INVALID_REQUEST,
-            "Invalid Request: this server sends no requests, so it takes no responses",
+            RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: this server sends no requests, so it takes no responses",
+            ),
         ));
     };
     let Some(id) = envelope.id.as_ref() else {
         // A notification (e.g. notifications/cancelled): accepted, nothing to answer.
         return match serde_json::from_slice::<mcp::JSONRPCNotification>(&body) {
             Ok(_) => StatusCode::ACCEPTED.into_response(),
-            Err(e) => failure(Failure::new(
+            Err(e) => failure(Refused::new(
                 None,
-                INVALID_REQUEST,
-                format!("Invalid Request: {e}"),
+                RpcError::new(INVALID_REQUEST, format!("Invalid Request: {e}")),
             )),
         };
     };
     let (Some(id), Some("2.0")) = (id.clone(), envelope.jsonrpc.as_deref()) else {
-        return failure(Failure::new(
+        return failure(Refused::new(
             None,
-            INVALID_REQUEST,
-            "Invalid Request: a request has \"jsonrpc\": \"2.0\" and a string or integer id",
+            RpcError::new(
+                INVALID_REQUEST,
+                "Invalid Request: a request has \"jsonrpc\": \"2.0\" and a string or integer id",
+            ),
         ));
     };
     if !is_known_method(method) {
-        return failure(Failure::new(
+        return failure(Refused::new(
             Some(&id),
-            METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
+            RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}")),
         ));
     }
     let params = envelope.params.as_ref().map(|p| &p.0);
@@ -315,54 +218,47 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         Some(raw) => match serde_json::from_str(raw.get()) {
             Ok(m) => m,
             Err(e) => {
-                return failure(Failure::new(
+                return failure(Refused::new(
                     Some(&id),
-                    INVALID_PARAMS,
-                    format!("Invalid params: _meta: {e}"),
+                    RpcError::new(INVALID_PARAMS, format!("Invalid params: _meta: {e}")),
                 ));
             }
         },
         None => {
-            return failure(Failure::new(
+            return failure(Refused::new(
                 Some(&id),
-                INVALID_PARAMS,
-                "Invalid params: every request carries _meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities",
+                RpcError::new(
+                    INVALID_PARAMS,
+                    "Invalid params: every request carries _meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities",
+                ),
             ));
         }
     };
     match header_str(&headers, "mcp-protocol-version") {
         None => {
-            return failure(Failure::header_mismatch(
+            return failure(Refused::new(
                 Some(&id),
-                "Missing MCP-Protocol-Version header",
+                RpcError::new(HEADER_MISMATCH, "Missing MCP-Protocol-Version header"),
             ));
         }
         Some(v) if v != meta.protocol_version => {
-            return failure(Failure::header_mismatch(
+            return failure(Refused::new(
                 Some(&id),
-                format!(
-                    "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {:?}",
-                    meta.protocol_version
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {:?}",
+                        meta.protocol_version
+                    ),
                 ),
             ));
         }
         Some(_) => {}
     }
     if !MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
-        let response = mcp::UnsupportedProtocolVersionError::new(
-            mcp::UnsupportedProtocolVersionErrorError::new(
-                mcp::UnsupportedProtocolVersionErrorErrorData::new(
-                    meta.protocol_version.clone(),
-                    MODERN_VERSIONS
-                        .iter()
-                        .map(|v| (*v).to_owned())
-                        .collect::<Vec<_>>(),
-                ),
-                format!("Unsupported protocol version {:?}", meta.protocol_version),
-            ),
-        )
-        .with_id(id.clone());
-        return failure(Failure::typed(StatusCode::BAD_REQUEST, &response));
+        let message = format!("Unsupported protocol version {:?}", meta.protocol_version);
+        let refused = crate::rpc::unsupported_version(&id, &meta.protocol_version, message);
+        return failure(refused);
     }
     if let Err(f) = check_standard_headers(&headers, &id, method, params) {
         return failure(f);
@@ -409,8 +305,11 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
     respond(rx, Cancel::new(handler.abort_handle())).await
 }
 
-fn invalid_params(id: &mcp::RequestId, e: serde_json::Error) -> Failure {
-    Failure::new(Some(id), INVALID_PARAMS, format!("Invalid params: {e}"))
+fn invalid_params(id: &mcp::RequestId, e: serde_json::Error) -> Refused {
+    Refused::new(
+        Some(id),
+        RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
+    )
 }
 
 /// Answers a request of the tasks extension (`method`, one of `tasks::methods()`) at once.
@@ -457,18 +356,21 @@ fn check_standard_headers(
     id: &mcp::RequestId,
     method: &str,
     params: Option<&probe::Params<'_>>,
-) -> Result<(), Failure> {
+) -> Result<(), Refused> {
     match header_str(headers, "mcp-method") {
         None => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                "Missing Mcp-Method header",
+                RpcError::new(HEADER_MISMATCH, "Missing Mcp-Method header"),
             ));
         }
         Some(m) if m != method => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Mcp-Method header {m:?} does not match the body's method {method:?}"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!("Mcp-Method header {m:?} does not match the body's method {method:?}"),
+                ),
             ));
         }
         Some(_) => {}
@@ -484,16 +386,24 @@ fn check_standard_headers(
     };
     match header_str(headers, "mcp-name").map(decode) {
         None => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Missing Mcp-Name header ({method} names {body_name:?})"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!("Missing Mcp-Name header ({method} names {body_name:?})"),
+                ),
             ));
         }
         Some(Some(n)) if n == body_name => {}
         Some(_) => {
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Mcp-Name header does not match the body's {name_member} {body_name:?}"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!(
+                        "Mcp-Name header does not match the body's {name_member} {body_name:?}"
+                    ),
+                ),
             ));
         }
     }
@@ -509,7 +419,7 @@ fn check_param_headers(
     id: &mcp::RequestId,
     mirrored: &[ParamHeader],
     arguments: Option<&serde_json::Map<String, Value>>,
-) -> Result<(), Failure> {
+) -> Result<(), Refused> {
     let empty = serde_json::Map::new();
     let arguments = arguments.unwrap_or(&empty);
     for mirrored in mirrored {
@@ -529,9 +439,12 @@ fn check_param_headers(
         };
         if let Some(why) = why {
             let path = mirrored.path.join(".");
-            return Err(Failure::header_mismatch(
+            return Err(Refused::new(
                 Some(id),
-                format!("Header {name} {why} (argument {path})"),
+                RpcError::new(
+                    HEADER_MISMATCH,
+                    format!("Header {name} {why} (argument {path})"),
+                ),
             ));
         }
     }
@@ -541,46 +454,6 @@ fn check_param_headers(
 /// Whether a header's value and the body's agree: the same text, or the same number.
 fn same_value(sent: &str, body: &str) -> bool {
     sent == body || matches!((sent.parse::<f64>(), body.parse::<f64>()), (Ok(a), Ok(b)) if a == b)
-}
-
-/// The answer to one request: plain JSON when the handler finished before it notified
-/// anything (errors then keep their HTTP status), else an SSE stream of its notifications
-/// ending with the response.
-///
-/// `cancel` goes with the response: dropping it (the client went away) stops the handler.
-pub async fn respond(mut rx: mpsc::UnboundedReceiver<Msg>, cancel: Cancel) -> Response {
-    loop {
-        return match rx.recv().await {
-            None => failure(Failure::new(
-                None,
-                INTERNAL_ERROR,
-                "the handler stopped without answering",
-            )),
-            // Modern streams do not resume, so nothing ends their connection early (only a
-            // legacy notifier sends `EndConnection`).
-            Some(Msg::EndConnection) => continue,
-            // Cancelled before it said anything: a stream that ends at once, with no answer.
-            Some(Msg::Cancelled) => unbuffered(
-                Sse::new(tokio_stream::empty::<Result<Event, Infallible>>()).into_response(),
-            ),
-            Some(Msg::Done(Ok(body))) => json_response(StatusCode::OK, body),
-            Some(Msg::Done(Err(f))) => failure(f),
-            Some(Msg::Note(first)) => {
-                let first = tokio_stream::once(Msg::Note(first));
-                let rest = UnboundedReceiverStream::new(rx);
-                // The handler task sends `Done` last and then drops its sender, so the stream
-                // ends right after the final response; `Cancelled` ends it with no response.
-                let events = first
-                    .chain(rest)
-                    .map_while(move |m| {
-                        let _held_by_the_stream = &cancel;
-                        (!matches!(m, Msg::Cancelled)).then_some(m)
-                    })
-                    .filter_map(Msg::into_text);
-                unbuffered(Sse::new(events.map(event)).into_response())
-            }
-        };
-    }
 }
 
 #[cfg(test)]
@@ -607,7 +480,7 @@ mod tests {
         }
         let id = mcp::RequestId::Integer(1);
         check_param_headers(&headers, &id, &nested(), arguments.as_object()).map_err(|f| {
-            let body: Value = serde_json::from_str(&f.body).unwrap();
+            let body: Value = serde_json::from_str(&f.text()).unwrap();
             body["error"]["message"].as_str().unwrap_or("").to_owned()
         })
     }

@@ -1,79 +1,19 @@
-//! The bounds the server keeps whatever its clients do: how much one request may hold, how
-//! long a connection may take to send it, how many connections, listen notifications and tasks
-//! may wait at once. Each has a default fit for one machine and a command-line option;
-//! RELIABILITY.md ("Bounds of the example server") says what happens at each limit.
+//! The command-line options of the bounds the server keeps whatever its clients do: those of
+//! the transport (`mcp_server::Config`: how much one request may hold, how long a connection
+//! may take to send it, how many connections, sessions and listen notifications) and the task
+//! limits (`tasks::store::Settings`). RELIABILITY.md ("Bounds of the example server") says
+//! what happens at each limit.
 
 use std::time::Duration;
 
-/// The limits of one server. The task limits live in [`crate::tasks::store::Settings`] beside
-/// the task TTL.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Largest request body, in bytes: a larger one is answered 413 without being read on.
-    pub max_body: usize,
-    /// Time to send a request's head (request line and headers), from the first byte wanted:
-    /// a connection that is slower is closed. The same timer closes a keep-alive connection
-    /// that sends no next request head within it (hyper's `header_read_timeout`), so this is
-    /// also the idle keep-alive timeout.
-    pub header_read: Duration,
-    /// Time to send a whole request body once the head is in: a slower request is answered 408.
-    pub body_read: Duration,
-    /// Connections served at once; further ones wait in the listen backlog (they are not
-    /// accepted) until one of these closes.
-    pub max_connections: usize,
-    /// Notifications queued for one `subscriptions/listen` stream whose client does not read:
-    /// when they are all waiting, the stream is ended with an error that says what was missed.
-    pub listen_queue: usize,
-    /// Longest a graceful shutdown waits for open connections before it drops them.
-    pub shutdown_grace: Duration,
-    /// Legacy (2025-11-25) sessions live at once: an `initialize` beyond them is refused
-    /// (429) until one ends or idles out.
-    pub max_sessions: usize,
-    /// A legacy session with no request for this long is dropped; its id is then unknown
-    /// (404) and the client initializes again.
-    pub session_idle: Duration,
-    /// Server-to-client requests of one legacy session waiting for answers: one more is
-    /// refused (the request that needed it ends with an error). (What its streams hold is
-    /// bounded by `replay_events`.)
-    pub session_queue: usize,
-    /// How long a legacy client has to answer a server-to-client request (an elicitation, a
-    /// sampling, a roots list): then the request that needed it ends with an error.
-    pub input_timeout: Duration,
-    /// Events kept per SSE stream of a legacy session for a client that resumes it
-    /// (`Last-Event-ID`); a resume from before the oldest kept one is refused (400).
-    pub replay_events: usize,
-    /// How long a legacy session's stream stays resumable once it has ended.
-    pub resume_window: Duration,
-    /// Ended streams kept resumable per legacy session: beyond them the oldest goes first.
-    pub resumable_streams: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_body: 4 * 1024 * 1024,
-            header_read: Duration::from_secs(10),
-            body_read: Duration::from_secs(30),
-            max_connections: 512,
-            listen_queue: 256,
-            shutdown_grace: Duration::from_secs(5),
-            max_sessions: 1024,
-            session_idle: Duration::from_secs(600),
-            session_queue: 16,
-            input_timeout: Duration::from_secs(60),
-            replay_events: 64,
-            resume_window: Duration::from_secs(60),
-            resumable_streams: 16,
-        }
-    }
-}
+use mcp_server::Config;
 
 /// List changes buffered for the `subscriptions/listen` streams between two reads of each
 /// stream's forwarding task; a task that falls further behind ends its stream with an error
 /// saying how many it missed.
 pub const CHANGE_BUFFER: usize = 1024;
 
-/// The options that set [`Limits`] and the task limits, for the usage text.
+/// The options that set [`Config`]'s bounds and the task limits, for the usage text.
 pub const USAGE: &str = "Bounds (defaults in brackets; RELIABILITY.md says what happens at each):
   --max-body-bytes <n>        largest request body [4194304]
   --header-timeout-ms <ms>    to send a request head; also the idle keep-alive timeout [10000]
@@ -96,7 +36,7 @@ pub const USAGE: &str = "Bounds (defaults in brackets; RELIABILITY.md says what 
 pub fn apply(
     flag: &str,
     args: &mut dyn Iterator<Item = String>,
-    limits: &mut Limits,
+    limits: &mut Config,
     tasks: &mut crate::tasks::store::Settings,
 ) -> Option<Result<(), String>> {
     let millis = Duration::from_millis;
@@ -140,7 +80,7 @@ mod tests {
 
     #[test]
     fn options_set_their_limit_and_refuse_what_is_not_a_positive_integer() {
-        let mut limits = Limits::default();
+        let mut limits = Config::default();
         let mut tasks = Settings::default();
         let mut run = |flag: &str, v: &str| {
             let mut value = std::iter::once(v.to_owned());

@@ -9,25 +9,22 @@
 //! (`InputRequiredResult`) flows with capability-gated input requests and sealed
 //! `requestState`, and the tasks extension (`io.modelcontextprotocol/tasks`: tools that answer
 //! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications). Every
-//! queue and store a client can grow is bounded (`limits.rs`), and a client that closes its
-//! connection cancels its call (`work.rs`).
+//! queue and store a client can grow is bounded (`mcp_server::Config`, options in `limits.rs`), and a client that closes its
+//! connection cancels its call (`mcp_server::work`).
 
 mod asking;
 mod content;
 mod features;
-mod headers;
 mod http;
 mod legacy;
 mod limits;
 mod mrtr;
-mod probe;
 mod rpc;
-mod server;
-mod sse;
 mod tasks;
 #[cfg(test)]
 mod tests;
-mod work;
+
+use mcp_server::{Config, headers, probe, sse, work};
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -39,6 +36,9 @@ mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
     pub use v2026_07_28::*;
 }
+
+// The generated module, bound to `mcp_server` (its request id and error response).
+mcp_server::bind!(pub Mcp = mcp);
 
 use std::io::Read as _;
 use std::net::SocketAddr;
@@ -75,17 +75,13 @@ pub struct App {
     pub tasks: Arc<tasks::store::Store>,
     pub changes: broadcast::Sender<Change>,
     pub shutdown: watch::Receiver<bool>,
-    /// Host names accepted in `Host` and `Origin` (DNS-rebinding protection).
-    pub allowed_hosts: Vec<String>,
-    /// What one request and one connection may hold (`limits.rs`).
-    pub limits: limits::Limits,
-    /// The handlers running now (`work.rs`): a response whose client went away leaves none.
+    /// The bounds and switches of the transport (`mcp_server::Config`): allowed hosts,
+    /// `--modern-only`, what one request, connection and session may hold.
+    pub config: Arc<Config>,
+    /// The handlers running now (`mcp_server::work`): a response whose client went away leaves none.
     pub running: work::Running,
     /// The legacy (2025-11-25) sessions (`legacy/sessions.rs`).
     pub sessions: legacy::sessions::Sessions,
-    /// `--modern-only`: `initialize` is refused with `UNSUPPORTED_PROTOCOL_VERSION` instead of
-    /// opening a session.
-    pub modern_only: bool,
     /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
     /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
     pub watched_version: std::sync::atomic::AtomicU64,
@@ -128,11 +124,10 @@ const MAX_KEY_FILE: u64 = 64 * 1024;
 
 struct Args {
     listen: SocketAddr,
-    allow_hosts: Vec<String>,
     tasks: tasks::store::Settings,
     seal: SealArgs,
-    limits: limits::Limits,
-    modern_only: bool,
+    /// `--allow-host`, `--modern-only` and the bounds.
+    config: Config,
 }
 
 /// How `requestState` is sealed: the key ring's file, the mode and the lifetime.
@@ -144,15 +139,13 @@ struct SealArgs {
 
 fn parse_args() -> Result<Args, String> {
     let mut listen = None;
-    let mut allow_hosts = Vec::new();
     let mut task_settings = tasks::store::Settings::default();
     let mut seal = SealArgs {
         keys_file: None,
         mode: Mode::Aead,
         ttl: Sealer::DEFAULT_TTL,
     };
-    let mut limits = limits::Limits::default();
-    let mut modern_only = false;
+    let mut config = Config::default();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -163,11 +156,10 @@ fn parse_args() -> Result<Args, String> {
                         .map_err(|e| format!("--listen {v}: {e}"))?,
                 );
             }
-            "--allow-host" => allow_hosts.push(
-                args.next()
-                    .ok_or("--allow-host needs a name")?
-                    .to_ascii_lowercase(),
-            ),
+            "--allow-host" => {
+                let name = args.next().ok_or("--allow-host needs a name")?;
+                config = config.allow_host(&name);
+            }
             "--task-ttl-ms" => {
                 let v = args.next().ok_or("--task-ttl-ms needs a number")?;
                 let ms = v
@@ -196,9 +188,9 @@ fn parse_args() -> Result<Args, String> {
                     .ok_or_else(|| format!("--seal-ttl-s {v}: not a positive integer"))?;
                 seal.ttl = Duration::from_secs(s);
             }
-            "--modern-only" => modern_only = true,
+            "--modern-only" => config.modern_only = true,
             "-h" | "--help" => return Err(String::new()),
-            other => match limits::apply(other, &mut args, &mut limits, &mut task_settings) {
+            other => match limits::apply(other, &mut args, &mut config, &mut task_settings) {
                 Some(applied) => applied?,
                 None => return Err(format!("unknown argument {other:?}")),
             },
@@ -206,11 +198,9 @@ fn parse_args() -> Result<Args, String> {
     }
     Ok(Args {
         listen: listen.ok_or("--listen is required")?,
-        allow_hosts,
         tasks: task_settings,
         seal,
-        limits,
-        modern_only,
+        config,
     })
 }
 
@@ -292,51 +282,38 @@ fn main() -> ExitCode {
     }
 }
 
-/// The shared state, with a fresh sealing key and an empty task store, and the sender that
-/// ends listen streams.
+/// The shared state, with a fresh sealing key and an empty task store, also answering to
+/// `extra_hosts`, and the sender that ends listen streams.
 #[cfg(test)]
 pub fn new_app(
     extra_hosts: Vec<String>,
     task_settings: tasks::store::Settings,
-    limits: limits::Limits,
+    config: Config,
 ) -> Result<(Arc<App>, watch::Sender<bool>), String> {
     let sealer = Sealer::new(random_key()?).with_mode(Mode::Aead);
-    Ok(new_app_with(
-        extra_hosts,
-        task_settings,
-        limits,
-        sealer,
-        false,
-    ))
+    let config = extra_hosts.iter().fold(config, |c, h| c.allow_host(h));
+    Ok(new_app_with(config, task_settings, sealer))
 }
 
 /// The shared state, sealing with `sealer`, with an empty task store, and the sender that
 /// ends listen streams.
 pub fn new_app_with(
-    extra_hosts: Vec<String>,
+    config: Config,
     task_settings: tasks::store::Settings,
-    limits: limits::Limits,
     sealer: Sealer,
-    modern_only: bool,
 ) -> (Arc<App>, watch::Sender<bool>) {
     let (changes, _) = broadcast::channel(limits::CHANGE_BUFFER);
     let (stop, shutdown) = watch::channel(false);
-    let mut allowed_hosts: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
-    allowed_hosts.extend(extra_hosts);
+    let config = Arc::new(config);
     let app = Arc::new(App {
         sealer,
         tasks: tasks::store::Store::start(task_settings),
         changes,
         shutdown,
-        allowed_hosts,
-        limits,
+        sessions: legacy::sessions::Sessions::new(Arc::clone(&config)),
+        config,
         running: work::Running::default(),
-        sessions: legacy::sessions::Sessions::new(limits),
         watched_version: std::sync::atomic::AtomicU64::new(1),
-        modern_only,
     });
     (app, stop)
 }
@@ -349,20 +326,14 @@ async fn serve(args: Args) -> Result<(), String> {
         sealer.mode(),
         sealer.ttl().as_secs()
     );
-    let (app, stop) = new_app_with(
-        args.allow_hosts,
-        args.tasks,
-        args.limits,
-        sealer,
-        args.modern_only,
-    );
+    let (app, stop) = new_app_with(args.config, args.tasks, sealer);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("binding {}: {e}", args.listen))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
-    let limits = app.limits;
-    let server = server::serve(listener, http::router(app), limits, async move {
+    let config = Arc::clone(&app.config);
+    let server = mcp_server::serve(listener, http::router(app), &config, async move {
         shutdown_signal().await;
         eprintln!("mcp-conformance-server: shutting down");
         // Ends the open subscriptions/listen streams, so that graceful shutdown can finish.

@@ -19,7 +19,8 @@ use serde_json::{Value, json};
 
 use crate::content::{prompt_result, text, tool_result, user};
 use crate::mcp;
-use crate::rpc::{Ctx, Failure, status_for};
+use crate::rpc::Ctx;
+use mcp_runtime::RpcError;
 
 const TOOLS: &[&str] = &[
     "test_missing_capability",
@@ -77,26 +78,28 @@ fn list_roots() -> mcp::ListRootsRequest {
 }
 
 /// One round of input requests, checked against the client's declared capabilities.
-pub struct Round<'c> {
-    ctx: &'c Ctx,
+pub struct Round {
     builder: mcp::InputRequestsBuilder,
 }
 
-impl<'c> Round<'c> {
-    pub fn new(ctx: &'c Ctx) -> Self {
+impl Round {
+    pub fn new(ctx: &Ctx) -> Self {
         Round {
-            ctx,
             builder: mcp::InputRequestsBuilder::new(&ctx.meta.client_capabilities),
         }
     }
 
     /// Asks `request` at `key`; a capability the client lacks is the
     /// `MISSING_REQUIRED_CLIENT_CAPABILITY` error.
-    pub fn ask(&mut self, key: &str, request: impl Into<mcp::InputRequest>) -> Result<(), Failure> {
+    pub fn ask(
+        &mut self,
+        key: &str,
+        request: impl Into<mcp::InputRequest>,
+    ) -> Result<(), RpcError> {
         self.builder
             .insert(key, request)
             .map(|_| ())
-            .map_err(|e| Failure::missing_capability(&self.ctx.id, &e))
+            .map_err(RpcError::from)
     }
 
     /// Asks `request` at `key` if the client's capabilities allow it; the refusal otherwise.
@@ -109,7 +112,7 @@ impl<'c> Round<'c> {
     }
 
     /// Asks the user's name (field `name`) at `user_name`.
-    pub fn ask_name(&mut self) -> Result<(), Failure> {
+    pub fn ask_name(&mut self) -> Result<(), RpcError> {
         self.ask(
             "user_name",
             elicit(
@@ -124,17 +127,17 @@ impl<'c> Round<'c> {
         self.builder.build()
     }
 
-    pub fn finish(self, state: Option<String>) -> Result<mcp::InputRequiredResult, Failure> {
+    pub fn finish(self, state: Option<String>) -> Result<mcp::InputRequiredResult, RpcError> {
         let requests = self.builder.build();
         let requests = (!requests.is_empty()).then_some(requests);
         mcp::InputRequiredResult::new(requests, state)
             .map(|r| r.with_meta(crate::result_meta()))
-            .map_err(|e| Failure::new(Some(&self.ctx.id), INTERNAL_ERROR, e.to_string()))
+            .map_err(|e| RpcError::new(INTERNAL_ERROR, e.to_string()))
     }
 }
 
 /// One round asking the user's name (see [`Round::ask_name`]).
-pub fn ask_name(ctx: &Ctx) -> Result<mcp::InputRequiredResult, Failure> {
+pub fn ask_name(ctx: &Ctx) -> Result<mcp::InputRequiredResult, RpcError> {
     let mut round = Round::new(ctx);
     round.ask_name()?;
     round.finish(None)
@@ -211,14 +214,11 @@ fn seal(ctx: &Ctx, binding: &Binding, state: &Value) -> String {
 }
 
 /// The state the client echoed, verified; `Ok(None)` when there is none.
-fn open(ctx: &Ctx, binding: &Binding, token: Option<&String>) -> Result<Option<Value>, Failure> {
+fn open(ctx: &Ctx, binding: &Binding, token: Option<&String>) -> Result<Option<Value>, RpcError> {
     let Some(token) = token else {
         return Ok(None);
     };
-    let reject = |e: SealError| {
-        let response: mcp::JSONRPCErrorResponse = e.response(Some(ctx.id.clone()));
-        Failure::typed(status_for(response.error.code), &response)
-    };
+    let reject = RpcError::from;
     let bytes = ctx.app.sealer.open(binding, token).map_err(reject)?;
     serde_json::from_slice(&bytes)
         .map(Some)
@@ -231,7 +231,7 @@ fn input_required(r: mcp::InputRequiredResult) -> mcp::CallToolOutcome {
     mcp::CallToolOutcome::InputRequired(r)
 }
 
-pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {
+pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
     let responses = r.params.input_responses.as_ref();
     let name_field = || vec![("name", string_field("Your name"))];
     match r.params.name.as_str() {
@@ -317,7 +317,7 @@ pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOut
             }
             if asked.is_empty() {
                 let e = refusal.expect("three refusals");
-                return Err(Failure::missing_capability(&ctx.id, &e));
+                return Err(RpcError::from(e));
             }
             if asked.iter().all(|k| response(responses, k).is_some()) {
                 return Ok(tool_result(vec![text(format!(
@@ -327,8 +327,7 @@ pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOut
             }
             Ok(input_required(round.finish(None)?))
         }
-        other => Err(Failure::new(
-            Some(&ctx.id),
+        other => Err(RpcError::new(
             INVALID_PARAMS,
             format!("Unknown tool: {other}"),
         )),
@@ -340,7 +339,7 @@ pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOut
 fn confirm_with_state(
     ctx: &Ctx,
     r: &mcp::CallToolRequest,
-) -> Result<mcp::CallToolOutcome, Failure> {
+) -> Result<mcp::CallToolOutcome, RpcError> {
     let binding = tool_binding(ctx, r);
     let state = open(ctx, &binding, r.params.request_state.as_ref())?;
     let answer = elicited(r.params.input_responses.as_ref(), "confirm");
@@ -363,7 +362,7 @@ fn confirm_with_state(
 
 /// Elicitation, sampling and roots in one round, with state; round 2 asks again for whatever
 /// is still missing.
-fn multiple_inputs(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {
+fn multiple_inputs(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
     let binding = tool_binding(ctx, r);
     let state = open(ctx, &binding, r.params.request_state.as_ref())?;
     let responses = r.params.input_responses.as_ref();
@@ -391,7 +390,7 @@ fn multiple_inputs(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
 }
 
 /// Three rounds: name, then colour (the name travels in the sealed state), then the result.
-fn multi_round(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, Failure> {
+fn multi_round(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
     let binding = tool_binding(ctx, r);
     let state = open(ctx, &binding, r.params.request_state.as_ref())?;
     let responses = r.params.input_responses.as_ref();
@@ -449,7 +448,7 @@ fn multi_round(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutco
 }
 
 /// `prompts/get` of `test_input_required_result_prompt`: asks for the context, then renders.
-pub fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, Failure> {
+pub fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, RpcError> {
     let responses = r.params.input_responses.as_ref();
     if let Some(answer) = elicited(responses, "user_context") {
         let context = field(answer, "context").unwrap_or_else(|| "(none given)".to_owned());

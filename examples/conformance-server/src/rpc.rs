@@ -8,161 +8,54 @@
 
 use std::sync::Arc;
 
-use axum::http::StatusCode;
-use mcp_runtime::error_code::{
-    HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
-    MISSING_REQUIRED_CLIENT_CAPABILITY, PARSE_ERROR, SERVER_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
-};
+use mcp_runtime::error_code::{INTERNAL_ERROR, UNSUPPORTED_PROTOCOL_VERSION};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::mcp;
+use crate::{Mcp, mcp};
+use mcp_runtime::{Respond, Response, RpcError};
 
-/// A JSON-RPC error response, ready to send, and the HTTP status it goes with.
-#[derive(Debug)]
-pub struct Failure {
-    pub status: StatusCode,
-    /// The response as JSON text.
-    pub body: String,
-    /// The error this is, when its code differs between the eras: the name of its entry in
-    /// the generated `mcp::ERROR_CODE_FACTS` (e.g. [`RESOURCE_NOT_FOUND`]), by which a legacy
-    /// session's answer gets the 2025-11-25 code (`legacy::convert`).
-    pub meaning: Option<&'static str>,
-}
+/// A request refused with a JSON-RPC error (`mcp_runtime::RpcError`), its id and its HTTP
+/// status: `mcp_server`'s, bound to the generated module.
+pub type Refused = mcp_server::Refused<Mcp>;
 
 /// The era fact of a read of a resource the server does not have (`schema/eras.json`).
 pub const RESOURCE_NOT_FOUND: &str = "resource_not_found";
 
-/// The HTTP status of a JSON-RPC error sent as the answer to a POST: the transport's mapping
-/// (HeaderMismatch, MissingRequiredClientCapability and UnsupportedProtocolVersion MUST be
-/// 400; an unknown method 404).
-pub fn status_for(code: i64) -> StatusCode {
-    match code {
-        PARSE_ERROR | INVALID_REQUEST | INVALID_PARAMS => StatusCode::BAD_REQUEST,
-        HEADER_MISMATCH | MISSING_REQUIRED_CLIENT_CAPABILITY | UNSUPPORTED_PROTOCOL_VERSION => {
-            StatusCode::BAD_REQUEST
-        }
-        METHOD_NOT_FOUND => StatusCode::NOT_FOUND,
-        INTERNAL_ERROR => StatusCode::INTERNAL_SERVER_ERROR,
-        _ => StatusCode::OK,
-    }
+/// `UNSUPPORTED_PROTOCOL_VERSION` (HTTP 400) to request `id`, which asked for `requested`:
+/// `data` (the generated `UnsupportedProtocolVersionErrorErrorData`) lists the versions this
+/// server implements, [`crate::MODERN_VERSIONS`].
+pub fn unsupported_version(id: &mcp::RequestId, requested: &str, message: String) -> Refused {
+    let supported: Vec<String> = crate::MODERN_VERSIONS
+        .iter()
+        .map(|v| (*v).to_owned())
+        .collect();
+    let data = mcp::UnsupportedProtocolVersionErrorErrorData::new(requested, supported);
+    let mut error = RpcError::new(UNSUPPORTED_PROTOCOL_VERSION, message);
+    error.data = serde_json::to_value(data).ok();
+    Refused::new(Some(id), error)
 }
 
-impl Failure {
-    /// A generic error response (`JSONRPCErrorResponse`).
-    pub fn new(id: Option<&mcp::RequestId>, code: i64, message: impl Into<String>) -> Self {
-        Self::error(id, mcp::Error::new(code, message))
+/// The answer to request `r` (of id `id`) for what its handler answered: the response as
+/// JSON text, or the error response with its HTTP status.
+pub fn answer<R>(id: &mcp::RequestId, r: &R, response: Response<R>) -> Result<String, Refused>
+where
+    R: Respond,
+    R::Response: Serialize,
+{
+    match response {
+        Ok(result) => to_json(&r.respond(result)),
+        Err(error) => Err(Refused::new(Some(id), error)),
     }
-
-    /// A generic error response whose error carries `data`.
-    pub fn with_data(
-        id: Option<&mcp::RequestId>,
-        code: i64,
-        message: impl Into<String>,
-        data: Value,
-    ) -> Self {
-        Self::error(id, mcp::Error::new(code, message).with_data(data))
-    }
-
-    fn error(id: Option<&mcp::RequestId>, error: mcp::Error) -> Self {
-        let status = status_for(error.code);
-        let mut response = mcp::JSONRPCErrorResponse::new(error);
-        // No id when the request's could not be read.
-        response.id = id.cloned();
-        Self::typed(status, &response)
-    }
-
-    /// One of the schema's typed error responses (`HeaderMismatchError`, ...).
-    pub fn typed<T: Serialize>(status: StatusCode, response: &T) -> Self {
-        match serde_json::to_string(response) {
-            Ok(body) => Failure {
-                status,
-                body,
-                meaning: None,
-            },
-            Err(_) => Failure {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                body: unwritable_error(),
-                meaning: None,
-            },
-        }
-    }
-
-    /// The same failure, known to be the error of the era fact `name` ([`Failure::meaning`]).
-    pub fn means(mut self, name: &'static str) -> Self {
-        self.meaning = Some(name);
-        self
-    }
-
-    /// The same failure with its error code replaced by `recode(code)` (the status and the
-    /// meaning kept); unchanged if its body is not an error response.
-    pub fn recode(self, recode: impl FnOnce(i64) -> i64) -> Self {
-        let Ok(mut response) = serde_json::from_str::<mcp::JSONRPCErrorResponse>(&self.body) else {
-            return self;
-        };
-        response.error.code = recode(response.error.code);
-        Self {
-            meaning: self.meaning,
-            ..Self::typed(self.status, &response)
-        }
-    }
-
-    /// A bound of this server was reached (a task cap, a listen stream's queue):
-    /// [`SERVER_ERROR`] with HTTP 429 Too Many Requests, the client may retry later.
-    pub fn too_many(id: &mcp::RequestId, message: impl Into<String>) -> Self {
-        let mut failure = Self::new(Some(id), SERVER_ERROR, message);
-        failure.status = StatusCode::TOO_MANY_REQUESTS;
-        failure
-    }
-
-    /// [`HEADER_MISMATCH`] (HTTP 400).
-    pub fn header_mismatch(id: Option<&mcp::RequestId>, message: impl Into<String>) -> Self {
-        let mut response =
-            mcp::HeaderMismatchError::new(mcp::HeaderMismatchErrorError::new(message));
-        response.id = id.cloned();
-        Self::typed(StatusCode::BAD_REQUEST, &response)
-    }
-
-    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] (HTTP 400) from the capability checker's refusal.
-    pub fn missing_capability(
-        id: &mcp::RequestId,
-        error: &mcp_runtime::capability::CapabilityError,
-    ) -> Self {
-        use mcp_runtime::prelude::*;
-        let response = mcp::MissingRequiredClientCapabilityError::from_capability_error(
-            Some(id.clone()),
-            error,
-        );
-        Self::typed(StatusCode::BAD_REQUEST, &response)
-    }
-
-    /// [`MISSING_REQUIRED_CLIENT_CAPABILITY`] (HTTP 400) for a request that only extension `E`
-    /// can serve, sent without `E` in its capabilities.
-    pub fn missing_extension<E: mcp_runtime::extension::Extension>(id: &mcp::RequestId) -> Self {
-        use mcp_runtime::prelude::*;
-        let response = mcp::MissingRequiredClientCapabilityError::from_missing_extension::<E>(
-            Some(id.clone()),
-        );
-        Self::typed(StatusCode::BAD_REQUEST, &response)
-    }
-}
-
-/// The answer when an error response itself cannot be written (a generated type never fails
-/// to serialize; this keeps the server from panicking if one ever did).
-fn unwritable_error() -> String {
-    format!(
-        r#"{{"jsonrpc":"2.0","error":{{"code":{INTERNAL_ERROR},"message":"the error response could not be written"}}}}"#
-    )
 }
 
 /// A message (a response, a notification) as JSON text, written from its generated type.
-pub fn to_json<T: Serialize>(message: &T) -> Result<String, Failure> {
+pub fn to_json<T: Serialize>(message: &T) -> Result<String, Refused> {
     serde_json::to_string(message).map_err(|e| {
-        Failure::new(
+        Refused::new(
             None,
-            INTERNAL_ERROR,
-            format!("serializing the response: {e}"),
+            RpcError::new(INTERNAL_ERROR, format!("serializing the response: {e}")),
         )
     })
 }
@@ -178,26 +71,14 @@ pub struct Ctx {
     pub app: Arc<crate::App>,
 }
 
-/// What a handler task sends to the HTTP layer: notifications, then one final response.
-/// Each as JSON text. `Cancelled` instead of the response when the client cancelled the request
-/// (a legacy `notifications/cancelled`): the response then ends with no answer.
-/// `EndConnection` (legacy sessions only, whose streams are resumable): the connection that
-/// carries the response closes now, and the client reconnects to read the rest.
-pub enum Msg {
-    Note(String),
-    Done(Result<String, Failure>),
-    Cancelled,
-    EndConnection,
-}
+/// What a handler task sends to the HTTP layer (`mcp_server::answer`), bound to the
+/// generated module.
+pub type Msg = mcp_server::answer::Msg<Mcp>;
 
-impl Msg {
-    /// The JSON-RPC message this carries (a notification, the response or its error), if any.
-    pub fn into_text(self) -> Option<String> {
-        match self {
-            Msg::Note(text) | Msg::Done(Ok(text)) => Some(text),
-            Msg::Done(Err(f)) => Some(f.body),
-            Msg::Cancelled | Msg::EndConnection => None,
-        }
+impl Ctx {
+    /// The error response to this request for `error`.
+    pub fn fail(&self, error: RpcError) -> Refused {
+        Refused::new(Some(&self.id), error)
     }
 }
 

@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use crate::mcp;
 use crate::mcp::v2025_11_25 as legacy;
-use crate::rpc::{Failure, status_for};
+use crate::rpc::Refused;
+use mcp_runtime::RpcError;
 
 /// The 2025-11-25 request `message` as the 2026-07-28 request (JSON): read as its legacy type,
 /// `meta` (what the session stands for) put in its `_meta`, converted.
@@ -17,14 +18,21 @@ pub fn request_to_modern(
     id: &mcp::RequestId,
     mut message: Value,
     meta: &mcp::RequestMetaObject,
-) -> Result<Value, Failure> {
+) -> Result<Value, Refused> {
     let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     if !SHARED_METHODS.contains(&method) {
         let text = format!("Method not found: {method}");
-        return Err(Failure::new(Some(id), METHOD_NOT_FOUND, text));
+        return Err(Refused::new(
+            Some(id),
+            RpcError::new(METHOD_NOT_FOUND, text),
+        ));
     }
-    let invalid =
-        |e: String| Failure::new(Some(id), INVALID_PARAMS, format!("Invalid params: {e}"));
+    let invalid = |e: String| {
+        Refused::new(
+            Some(id),
+            RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
+        )
+    };
     let meta = serde_json::to_value(meta).map_err(|e| invalid(e.to_string()))?;
     let Value::Object(object) = &mut message else {
         return Err(invalid("a request is an object".to_owned()));
@@ -64,39 +72,39 @@ pub fn with_retry(modern: &Value, retry: Option<Retry>) -> Value {
 }
 
 /// The `result` of a handler's response text; its error response as the failure.
-pub fn result_of(id: &mcp::RequestId, text: &str) -> Result<Value, Failure> {
+pub fn result_of(id: &mcp::RequestId, text: &str) -> Result<Value, Refused> {
     let mut response: Value = serde_json::from_str(text).map_err(|e| {
-        Failure::new(
+        Refused::new(
             Some(id),
-            INTERNAL_ERROR,
-            format!("reading the handler's answer: {e}"),
+            RpcError::new(INTERNAL_ERROR, format!("reading the handler's answer: {e}")),
         )
     })?;
     if let Some(result) = response.get_mut("result") {
         return Ok(result.take());
     }
-    let code = response
-        .pointer("/error/code")
+    let error = response.get("error");
+    let member = |name: &str| error.and_then(|e| e.get(name));
+    let code = member("code")
         .and_then(Value::as_i64)
         .unwrap_or(INTERNAL_ERROR);
-    Err(Failure {
-        status: status_for(code),
-        body: text.to_owned(),
-        meaning: None,
-    })
+    let message = member("message").and_then(Value::as_str);
+    let mut error = RpcError::new(code, message.unwrap_or("the handler answered no result"));
+    error.data = member("data").cloned();
+    Err(Refused::new(Some(id), error))
 }
 
 /// A modern handler's failure as the 2025-11-25 client expects it: an error whose code
-/// differs between the eras (its [`Failure::meaning`], an entry of the generated
+/// differs between the eras (its `RpcError::meaning`, an entry of the generated
 /// `mcp::ERROR_CODE_FACTS`) gets the legacy code, e.g. an unknown resource `-32002` for the
 /// modern invalid params; any other failure is unchanged.
-pub fn failure_to_legacy(failure: Failure) -> Failure {
-    let Some(name) = failure.meaning else {
-        return failure;
-    };
-    failure.recode(|code| {
-        ErrorCodeFact::translate_named(mcp::ERROR_CODE_FACTS, name, code, Era::Modern, Era::Legacy)
-    })
+pub fn failure_to_legacy(mut failure: Refused) -> Refused {
+    if let Some(name) = failure.error.meaning {
+        let facts = mcp::ERROR_CODE_FACTS;
+        let code = failure.error.code;
+        failure.error.code =
+            ErrorCodeFact::translate_named(facts, name, code, Era::Modern, Era::Legacy);
+    }
+    failure
 }
 
 /// Reads `result` as the modern type `$t`, converts it to the legacy `$t` and drops the
@@ -104,10 +112,12 @@ pub fn failure_to_legacy(failure: Failure) -> Failure {
 macro_rules! to_legacy {
     ($id:expr, $result:expr, $t:ident) => {{
         let fail = |e: String| {
-            Failure::new(
+            Refused::new(
                 Some($id),
-                INTERNAL_ERROR,
-                format!("{} for a 2025-11-25 client: {e}", stringify!($t)),
+                RpcError::new(
+                    INTERNAL_ERROR,
+                    format!("{} for a 2025-11-25 client: {e}", stringify!($t)),
+                ),
             )
         };
         let modern: mcp::$t = serde_json::from_value($result).map_err(|e| fail(e.to_string()))?;
@@ -131,11 +141,11 @@ macro_rules! shared_requests {
             id: &mcp::RequestId,
             method: &str,
             result: Value,
-        ) -> Result<Value, Failure> {
+        ) -> Result<Value, Refused> {
             $(if method == <legacy::$request as Request>::METHOD {
                 return to_legacy!(id, result, $result);
             })*
-            Err(Failure::new(Some(id), METHOD_NOT_FOUND, format!("Method not found: {method}")))
+            Err(Refused::new(Some(id), RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}"))))
         }
     };
 }

@@ -27,7 +27,7 @@
 mod convert;
 mod peer;
 pub mod sessions;
-pub mod streams;
+pub use mcp_server::streams;
 
 use std::sync::Arc;
 
@@ -35,13 +35,13 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR, SESSION_NOT_FOUND};
-use mcp_runtime::{Notification, Request};
+use mcp_runtime::{Notification, Request, RpcError};
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::probe::Envelope;
-use crate::rpc::{Ctx, Failure, Msg, Notifier};
+use crate::rpc::{Ctx, Msg, Notifier, Refused};
 use crate::work::Cancel;
 use crate::{App, mcp};
 use sessions::{OpenError, Session};
@@ -64,7 +64,7 @@ pub enum Route {
     /// A message of this live session.
     Session(Arc<Session>),
     /// Refused before it is read further.
-    Refuse(Failure),
+    Refuse(Refused),
 }
 
 /// The `_meta` protocol version of the message, if a string (the modern marker).
@@ -75,7 +75,12 @@ struct MetaVersion {
 }
 
 /// The era of a POSTed message (`mcp_runtime::era::classify`), with the session it names.
-pub fn route(app: &App, headers: &HeaderMap, envelope: &Envelope<'_>, principal: &str) -> Route {
+pub fn route(
+    app: &App,
+    headers: &HeaderMap,
+    envelope: &Envelope<'_, mcp::RequestId>,
+    principal: &str,
+) -> Route {
     let header = |name| {
         headers
             .get(name)
@@ -114,17 +119,22 @@ pub fn route(app: &App, headers: &HeaderMap, envelope: &Envelope<'_>, principal:
             None => Route::Modern, // classify saw a known session: unreachable in practice
         },
         Classified::Neither(Unclassified::UnknownSession) => {
-            let mut f = Failure::new(id.as_ref(), SESSION_NOT_FOUND, "Session not found");
+            let mut f = Refused::new(
+                id.as_ref(),
+                RpcError::new(SESSION_NOT_FOUND, "Session not found"),
+            );
             f.status = StatusCode::NOT_FOUND;
             Route::Refuse(f)
         }
         Classified::Neither(Unclassified::NoVersion { header: Some(v) })
-            if !app.modern_only && is_legacy_version(v) =>
+            if !app.config.modern_only && is_legacy_version(v) =>
         {
-            let mut f = Failure::new(
+            let mut f = Refused::new(
                 id.as_ref(),
-                SERVER_ERROR,
-                "Bad Request: no Mcp-Session-Id (send initialize first)",
+                RpcError::new(
+                    SERVER_ERROR,
+                    "Bad Request: no Mcp-Session-Id (send initialize first)",
+                ),
             );
             f.status = StatusCode::BAD_REQUEST;
             Route::Refuse(f)
@@ -141,22 +151,11 @@ fn is_legacy_version(version: &str) -> bool {
 /// `--modern-only`: `initialize` answered with `UnsupportedProtocolVersion` naming the versions
 /// served (400).
 fn modern_only(id: &mcp::RequestId, requested: &str) -> Response {
-    let supported: Vec<String> = crate::MODERN_VERSIONS
-        .iter()
-        .map(|v| (*v).to_owned())
-        .collect();
     let message = format!(
         "Unsupported protocol version {requested:?}: this server serves only {} (no initialize)",
-        supported.join(", ")
+        crate::MODERN_VERSIONS.join(", ")
     );
-    let response =
-        mcp::UnsupportedProtocolVersionError::new(mcp::UnsupportedProtocolVersionErrorError::new(
-            mcp::UnsupportedProtocolVersionErrorErrorData::new(requested, supported),
-            message,
-        ))
-        .with_id(id.clone());
-    let f = Failure::typed(StatusCode::BAD_REQUEST, &response);
-    json(f.status, f.body)
+    crate::rpc::unsupported_version(id, requested, message).into_response()
 }
 
 /// A successful JSON-RPC response of a legacy session.
@@ -167,7 +166,7 @@ struct ResultResponse<'a, T> {
     result: T,
 }
 
-fn result_text<T: Serialize>(id: &mcp::RequestId, result: T) -> Result<String, Failure> {
+fn result_text<T: Serialize>(id: &mcp::RequestId, result: T) -> Result<String, Refused> {
     crate::rpc::to_json(&ResultResponse {
         jsonrpc: "2.0",
         id,
@@ -195,7 +194,7 @@ pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
         Err(e) => return invalid(None, &e.to_string()),
     };
     let id = request.id.clone();
-    if app.modern_only {
+    if app.config.modern_only {
         return modern_only(&id, &request.params.protocol_version);
     }
     let capabilities = match mcp::ClientCapabilities::try_from(request.params.capabilities) {
@@ -209,10 +208,10 @@ pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
         Ok(s) => s,
         Err(OpenError::Full(n)) => {
             let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
-            return reply(Failure::too_many(&id, message));
+            return reply(Refused::new(Some(&id), mcp_server::bound_reached(message)));
         }
         Err(OpenError::NoRandomness(e)) => {
-            return reply(Failure::new(Some(&id), INTERNAL_ERROR, e));
+            return reply(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e)));
         }
     };
     // The one revision this server speaks in a session: a client asking another one reads
@@ -221,7 +220,7 @@ pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
         legacy::InitializeResult::new(caps, LEGACY_VERSION, crate::server_info())
             .with_instructions(crate::features::INSTRUCTIONS)
     });
-    let text = match result.map_err(|e| Failure::new(Some(&id), INTERNAL_ERROR, e)) {
+    let text = match result.map_err(|e| Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e))) {
         Ok(result) => result_text(&id, result),
         Err(f) => Err(f),
     };
@@ -243,18 +242,17 @@ fn json(status: StatusCode, text: String) -> Response {
 
 /// A JSON-RPC error of a legacy session: errors are JSON-RPC results of the exchange, sent
 /// with 200 (transport refusals are made before this), except a bound reached (429).
-fn reply(mut f: Failure) -> Response {
+fn reply(mut f: Refused) -> Response {
     if f.status != StatusCode::TOO_MANY_REQUESTS {
         f.status = StatusCode::OK;
     }
-    json(f.status, f.body)
+    f.into_response()
 }
 
 fn invalid(id: Option<&mcp::RequestId>, e: &str) -> Response {
-    reply(Failure::new(
+    reply(Refused::new(
         id,
-        INVALID_PARAMS,
-        format!("Invalid params: {e}"),
+        RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
     ))
 }
 
@@ -273,9 +271,9 @@ pub async fn post(
         let message = format!(
             "Bad Request: MCP-Protocol-Version {v:?} is not the session's {LEGACY_VERSION}"
         );
-        let mut f = Failure::new(None, SERVER_ERROR, message);
+        let mut f = Refused::new(None, RpcError::new(SERVER_ERROR, message));
         f.status = StatusCode::BAD_REQUEST;
-        return json(f.status, f.body);
+        return f.into_response();
     }
     let message: Value = match serde_json::from_slice(body) {
         Ok(m) => m,
@@ -403,10 +401,9 @@ async fn respond(
         Some(Msg::Done(Ok(body))) => return json(StatusCode::OK, body),
         Some(Msg::Done(Err(f))) => return reply(f),
         None => {
-            let f = Failure::new(
+            let f = Refused::new(
                 None,
-                INTERNAL_ERROR,
-                "the handler stopped without answering",
+                RpcError::new(INTERNAL_ERROR, "the handler stopped without answering"),
             );
             return reply(f);
         }
@@ -460,9 +457,9 @@ async fn serve(
     meta: mcp::RequestMetaObject,
     modern: Value,
     tx: mpsc::UnboundedSender<Msg>,
-) -> Result<String, Failure> {
+) -> Result<String, Refused> {
     let notifier = Notifier::new(Some(tx.clone()), &meta).legacy();
-    let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.limits.input_timeout);
+    let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.config.input_timeout);
     let handler = |retry: Option<mcp_runtime::bridge::Retry>| {
         let ctx = Ctx {
             id: id.clone(),
@@ -474,10 +471,9 @@ async fn serve(
         let request = convert::with_retry(&modern, retry);
         async move {
             let request: mcp::ClientRequest = serde_json::from_value(request).map_err(|e| {
-                Failure::new(
+                Refused::new(
                     Some(&ctx.id),
-                    INVALID_PARAMS,
-                    format!("Invalid params: {e}"),
+                    RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
                 )
             })?;
             let id = ctx.id.clone();
@@ -489,12 +485,19 @@ async fn serve(
     match bridge::serve(handler, &peer, MAX_ROUNDS).await {
         Ok(result) => result_text(&id, convert::result_to_legacy(&id, &method, result)?),
         Err(BridgeError::Handler(f)) => Err(convert::failure_to_legacy(f)),
-        Err(BridgeError::Peer { key, error }) => Err(Failure::new(
+        Err(BridgeError::Peer { key, error }) => Err(Refused::new(
             Some(&id),
-            INTERNAL_ERROR,
-            format!("the client did not answer the server's request for input {key:?}: {error}"),
+            RpcError::new(
+                INTERNAL_ERROR,
+                format!(
+                    "the client did not answer the server's request for input {key:?}: {error}"
+                ),
+            ),
         )),
-        Err(e) => Err(Failure::new(Some(&id), INTERNAL_ERROR, e.to_string())),
+        Err(e) => Err(Refused::new(
+            Some(&id),
+            RpcError::new(INTERNAL_ERROR, e.to_string()),
+        )),
     }
 }
 

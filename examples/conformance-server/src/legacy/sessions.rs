@@ -1,7 +1,7 @@
 //! The legacy sessions: one per `initialize`, named by an unguessable `Mcp-Session-Id` (128
 //! random bits), bound to the principal that opened it, ended by `DELETE` or after
-//! [`Limits::session_idle`] without a request. At most [`Limits::max_sessions`] live at once;
-//! each holds at most [`Limits::session_queue`] server-to-client requests waiting for their
+//! [`Config::session_idle`] without a request. At most [`Config::max_sessions`] live at once;
+//! each holds at most [`Config::session_queue`] server-to-client requests waiting for their
 //! answers, and as many messages for its `GET` stream. Its requests being handled are listed
 //! (as many as its open connections) so that `notifications/cancelled` can stop one.
 
@@ -14,9 +14,9 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 
-use crate::limits::Limits;
 use crate::mcp;
 use crate::rpc::Msg;
+use mcp_server::Config;
 
 use super::streams::Streams;
 
@@ -86,7 +86,7 @@ impl Session {
     }
 
     /// A fresh id for a server-to-client request and the receiver of its answer; refused when
-    /// [`Limits::session_queue`] requests already wait.
+    /// [`Config::session_queue`] requests already wait.
     pub fn expect_answer(&self) -> Result<(String, oneshot::Receiver<Value>), QueueFull> {
         let mut pending = lock(&self.pending);
         if pending.len() >= self.queue {
@@ -190,21 +190,21 @@ impl Session {
 
 /// All live sessions.
 pub struct Sessions {
-    limits: Limits,
+    limits: Arc<Config>,
     live: Mutex<HashMap<String, Arc<Session>>>,
 }
 
 /// Why `initialize` opened no session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpenError {
-    /// [`Limits::max_sessions`] are live.
+    /// [`Config::max_sessions`] are live.
     Full(usize),
     /// The system's random source failed.
     NoRandomness(String),
 }
 
 impl Sessions {
-    pub fn new(limits: Limits) -> Self {
+    pub fn new(limits: Arc<Config>) -> Self {
         Sessions {
             limits,
             live: Mutex::default(),
@@ -243,7 +243,7 @@ impl Sessions {
             pending: Mutex::default(),
             next_id: AtomicU64::new(1),
             get_stream: watch::Sender::new(0),
-            streams: Streams::new(self.limits),
+            streams: Streams::new(Arc::clone(&self.limits)),
             subscriptions: Mutex::default(),
             queue: self.limits.session_queue,
             running: Mutex::default(),

@@ -21,7 +21,8 @@ use mcp_runtime::prelude::*;
 use serde_json::Value;
 
 use crate::mcp;
-use crate::rpc::{Ctx, Failure, to_json};
+use crate::rpc::{Ctx, Refused, to_json};
+use mcp_runtime::RpcError;
 
 /// Proof that the request being answered advertised the tasks extension.
 pub type Proof = Advertised<mcp::TasksExtension>;
@@ -100,18 +101,17 @@ pub fn ignore_unasked(principal: &str, store: &store::Store, message: &mut Value
 }
 
 /// Answers `tasks/get`, `tasks/update` or `tasks/cancel`.
-pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Failure> {
+pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Refused> {
     if advertised(ctx).is_none() {
-        return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
+        return Err(ctx.fail(RpcError::missing_extension::<mcp::TasksExtension>()));
     }
     let store = &ctx.app.tasks;
     let principal = ctx.principal.as_str();
     let not_found = |_| {
-        Failure::new(
-            Some(&ctx.id),
+        ctx.fail(RpcError::new(
             INVALID_PARAMS,
             "Task not found: the id is unknown, its ttlMs has elapsed, or it is not yours",
-        )
+        ))
     };
     match request {
         TaskRequest::Get(r) => {

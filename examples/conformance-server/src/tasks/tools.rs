@@ -13,7 +13,8 @@ use super::{Proof, advertised, created};
 use crate::content::{schema, text, tool, tool_input_error};
 use crate::mcp;
 use crate::mrtr::{Round, ask_name, boolean_field, elicit, elicited, field, string_field};
-use crate::rpc::{Ctx, Failure};
+use crate::rpc::Ctx;
+use mcp_runtime::RpcError;
 
 const SLOW_COMPUTE: &str = "slow_compute";
 const FAILING_JOB: &str = "failing_job";
@@ -71,7 +72,7 @@ pub fn is_task_tool(name: &str) -> bool {
 pub async fn call_tool(
     ctx: &Ctx,
     r: &mcp::CallToolRequest,
-) -> Result<mcp::CallToolOutcome, Failure> {
+) -> Result<mcp::CallToolOutcome, RpcError> {
     let name = r.params.name.as_str();
     let no_arguments = Map::new();
     let args = r.params.arguments.as_ref().unwrap_or(&no_arguments);
@@ -82,7 +83,7 @@ pub async fn call_tool(
                 Err(message) => tool_input_error(message),
             });
         }
-        return Err(Failure::missing_extension::<mcp::TasksExtension>(&ctx.id));
+        return Err(RpcError::missing_extension::<mcp::TasksExtension>());
     };
     match name {
         SLOW_COMPUTE => match compute_args(args) {
@@ -135,8 +136,7 @@ pub async fn call_tool(
             start(ctx, &proof, move |w| multi_input(w, requests))
         }
         TOOL_WITH_TASK => tool_with_task(ctx, r, &proof),
-        other => Err(Failure::new(
-            Some(&ctx.id),
+        other => Err(RpcError::new(
             INVALID_PARAMS,
             format!("Unknown tool: {other}"),
         )),
@@ -144,7 +144,7 @@ pub async fn call_tool(
 }
 
 /// Creates the task running `work` and answers with it, through the proof.
-fn start<F, Fut>(ctx: &Ctx, proof: &Proof, work: F) -> Result<mcp::CallToolOutcome, Failure>
+fn start<F, Fut>(ctx: &Ctx, proof: &Proof, work: F) -> Result<mcp::CallToolOutcome, RpcError>
 where
     F: FnOnce(Worker) -> Fut,
     Fut: std::future::Future<Output = Outcome> + Send + 'static,
@@ -154,9 +154,9 @@ where
         .tasks
         .create(&ctx.principal, work)
         .map_err(|e| match e {
-            NotCreated::NoId(_) => Failure::new(Some(&ctx.id), INTERNAL_ERROR, e.to_string()),
+            NotCreated::NoId(_) => RpcError::new(INTERNAL_ERROR, e.to_string()),
             NotCreated::PrincipalFull(_) | NotCreated::ServerFull(_) => {
-                Failure::too_many(&ctx.id, e.to_string())
+                mcp_server::bound_reached(e.to_string())
             }
         })?;
     Ok(mcp::CallToolOutcome::Task(proof.grant(created(&task))))
@@ -223,7 +223,7 @@ fn tool_with_task(
     ctx: &Ctx,
     r: &mcp::CallToolRequest,
     proof: &Proof,
-) -> Result<mcp::CallToolOutcome, Failure> {
+) -> Result<mcp::CallToolOutcome, RpcError> {
     let responses = r.params.input_responses.as_ref();
     if let Some(answer) = elicited(responses, "user_name") {
         let name = field(answer, "name").unwrap_or_else(|| "stranger".to_owned());

@@ -12,8 +12,9 @@ use tokio::net::TcpStream;
 
 use super::{assert_error, call, eventually, meta, post, serve_app, serve_app_until, start_app};
 use crate::Change;
-use crate::limits::{CHANGE_BUFFER, Limits};
+use crate::limits::CHANGE_BUFFER;
 use crate::tasks::store::Settings;
+use mcp_server::Config;
 
 /// `host:port` of a server URL.
 fn addr(url: &str) -> &str {
@@ -73,7 +74,7 @@ const SECOND: Duration = Duration::from_secs(1);
 
 #[tokio::test]
 async fn a_routing_header_given_twice_is_refused_with_400() {
-    let (url, _app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _app, _stop) = start_app(Settings::default(), Config::default()).await;
     let once = exchange(&url, simple_call(&[]).as_bytes(), 5 * SECOND).await;
     assert_eq!(status(&once), Some(200), "{once}");
     for twice in [
@@ -97,7 +98,7 @@ async fn a_routing_header_given_twice_is_refused_with_400() {
 
 #[tokio::test]
 async fn accept_content_type_and_host_are_read_as_the_transport_says() {
-    let (url, _app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _app, _stop) = start_app(Settings::default(), Config::default()).await;
     let body = call(1, "test_simple_text", json!({}), json!({}));
     let name = Some("test_simple_text");
     assert_eq!(post(&url, &body, name, &[]).await.0, 200);
@@ -117,10 +118,10 @@ async fn accept_content_type_and_host_are_read_as_the_transport_says() {
 
 #[tokio::test]
 async fn the_body_limit_and_the_body_timeout_hold() {
-    let limits = Limits {
+    let limits = Config {
         max_body: 1000,
         body_read: Duration::from_millis(300),
-        ..Limits::default()
+        ..Config::default()
     };
     let (url, _app, _stop) = start_app(Settings::default(), limits).await;
     let padding = "x".repeat(2000);
@@ -143,9 +144,9 @@ async fn the_body_limit_and_the_body_timeout_hold() {
 
 #[tokio::test]
 async fn a_slow_head_and_an_idle_connection_are_closed() {
-    let limits = Limits {
+    let limits = Config {
         header_read: Duration::from_millis(300),
-        ..Limits::default()
+        ..Config::default()
     };
     let (url, _app, _stop) = start_app(Settings::default(), limits).await;
     // Half a request head, then nothing.
@@ -166,9 +167,9 @@ async fn a_slow_head_and_an_idle_connection_are_closed() {
 
 #[tokio::test]
 async fn connections_beyond_the_cap_wait_until_one_closes() {
-    let limits = Limits {
+    let limits = Config {
         max_connections: 2,
-        ..Limits::default()
+        ..Config::default()
     };
     let (url, _app, _stop) = start_app(Settings::default(), limits).await;
     let first = TcpStream::connect(addr(&url)).await.unwrap();
@@ -184,7 +185,7 @@ async fn connections_beyond_the_cap_wait_until_one_closes() {
 
 #[tokio::test]
 async fn closing_the_connection_cancels_the_call() {
-    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
@@ -229,9 +230,9 @@ fn listen_events(text: &str) -> (Vec<Value>, usize) {
 }
 #[tokio::test]
 async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
-    let limits = Limits {
+    let limits = Config {
         listen_queue: 16,
-        ..Limits::default()
+        ..Config::default()
     };
     // Small kernel buffers on both sides, set (so not grown by the kernel's autotuning) and
     // read back: what the stream delivers beyond the queue is what they can hold.
@@ -279,7 +280,7 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
 
 #[tokio::test]
 async fn a_listen_stream_behind_the_change_buffer_ends_with_an_error_instead_of_skipping() {
-    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
     let mut stream = TcpStream::connect(addr(&url)).await.unwrap();
     stream.write_all(listen_request().as_bytes()).await.unwrap();
     until_listening(&app).await;
@@ -327,7 +328,7 @@ async fn tasks_are_capped_per_principal_and_in_all() {
         max_total: 5,
         ..Settings::default()
     };
-    let (url, app, _stop) = start_app(settings, Limits::default()).await;
+    let (url, app, _stop) = start_app(settings, Config::default()).await;
     for _ in 0..3 {
         let (status, r) = create_task(&url, "a").await;
         assert!(status == 200 && r["result"]["taskId"].is_string(), "{r}");
@@ -350,7 +351,7 @@ async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
         sweep_every: Duration::from_millis(50),
         ..Settings::default()
     };
-    let (url, app, _stop) = start_app(settings, Limits::default()).await;
+    let (url, app, _stop) = start_app(settings, Config::default()).await;
     assert_eq!(create_task(&url, "a").await.0, 200);
     // Gone without any request to sweep it (an expired task counts until it is swept).
     assert!(eventually(10 * SECOND, || app.tasks.len() == 0).await);
@@ -361,7 +362,7 @@ async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
 /// used: its URL, its state, the sender, the loop's task (done once the loop has returned), and
 /// the sender that ends its listen streams.
 async fn start_stoppable(
-    limits: Limits,
+    limits: Config,
 ) -> (
     String,
     std::sync::Arc<crate::App>,
@@ -381,9 +382,9 @@ async fn start_stoppable(
 
 #[tokio::test]
 async fn a_shutdown_waits_for_a_response_in_progress_within_the_grace() {
-    let limits = Limits {
+    let limits = Config {
         shutdown_grace: 30 * SECOND,
-        ..Limits::default()
+        ..Config::default()
     };
     let (url, app, trigger, serving, _stop) = start_stoppable(limits).await;
     let request = raw_call("slow_compute", json!({"seconds": 1}), &[]);
@@ -406,9 +407,9 @@ async fn a_shutdown_waits_for_a_response_in_progress_within_the_grace() {
 #[tokio::test]
 async fn a_shutdown_stops_waiting_for_connections_after_the_grace() {
     let grace = Duration::from_millis(300);
-    let limits = Limits {
+    let limits = Config {
         shutdown_grace: grace,
-        ..Limits::default()
+        ..Config::default()
     };
     let (url, app, trigger, serving, _stop) = start_stoppable(limits).await;
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);

@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::{eventually, start_app};
-use crate::limits::Limits;
 use crate::tasks::store::Settings;
+use mcp_server::Config;
 
 fn initialize(id: i64) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
@@ -121,15 +121,15 @@ async fn answer_until_done(
     }
 }
 
-fn limits(change: impl FnOnce(&mut Limits)) -> Limits {
-    let mut limits = Limits::default();
+fn limits(change: impl FnOnce(&mut Config)) -> Config {
+    let mut limits = Config::default();
     change(&mut limits);
     limits
 }
 
 #[tokio::test]
 async fn initialize_opens_a_session_that_later_requests_need() {
-    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
     let resp = send(&url, None, None, &initialize(1)).await;
     let id = resp.headers()["mcp-session-id"]
         .to_str()
@@ -182,7 +182,7 @@ async fn initialize_opens_a_session_that_later_requests_need() {
 
 #[tokio::test]
 async fn legacy_requests_are_answered_by_the_modern_handlers_without_modern_members() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let (status, list) = post(&url, Some(&id), &request(2, "tools/list", json!({}))).await;
     assert_eq!(status, 200);
@@ -235,7 +235,7 @@ async fn legacy_requests_are_answered_by_the_modern_handlers_without_modern_memb
 /// invalid params stay -32602.
 #[tokio::test]
 async fn an_unknown_resource_is_resource_not_found_in_a_session() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let read = request(2, "resources/read", json!({"uri": "test://missing"}));
     let (status, answer) = post(&url, Some(&id), &read).await;
@@ -256,7 +256,7 @@ async fn an_unknown_resource_is_resource_not_found_in_a_session() {
 #[tokio::test]
 async fn the_requests_only_the_legacy_era_has_are_answered_in_a_session_alone() {
     use mcp_runtime::era::{Era, INITIALIZE, MessageKind, MethodFact};
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let legacy_only = MethodFact::only_messages_of(crate::mcp::METHOD_FACTS, Era::Legacy)
         .filter(|f| f.kind == MessageKind::Request && !f.exists_in(Era::Modern))
@@ -283,7 +283,7 @@ async fn the_requests_only_the_legacy_era_has_are_answered_in_a_session_alone() 
 
 #[tokio::test]
 async fn an_input_required_handler_asks_a_legacy_client_on_the_request_stream() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let call = request(
         9,
@@ -407,21 +407,15 @@ async fn server_requests_waiting_in_one_session_are_bounded() {
 #[tokio::test]
 async fn modern_only_refuses_initialize_naming_the_versions_it_serves() {
     let sealer = mcp_runtime::seal::Sealer::new([7; 32]);
-    let (app, _stop) = crate::new_app_with(
-        Vec::new(),
-        Settings::default(),
-        Limits::default(),
-        sealer,
-        true,
-    );
+    let config = Config::default().modern_only(true);
+    let (app, _stop) = crate::new_app_with(config, Settings::default(), sealer);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let router = crate::http::router(Arc::clone(&app));
-    let limits = app.limits;
-    tokio::spawn(crate::server::serve(
+    tokio::spawn(mcp_server::serve(
         listener,
         router,
-        limits,
+        &app.config,
         std::future::pending(),
     ));
     let (status, answer) = post(&url, None, &initialize(1)).await;
@@ -442,7 +436,7 @@ async fn modern_only_refuses_initialize_naming_the_versions_it_serves() {
 
 #[tokio::test]
 async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let mut init = initialize(1);
     init["params"]["capabilities"]["roots"] = json!({});
     let resp = send(&url, None, None, &init).await;
@@ -481,7 +475,7 @@ async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
 
 #[tokio::test]
 async fn a_multi_round_tool_gets_each_round_s_own_state_through_the_bridge() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let call = request(
         6,
@@ -519,7 +513,7 @@ async fn a_multi_round_tool_gets_each_round_s_own_state_through_the_bridge() {
 
 #[tokio::test]
 async fn list_changes_reach_a_session_on_its_get_stream() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let get = || {
         reqwest::Client::new()
@@ -556,7 +550,7 @@ async fn list_changes_reach_a_session_on_its_get_stream() {
 
 #[tokio::test]
 async fn a_cancelled_legacy_request_stops_its_handler_and_gets_no_answer() {
-    let (url, app, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let call = request(
         7,

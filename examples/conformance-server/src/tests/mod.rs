@@ -15,8 +15,8 @@ use tokio::sync::watch;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::limits::Limits;
 use crate::tasks::store::Settings;
+use mcp_server::Config;
 
 async fn start() -> String {
     start_with(Settings::default()).await
@@ -36,15 +36,15 @@ async fn start_with(settings: Settings) -> String {
 /// A server on a loopback port: its URL, and the sender that ends its `subscriptions/listen`
 /// streams as a shutdown does.
 async fn start_with_stop(settings: Settings) -> (String, watch::Sender<bool>) {
-    let (url, _, stop) = start_app(settings, Limits::default()).await;
+    let (url, _, stop) = start_app(settings, Config::default()).await;
     (url, stop)
 }
 
-/// A server on a loopback port, served as `main` serves it (the accept loop of `server.rs`),
+/// A server on a loopback port, served as `main` serves it (the accept loop of `mcp_server::serve`),
 /// with `limits`: its URL, its state, and the sender that ends its listen streams.
 async fn start_app(
     settings: Settings,
-    limits: Limits,
+    limits: Config,
 ) -> (String, Arc<crate::App>, watch::Sender<bool>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     serve_app(listener, settings, limits)
@@ -54,7 +54,7 @@ async fn start_app(
 fn serve_app(
     listener: tokio::net::TcpListener,
     settings: Settings,
-    limits: Limits,
+    limits: Config,
 ) -> (String, Arc<crate::App>, watch::Sender<bool>) {
     let forever = std::future::pending::<()>();
     let (url, app, stop, _) = serve_app_until(listener, settings, limits, forever);
@@ -66,7 +66,7 @@ fn serve_app(
 fn serve_app_until(
     listener: tokio::net::TcpListener,
     settings: Settings,
-    limits: Limits,
+    limits: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> (
     String,
@@ -77,7 +77,7 @@ fn serve_app_until(
     let (app, stop) = crate::new_app(Vec::new(), settings, limits).unwrap();
     let addr = listener.local_addr().unwrap();
     let router = crate::http::router(Arc::clone(&app));
-    let serving = tokio::spawn(crate::server::serve(listener, router, limits, shutdown));
+    let serving = tokio::spawn(mcp_server::serve(listener, router, &app.config, shutdown));
     (format!("http://{addr}/mcp"), app, stop, serving)
 }
 

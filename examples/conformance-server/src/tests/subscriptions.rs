@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 
 use super::legacy::{open, post, read_until, request};
 use super::start_app;
-use crate::limits::Limits;
 use crate::tasks::store::Settings;
+use mcp_server::Config;
 
 const WATCHED: &str = "test://watched-resource";
 
@@ -26,7 +26,7 @@ fn is_method(message: &Value, method: &str) -> bool {
 
 #[tokio::test]
 async fn a_legacy_subscriber_is_told_of_updates_on_its_get_stream_until_it_unsubscribes() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let session = open(&url).await;
     let mut stream = reqwest::Client::new()
         .get(&url)
@@ -88,7 +88,7 @@ async fn a_legacy_subscriber_is_told_of_updates_on_its_get_stream_until_it_unsub
 
 #[tokio::test]
 async fn a_modern_listen_stream_gets_the_same_update_tagged_with_its_subscription() {
-    let (url, _, _stop) = start_app(Settings::default(), Limits::default()).await;
+    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
     let listen = json!({"jsonrpc": "2.0", "id": "watch", "method": "subscriptions/listen",
     "params": {
         "notifications": {"resourceSubscriptions": [WATCHED, "test://nowhere", "test://static-text"]},

@@ -20,6 +20,7 @@ impl Running {
         RunningGuard(Arc::clone(&self.0))
     }
 
+    /// The handlers running now.
     pub fn now(&self) -> usize {
         self.0.load(Ordering::SeqCst)
     }
@@ -38,6 +39,7 @@ impl Drop for RunningGuard {
 pub struct Cancel(AbortHandle);
 
 impl Cancel {
+    /// Aborts the task of `handle` when dropped.
     pub fn new(handle: AbortHandle) -> Self {
         Cancel(handle)
     }

@@ -17,7 +17,7 @@ const ONCE: &[&str] = &[
     "content-type",
 ];
 
-/// The name of the first header of [`ONCE`] (or `Mcp-Param-*`) that `headers` carries more
+/// The name of the first routing or host header (or `Mcp-Param-*`) that `headers` carries more
 /// than once.
 pub fn repeated(headers: &HeaderMap) -> Option<&str> {
     let twice = |name: &str| headers.get_all(name).iter().nth(1).is_some();

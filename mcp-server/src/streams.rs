@@ -9,14 +9,14 @@
 //!
 //! A stream outlives its connection: the server may end a connection early after an event
 //! with `retry:` ([`Streams::end_connection`]), and a client whose connection broke finds
-//! the stream's later events waiting. What is kept is bounded ([`Limits`]): the last
-//! [`Limits::replay_events`] events of each stream, finished streams for
-//! [`Limits::resume_window`], and at most [`Limits::resumable_streams`] finished streams per
+//! the stream's later events waiting. What is kept is bounded ([`Config`]): the last
+//! [`Config::replay_events`] events of each stream, finished streams for
+//! [`Config::resume_window`], and at most [`Config::resumable_streams`] finished streams per
 //! session (the oldest go first). A resume that would miss events the bound dropped is
 //! refused rather than served with a gap.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -27,7 +27,7 @@ use tokio::time::Instant;
 use tokio_stream::StreamExt as _;
 use tokio_stream::wrappers::ReceiverStream;
 
-use crate::limits::Limits;
+use crate::Config;
 
 /// How long a client waits before reconnecting to a stream whose connection the server
 /// ended (the `retry:` field sent just before).
@@ -37,8 +37,11 @@ pub const RECONNECT_AFTER: Duration = Duration::from_millis(200);
 /// gives the client an id to resume from), and the reconnection delay if it carries one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sent {
+    /// `<stream>-<sequence>`.
     pub id: String,
+    /// The JSON-RPC message, or empty.
     pub data: String,
+    /// The `retry:` field, before the server ends the connection.
     pub retry: Option<Duration>,
 }
 
@@ -58,7 +61,7 @@ struct Inner {
 
 /// The streams of one session.
 pub struct Streams {
-    limits: Limits,
+    limits: Arc<Config>,
     inner: Mutex<Inner>,
 }
 
@@ -68,10 +71,15 @@ pub enum ResumeError {
     /// Not of the form `<stream>-<sequence>`.
     Unreadable,
     /// No stream of this session has that number now (never had, or it ended longer than
-    /// [`Limits::resume_window`] ago, or more recent finished streams pushed it out).
+    /// [`Config::resume_window`] ago, or more recent finished streams pushed it out).
     Gone(u64),
-    /// The events after the id are no longer all kept ([`Limits::replay_events`]).
-    Dropped { stream: u64, first_kept: u64 },
+    /// The events after the id are no longer all kept ([`Config::replay_events`]).
+    Dropped {
+        /// The stream named.
+        stream: u64,
+        /// The sequence number of its oldest event still kept.
+        first_kept: u64,
+    },
 }
 
 impl std::fmt::Display for ResumeError {
@@ -129,7 +137,9 @@ impl Log {
 }
 
 impl Streams {
-    pub fn new(limits: Limits) -> Self {
+    /// No streams yet, bounded by `limits` (`replay_events`, `resume_window`,
+    /// `resumable_streams`).
+    pub fn new(limits: Arc<Config>) -> Self {
         Streams {
             limits,
             inner: Mutex::new(Inner {
@@ -194,7 +204,7 @@ impl Streams {
     }
 
     /// Ends stream `number`: its connection closes after the events it holds, and the stream
-    /// stays resumable for [`Limits::resume_window`].
+    /// stays resumable for [`Config::resume_window`].
     pub fn finish(&self, number: u64) {
         if let Some(log) = lock(&self.inner).logs.get_mut(&number) {
             log.live = None;
@@ -288,3 +298,6 @@ pub fn response(rx: mpsc::Receiver<Sent>) -> Response {
         .into_response();
     crate::sse::unbuffered(response)
 }
+
+#[cfg(test)]
+mod tests;

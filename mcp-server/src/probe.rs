@@ -11,18 +11,21 @@ use serde::Deserialize;
 use serde::de::{self, IgnoredAny, Visitor};
 use serde_json::value::RawValue;
 
-use crate::mcp;
-
 /// The envelope of a message. `None` for a member that is absent; `Some(None)` for an `id`
 /// that is there but `null`.
 #[derive(Deserialize)]
-pub struct Envelope<'a> {
+#[serde(bound(deserialize = "Id: Deserialize<'de>"))]
+pub struct Envelope<'a, Id> {
+    /// `jsonrpc`, if a string.
     #[serde(borrow, default)]
     pub jsonrpc: Option<Cow<'a, str>>,
+    /// `id`: `Some(None)` when it is `null`.
     #[serde(default, deserialize_with = "present")]
-    pub id: Option<Option<mcp::RequestId>>,
+    pub id: Option<Option<Id>>,
+    /// `method`, if a string.
     #[serde(borrow, default)]
     pub method: Option<Cow<'a, str>>,
+    /// `params`, if an object.
     #[serde(borrow, default)]
     pub params: Option<Object<Params<'a>>>,
 }
@@ -54,7 +57,7 @@ pub enum Unreadable {
 }
 
 /// The envelope of `body`, the whole body checked to be one JSON value.
-pub fn read(body: &[u8]) -> Result<Envelope<'_>, Unreadable> {
+pub fn read<'a, Id: Deserialize<'a>>(body: &'a [u8]) -> Result<Envelope<'a, Id>, Unreadable> {
     let mut de = serde_json::Deserializer::from_slice(body);
     let Object(envelope) = Object::deserialize(&mut de).map_err(|e| {
         // A shape error may come before the text is read to the end: only JSON is a shape error.
@@ -155,7 +158,7 @@ mod tests {
     use super::*;
 
     fn shape(body: &str) -> &'static str {
-        match read(body.as_bytes()) {
+        match read::<serde_json::Value>(body.as_bytes()) {
             Ok(_) => "ok",
             Err(Unreadable::Syntax(_)) => "syntax",
             Err(Unreadable::Shape(_)) => "shape",
@@ -184,7 +187,7 @@ mod tests {
     #[test]
     fn names_are_borrowed_and_other_values_skipped() {
         let body = br#"{"id":null,"method":"tools/call","params":{"name":"t","uri":{"a":[1]},"arguments":{"x":1}}}"#;
-        let Ok(e) = read(body) else {
+        let Ok(e) = read::<serde_json::Value>(body) else {
             panic!("unreadable")
         };
         assert!(matches!(e.id, Some(None)));

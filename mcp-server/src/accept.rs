@@ -1,4 +1,4 @@
-//! The accept loop: HTTP/1.1 connections served by hyper with the timeouts of [`Limits`], at
+//! The accept loop: HTTP/1.1 connections served by hyper with the timeouts of [`Config`], at
 //! most `max_connections` at once, and a graceful shutdown with a deadline. (`axum::serve`
 //! has none of these knobs; hyper's own connection builder has them.)
 
@@ -14,22 +14,44 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 
-use crate::limits::Limits;
+use crate::Config;
 
 /// Serves `router` on `listener` until `shutdown` resolves, then lets open connections finish
-/// their current response for up to `limits.shutdown_grace`.
-pub async fn serve(
+/// their current response for up to `config.shutdown_grace`. Each connection has
+/// `config.header_read` to send a request head, and at most `config.max_connections` are
+/// served at once (at the cap, new ones wait in the kernel's backlog). The future does not
+/// borrow `config` (it can be spawned).
+pub fn serve<F: Future<Output = ()>>(
     listener: TcpListener,
     router: Router,
-    limits: Limits,
-    shutdown: impl Future<Output = ()>,
-) {
-    let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let graceful = GracefulShutdown::new();
+    config: &Config,
+    shutdown: F,
+) -> impl Future<Output = ()> + use<F> {
+    let slots = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_read);
+        .header_read_timeout(config.header_read);
+    accept(
+        listener,
+        router,
+        builder,
+        slots,
+        config.shutdown_grace,
+        shutdown,
+    )
+}
+
+/// The loop of [`serve`], with what it keeps of the configuration.
+async fn accept(
+    listener: TcpListener,
+    router: Router,
+    builder: http1::Builder,
+    slots: Arc<Semaphore>,
+    shutdown_grace: Duration,
+    shutdown: impl Future<Output = ()>,
+) {
+    let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {
         // At the cap, stop accepting: new connections wait in the kernel's backlog.
@@ -59,5 +81,5 @@ pub async fn serve(
         });
     }
     drop(listener);
-    let _ = tokio::time::timeout(limits.shutdown_grace, graceful.shutdown()).await;
+    let _ = tokio::time::timeout(shutdown_grace, graceful.shutdown()).await;
 }

@@ -1,0 +1,163 @@
+//! The bounds and switches of one server, in one struct: how much one request may hold, how
+//! long a connection may take to send it, how many connections, sessions, streams and queued
+//! messages may exist at once, which hosts may be named, and whether legacy sessions are
+//! served. Each has a default fit for one machine; RELIABILITY.md ("Bounds of the example
+//! server") says what happens at each limit.
+
+use std::time::Duration;
+
+/// The configuration of a server: every field has a safe default ([`Config::default`]) and a
+/// builder method of the same name that returns the changed configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// Host names accepted in `Host` and `Origin` (DNS-rebinding protection), lowercase;
+    /// by default `localhost`, `127.0.0.1` and `[::1]`.
+    pub allowed_hosts: Vec<String>,
+    /// Serve only the modern (stateless) revisions: `initialize` is refused with
+    /// `UNSUPPORTED_PROTOCOL_VERSION` instead of opening a legacy session.
+    pub modern_only: bool,
+    /// Largest request body, in bytes: a larger one is answered 413 without being read on.
+    pub max_body: usize,
+    /// Time to send a request's head (request line and headers), from the first byte wanted:
+    /// a connection that is slower is closed. The same timer closes a keep-alive connection
+    /// that sends no next request head within it (hyper's `header_read_timeout`), so this is
+    /// also the idle keep-alive timeout.
+    pub header_read: Duration,
+    /// Time to send a whole request body once the head is in: a slower request is answered 408.
+    pub body_read: Duration,
+    /// Connections served at once; further ones wait in the listen backlog (they are not
+    /// accepted) until one of these closes.
+    pub max_connections: usize,
+    /// Notifications queued for one `subscriptions/listen` stream whose client does not read:
+    /// when they are all waiting, the stream is ended with an error that says what was missed.
+    pub listen_queue: usize,
+    /// Longest a graceful shutdown waits for open connections before it drops them.
+    pub shutdown_grace: Duration,
+    /// Legacy (2025-11-25) sessions live at once: an `initialize` beyond them is refused
+    /// (429) until one ends or idles out.
+    pub max_sessions: usize,
+    /// A legacy session with no request for this long is dropped; its id is then unknown
+    /// (404) and the client initializes again.
+    pub session_idle: Duration,
+    /// Server-to-client requests of one legacy session waiting for answers: one more is
+    /// refused (the request that needed it ends with an error). (What its streams hold is
+    /// bounded by `replay_events`.)
+    pub session_queue: usize,
+    /// How long a legacy client has to answer a server-to-client request (an elicitation, a
+    /// sampling, a roots list): then the request that needed it ends with an error.
+    pub input_timeout: Duration,
+    /// Events kept per SSE stream of a legacy session for a client that resumes it
+    /// (`Last-Event-ID`); a resume from before the oldest kept one is refused (400).
+    pub replay_events: usize,
+    /// How long a legacy session's stream stays resumable once it has ended.
+    pub resume_window: Duration,
+    /// Ended streams kept resumable per legacy session: beyond them the oldest goes first.
+    pub resumable_streams: usize,
+}
+
+/// The hosts a server on this machine answers to by default.
+const LOCAL_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "[::1]"];
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            allowed_hosts: LOCAL_HOSTS.into_iter().map(str::to_owned).collect(),
+            modern_only: false,
+            max_body: 4 * 1024 * 1024,
+            header_read: Duration::from_secs(10),
+            body_read: Duration::from_secs(30),
+            max_connections: 512,
+            listen_queue: 256,
+            shutdown_grace: Duration::from_secs(5),
+            max_sessions: 1024,
+            session_idle: Duration::from_secs(600),
+            session_queue: 16,
+            input_timeout: Duration::from_secs(60),
+            replay_events: 64,
+            resume_window: Duration::from_secs(60),
+            resumable_streams: 16,
+        }
+    }
+}
+
+/// A builder method per field: `config.max_body(1 << 20)` sets [`Config::max_body`].
+macro_rules! setters {
+    ($($field:ident: $t:ty),* $(,)?) => {
+        impl Config {
+            $(
+                #[doc = concat!("The same configuration with [`Config::", stringify!($field), "`] set.")]
+                #[must_use]
+                pub fn $field(mut self, value: $t) -> Self {
+                    self.$field = value;
+                    self
+                }
+            )*
+        }
+    };
+}
+
+setters! {
+    modern_only: bool,
+    max_body: usize,
+    header_read: Duration,
+    body_read: Duration,
+    max_connections: usize,
+    listen_queue: usize,
+    shutdown_grace: Duration,
+    max_sessions: usize,
+    session_idle: Duration,
+    session_queue: usize,
+    input_timeout: Duration,
+    replay_events: usize,
+    resume_window: Duration,
+    resumable_streams: usize,
+}
+
+impl Config {
+    /// The same configuration, also answering to `host` (compared lowercase) in `Host` and
+    /// `Origin`.
+    #[must_use]
+    pub fn allow_host(mut self, host: &str) -> Self {
+        let host = host.to_ascii_lowercase();
+        if !self.allowed_hosts.contains(&host) {
+            self.allowed_hosts.push(host);
+        }
+        self
+    }
+
+    /// Whether `host` (already lowercase, as [`crate::headers::host_of_authority`] gives it)
+    /// is one of [`Config::allowed_hosts`].
+    pub fn is_allowed_host(&self, host: &str) -> bool {
+        self.allowed_hosts.iter().any(|h| h == host)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_local_and_bounded() {
+        let config = Config::default();
+        assert!(config.is_allowed_host("localhost"));
+        assert!(config.is_allowed_host("[::1]"));
+        assert!(!config.is_allowed_host("evil.example"));
+        assert!(!config.modern_only);
+        assert_eq!(config.max_body, 4 * 1024 * 1024);
+        assert!(config.max_connections > 0 && config.max_sessions > 0);
+    }
+
+    #[test]
+    fn the_builder_sets_one_field_each() {
+        let config = Config::default()
+            .allow_host("MCP.Example")
+            .allow_host("mcp.example")
+            .modern_only(true)
+            .session_idle(Duration::from_millis(40));
+        assert!(config.is_allowed_host("mcp.example"));
+        assert_eq!(config.allowed_hosts.len(), 4);
+        assert!(config.modern_only);
+        assert_eq!(config.session_idle, Duration::from_millis(40));
+        assert_eq!(config.max_body, Config::default().max_body);
+    }
+}

@@ -1,0 +1,54 @@
+//! A Model Context Protocol server transport for the types `mcp-codegen` generates: Streamable
+//! HTTP with the checks and bounds both eras need (2026-07-28 stateless requests, and
+//! 2025-11-25 legacy sessions on the same endpoint).
+//!
+//! The crate holds no schema: it is generic over [`Schema`], a binding trait that the user's
+//! generated module satisfies through [`bind!`] (as tonic is generic over tonic-build's
+//! output). What it offers today:
+//!
+//! - [`Config`]: every bound and switch of the server in one struct, with safe defaults and
+//!   a builder;
+//! - [`serve`]: the hardened accept loop (header-read timeout, connection cap, graceful
+//!   shutdown with a deadline) for any axum `Router`;
+//! - [`checks`]: the checks of a POST before its body is read as a message (each routing
+//!   header once, `Host`/`Origin` against DNS rebinding, `Content-Type`, `Accept`, the body
+//!   limit and timeout), each answered with its JSON-RPC error and HTTP status;
+//! - [`Refused`]: a request refused with a JSON-RPC error (`RpcError`) and its HTTP status;
+//! - [`probe`]: the envelope of a message read from its bytes without building it;
+//! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
+//! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
+//! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
+//!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
+//!
+//! ```
+//! use std::time::Duration;
+//!
+//! let config = mcp_server::Config::default()
+//!     .allow_host("mcp.example")
+//!     .max_body(1 << 20)
+//!     .body_read(Duration::from_secs(5));
+//! assert!(config.allowed_hosts.iter().any(|h| h == "localhost"));
+//! assert!(config.allowed_hosts.iter().any(|h| h == "mcp.example"));
+//! assert_eq!(config.max_body, 1 << 20);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod accept;
+pub mod answer;
+pub mod checks;
+mod config;
+pub mod headers;
+pub mod probe;
+mod refused;
+mod schema;
+pub mod sse;
+mod status;
+pub mod streams;
+pub mod work;
+
+pub use accept::serve;
+pub use config::Config;
+pub use refused::Refused;
+pub use schema::Schema;
+pub use status::{BOUND_REACHED, bound_reached, status_for, status_of};
