@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CRATES=(mcp-derive mcp-runtime mcp-codegen) # the publish order
+CRATES=(mcp-derive mcp-runtime mcp-codegen mcp-server mcp-client) # the publish order
 read -r VERSION TARGET < <(cargo metadata --format-version 1 --no-deps --locked | python3 -c '
 import json, sys
 m = json.load(sys.stdin)

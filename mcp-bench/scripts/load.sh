@@ -27,8 +27,10 @@ ROUNDS=${ROUNDS:-1}
 OUT=$ROOT/target/load-bench
 mkdir -p "$OUT"
 
-cargo build --release --locked -p mcp-conformance-server
-OURS=${OURS:-$ROOT/target/release/mcp-conformance-server}
+if [[ -z ${OURS:-} ]]; then
+  cargo build --release --locked -p mcp-conformance-server
+  OURS=$ROOT/target/release/mcp-conformance-server
+fi
 LOAD_TARGET=$ROOT/target/load
 cargo build --release --manifest-path mcp-bench/load/Cargo.toml --target-dir "$LOAD_TARGET"
 RMCP=$LOAD_TARGET/release/rmcp-server
