@@ -17,6 +17,8 @@
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
+//! - [`bridge`]: a modern handler that answers `input_required`, served to a legacy session
+//!   (its input requests asked of the client as server-to-client requests);
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
 //!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
 //!
@@ -36,6 +38,7 @@
 
 pub mod accept;
 pub mod answer;
+pub mod bridge;
 pub mod checks;
 mod config;
 pub mod headers;

@@ -2,9 +2,9 @@
 //! the generated conversions (`TryFrom` between `mcp::v2025_11_25` and `mcp::v2026_07_28`).
 
 use mcp_runtime::Request;
-use mcp_runtime::bridge::Retry;
 use mcp_runtime::era::{Era, ErrorCodeFact};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
+use mcp_server::bridge::Retry;
 use serde_json::{Map, Value};
 
 use crate::mcp;

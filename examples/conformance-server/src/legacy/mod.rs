@@ -10,7 +10,7 @@
 //! - every other request is read as its 2025-11-25 type, converted to the 2026-07-28 type by
 //!   the generated conversions (with the session's capabilities and client in `_meta`, as a
 //!   modern client sends them with each request), and answered by the modern handler through
-//!   `mcp_runtime::bridge`: an `input_required` answer becomes server-to-client requests on
+//!   `mcp_server::bridge`: an `input_required` answer becomes server-to-client requests on
 //!   the request's SSE stream ([`peer`]), and the final result is converted back
 //!   ([`convert`]), as is an error whose code 2025-11-25 writes otherwise (an unknown
 //!   resource: the generated `ERROR_CODE_FACTS`);
@@ -460,7 +460,7 @@ async fn serve(
 ) -> Result<String, Refused> {
     let notifier = Notifier::new(Some(tx.clone()), &meta).legacy();
     let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.config.input_timeout);
-    let handler = |retry: Option<mcp_runtime::bridge::Retry>| {
+    let handler = |retry: Option<mcp_server::bridge::Retry>| {
         let ctx = Ctx {
             id: id.clone(),
             meta: meta.clone(),
@@ -481,7 +481,7 @@ async fn serve(
             convert::result_of(&id, &text)
         }
     };
-    use mcp_runtime::bridge::{self, BridgeError};
+    use mcp_server::bridge::{self, BridgeError};
     match bridge::serve(handler, &peer, MAX_ROUNDS).await {
         Ok(result) => result_text(&id, convert::result_to_legacy(&id, &method, result)?),
         Err(BridgeError::Handler(f)) => Err(convert::failure_to_legacy(f)),

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_runtime::Request;
-use mcp_runtime::bridge::Peer;
+use mcp_server::bridge::Peer;
 use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;

@@ -27,7 +27,7 @@
 //! server-to-client requests are the [`Peer`]'s (the generated `From`/`TryFrom` impls).
 //!
 //! ```
-//! use mcp_runtime::bridge::{self, Peer, Retry};
+//! use mcp_server::bridge::{self, Peer, Retry};
 //! use serde_json::{Value, json};
 //!
 //! /// A client that answers every input request with the same elicitation result.
@@ -58,7 +58,7 @@ use std::future::Future;
 
 use serde_json::{Map, Value};
 
-use crate::result_type::INPUT_REQUIRED;
+use mcp_runtime::result_type::INPUT_REQUIRED;
 
 /// The member a result's kind is read from.
 const RESULT_TYPE: &str = "resultType";
