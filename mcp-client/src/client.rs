@@ -39,8 +39,6 @@ mod tasks;
 
 use crate::stdio::Pipe;
 use listener::Listener;
-#[cfg(test)]
-pub(crate) use listener::MAX_EVENT_BYTES;
 
 /// The modern revisions (a protocol version on every request) this client speaks, preferred
 /// first: what its requests declare and what it looks for in a server's `supportedVersions`
@@ -271,33 +269,48 @@ impl<B: Binding> Client<B> {
             .send()
             .await
             .map_err(|e| ClientError::Http(e.to_string()))?;
-        let status = resp.status();
-        let sse = crate::sse::is_sse(&resp);
-        let text = resp
-            .text()
-            .await
-            .map_err(|e| ClientError::Http(e.to_string()))?;
-        let read = |data: &str| {
-            let e = serde_json::from_str::<Envelope<B::RequestId>>(data).ok()?;
-            let answers = e.result.is_some() || e.error.is_some();
-            Some((e.id, answers, e.error.is_some()))
-        };
-        let message = if sse {
-            let events = crate::sse::all_data(&text);
-            events
-                .iter()
-                .for_each(|d| log_progress_event(&self.config.log, d));
-            // The response is the event that carries our id with a result or an error; the
-            // others are notifications about the request.
-            events.into_iter().find_map(|d| match read(&d)? {
-                (Some(i), true, is_error) if i == *id => Some(Answer { text: d, is_error }),
-                _ => None,
-            })
-        } else {
-            // An error may come without an id (when the server could not read the request's).
-            read(&text).map(|(_, _, is_error)| Answer { text, is_error })
-        };
-        Ok((status.as_u16(), message))
+        let status = resp.status().as_u16();
+        let max = self.config.max_message;
+        if crate::sse::is_sse(&resp) {
+            return Ok((status, self.response_event(resp, id).await?));
+        }
+        let text = crate::body::read_all(resp, max).await?;
+        // An error may come without an id (when the server could not read the request's).
+        let message = read_envelope::<B>(&text).map(|(_, _, is_error)| Answer { text, is_error });
+        Ok((status, message))
+    }
+
+    /// The event of an SSE response that answers request `id` (its id, with a result or an
+    /// error), read as the events arrive; the others are notifications about the request,
+    /// logged. `None` when the stream ends without it.
+    async fn response_event(
+        &self,
+        mut resp: reqwest::Response,
+        id: &B::RequestId,
+    ) -> Result<Option<Answer>, ClientError> {
+        let mut events = crate::sse::Events::default();
+        let mut ended = false;
+        while !ended {
+            let chunk = resp.chunk().await.map_err(crate::body::unread)?;
+            // The stream's end completes an event not closed by a blank line.
+            let data = match &chunk {
+                Some(chunk) => events.push(chunk),
+                None => {
+                    ended = true;
+                    events.push(b"\n\n")
+                }
+            };
+            crate::body::check_event(&events, &data, self.config.max_message)?;
+            for d in data {
+                log_progress_event(&self.config.log, &d);
+                if let Some((Some(i), true, is_error)) = read_envelope::<B>(&d)
+                    && i == *id
+                {
+                    return Ok(Some(Answer { text: d, is_error }));
+                }
+            }
+        }
+        Ok(None)
     }
 
     /// Sends `request` and reads the answer as its response.
@@ -645,6 +658,14 @@ fn held(status: Option<u16>, answer: Option<&Answer>) -> era::Answer<'_> {
         (None, Some(_)) => era::Answer::Stdio(body),
         (None, None) => era::Answer::NoResponse,
     }
+}
+
+/// The id of a JSON-RPC message, whether it answers (a result or an error), and whether with
+/// an error; `None` when it is not a JSON-RPC message.
+fn read_envelope<B: Binding>(data: &str) -> Option<(Option<B::RequestId>, bool, bool)> {
+    let e = serde_json::from_str::<Envelope<B::RequestId>>(data).ok()?;
+    let answers = e.result.is_some() || e.error.is_some();
+    Some((e.id, answers, e.error.is_some()))
 }
 
 /// The final answer of a response that can only be one (a `tasks/*` request's).

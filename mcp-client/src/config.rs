@@ -6,6 +6,9 @@ use std::time::Duration;
 
 use crate::binding::Binding;
 
+/// The default of [`Config::with_max_message`]: 4 MiB.
+pub const DEFAULT_MAX_MESSAGE: usize = 4 * 1024 * 1024;
+
 /// The handler of input requests: the answer to an elicitation, a sampling or a roots request,
 /// in either era (a legacy server's request is read as the modern input request it stands
 /// for).
@@ -29,6 +32,7 @@ pub struct Config<B: Binding> {
     pub(crate) max_rounds: usize,
     pub(crate) max_task_wait: Duration,
     pub(crate) headers: Vec<(String, String)>,
+    pub(crate) max_message: usize,
 }
 
 impl<B: Binding> Clone for Config<B> {
@@ -44,6 +48,7 @@ impl<B: Binding> Clone for Config<B> {
             max_rounds: self.max_rounds,
             max_task_wait: self.max_task_wait,
             headers: self.headers.clone(),
+            max_message: self.max_message,
         }
     }
 }
@@ -53,7 +58,8 @@ impl<B: Binding> Config<B> {
     /// server's input requests with `respond` (which must answer every kind `capabilities`
     /// declares). Logs nothing ([`Config::with_log`]). Gives up on a response after 20 s without a byte, on a connection after
     /// 10 s, on a call after 8 input rounds, on a task after 600 s; a stdio server that does
-    /// not answer the probe within 10 s is taken for a legacy one.
+    /// not answer the probe within 10 s is taken for a legacy one. Reads no message (a JSON
+    /// body, an SSE event, a stdio line) over [`DEFAULT_MAX_MESSAGE`] bytes.
     pub fn new(
         capabilities: B::Capabilities,
         client_info: B::Implementation,
@@ -70,6 +76,7 @@ impl<B: Binding> Config<B> {
             max_rounds: 8,
             max_task_wait: Duration::from_secs(600),
             headers: Vec::new(),
+            max_message: DEFAULT_MAX_MESSAGE,
         }
     }
 
@@ -118,6 +125,17 @@ impl<B: Binding> Config<B> {
     #[must_use]
     pub fn with_max_task_wait(mut self, wait: Duration) -> Self {
         self.max_task_wait = wait;
+        self
+    }
+
+    /// The largest message the client reads from the server, in bytes: a JSON response body,
+    /// one event of an SSE stream (a stream may carry many), a stdio line. A larger one is an
+    /// error ([`ClientError::Http`](crate::ClientError::Http) or
+    /// [`ClientError::Stdio`](crate::ClientError::Stdio)), read no further: the client never
+    /// holds more of it than this.
+    #[must_use]
+    pub fn with_max_message(mut self, bytes: usize) -> Self {
+        self.max_message = bytes;
         self
     }
 

@@ -57,6 +57,7 @@ macro_rules! note {
 
 mod bind;
 mod binding;
+mod body;
 mod client;
 mod config;
 mod era_cache;
@@ -73,7 +74,7 @@ pub use binding::{
     TaskStatus,
 };
 pub use client::{Client, MODERN_VERSIONS};
-pub use config::{Config, Log, Respond};
+pub use config::{Config, DEFAULT_MAX_MESSAGE, Log, Respond};
 pub use error::{ClientError, RpcError};
 pub use legacy::VERSION as LEGACY_VERSION;
 pub use mcp_runtime::era::Era;

@@ -18,15 +18,6 @@ pub(crate) fn is_sse(resp: &reqwest::Response) -> bool {
         .is_some_and(|c| c.starts_with("text/event-stream"))
 }
 
-/// The data of every event of a whole SSE body, the last one also when the body ends without
-/// the blank line that closes it.
-pub(crate) fn all_data(body: &str) -> Vec<String> {
-    let mut events = Events::default();
-    let mut data = events.push(body.as_bytes());
-    data.extend(events.push(b"\n\n"));
-    data
-}
-
 /// The state of one SSE stream (kept across a reconnection, which resumes it).
 #[derive(Debug, Default)]
 pub(crate) struct Events {

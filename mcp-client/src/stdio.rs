@@ -32,8 +32,6 @@ use crate::config::{Config, Respond};
 use crate::error::ClientError;
 use crate::legacy;
 
-/// The longest line (one message) the client reads from the server.
-pub const MAX_LINE_BYTES: usize = 4 * 1024 * 1024;
 /// How long [`Pipe::close`] waits for the server to exit once its stdin is closed.
 const EXIT_WAIT: Duration = Duration::from_secs(5);
 
@@ -56,7 +54,7 @@ pub fn spawn<B: Binding>(
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(ClientError::Stdio("the server's stdio is not piped".into()));
     };
-    let mut pipe = Pipe::new(stdout, stdin, std::sync::Arc::clone(&config.log));
+    let mut pipe = Pipe::new(stdout, stdin, &config);
     pipe.child = Some(child);
     Client::over(pipe, config)
 }
@@ -68,8 +66,7 @@ pub fn connect_streams<B: Binding>(
     writer: impl AsyncWrite + Unpin + Send + 'static,
     config: Config<B>,
 ) -> Result<Client<B>, ClientError> {
-    let log = std::sync::Arc::clone(&config.log);
-    Client::over(Pipe::new(reader, writer, log), config)
+    Client::over(Pipe::new(reader, writer, &config), config)
 }
 
 /// The two streams of a stdio server, and its process if the client launched it.
@@ -78,19 +75,22 @@ pub(crate) struct Pipe {
     writer: Option<Box<dyn AsyncWrite + Unpin + Send>>,
     child: Option<Child>,
     log: crate::Log,
+    /// The longest line (one message) read from the server (`Config::with_max_message`).
+    max_line: usize,
 }
 
 impl Pipe {
-    fn new(
+    fn new<B: Binding>(
         reader: impl AsyncRead + Unpin + Send + 'static,
         writer: impl AsyncWrite + Unpin + Send + 'static,
-        log: crate::Log,
+        config: &Config<B>,
     ) -> Self {
         Pipe {
             reader: BufReader::new(Box::new(reader)),
             writer: Some(Box::new(writer)),
             child: None,
-            log,
+            log: std::sync::Arc::clone(&config.log),
+            max_line: config.max_message,
         }
     }
 
@@ -110,7 +110,7 @@ impl Pipe {
     }
 
     /// The next line the server writes, without its newline; `None` once its output ends.
-    /// A line over [`MAX_LINE_BYTES`] is an error (it is not held).
+    /// A line over the configured bound is an error (it is not held).
     async fn read_line(&mut self) -> Result<Option<Vec<u8>>, ClientError> {
         let io = |e: std::io::Error| ClientError::Stdio(format!("reading from the server: {e}"));
         let mut line = Vec::new();
@@ -125,9 +125,10 @@ impl Pipe {
             };
             line.extend_from_slice(&buf[..taken]);
             self.reader.consume(taken);
-            if line.len() > MAX_LINE_BYTES {
+            if line.len() > self.max_line {
                 return Err(ClientError::Stdio(format!(
-                    "a line of the server's output passed {MAX_LINE_BYTES} bytes"
+                    "a line of the server's output passed {} bytes (Config::with_max_message)",
+                    self.max_line
                 )));
             }
             if ended {

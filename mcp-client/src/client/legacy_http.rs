@@ -150,6 +150,7 @@ impl<B: Binding> Client<B> {
             headers: self.config.headers.clone(),
             log: std::sync::Arc::clone(&self.config.log),
             respond: std::sync::Arc::clone(&self.config.respond),
+            max_message: self.config.max_message,
         }
     }
 
@@ -219,7 +220,6 @@ impl<B: Binding> Client<B> {
         body: Vec<u8>,
         id: &B::RequestId,
     ) -> Result<(Answer, Option<String>), ClientError> {
-        let http = |e: reqwest::Error| ClientError::Http(e.to_string());
         let resp = self.legacy_send(body).await?;
         let status = resp.status().as_u16();
         let in_session = self.link.as_ref().is_some_and(|l| l.session_id.is_some());
@@ -232,7 +232,7 @@ impl<B: Binding> Client<B> {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         if !sse::is_sse(&resp) {
-            let text = resp.text().await.map_err(http)?;
+            let text = crate::body::read_all(resp, self.config.max_message).await?;
             let is_error = serde_json::from_str::<Envelope<B::RequestId>>(&text)
                 .map_err(|e| {
                     ClientError::Http(format!("HTTP {status}: not a JSON-RPC response: {e}"))
@@ -258,7 +258,9 @@ impl<B: Binding> Client<B> {
         let mut events = sse::Events::default();
         for reconnect in 0..=sse::MAX_RECONNECTS {
             while let Some(chunk) = resp.chunk().await.map_err(http)? {
-                for data in events.push(&chunk) {
+                let completed = events.push(&chunk);
+                crate::body::check_event(&events, &completed, self.config.max_message)?;
+                for data in completed {
                     if let Some(answer) = self.on_event(&data, id).await? {
                         return Ok(answer);
                     }

@@ -15,7 +15,7 @@
 //! server's `retry`, as a request's stream is.
 //!
 //! Bounded: one event at a time (a server request is answered before the next event is read),
-//! an event (or a line) larger than [`MAX_EVENT_BYTES`] ends the reading instead of being
+//! an event (or a line) larger than the configured bound (`Config::with_max_message`) ends the reading instead of being
 //! buffered on, and at most [`MAX_RECONNECTS`] resumes in a row that bring no event. Stopped cleanly by [`Listener::stop`]: the task finishes the answer it is
 //! sending, then drops the stream (its connection closes); dropped without `stop`, it is
 //! aborted.
@@ -33,8 +33,6 @@ use crate::legacy::{self, Link};
 use crate::sse;
 use crate::sse::{DEFAULT_RETRY, MAX_RECONNECTS};
 
-/// The largest event the GET stream's reader holds while it is incomplete.
-pub(crate) const MAX_EVENT_BYTES: usize = 4 * 1024 * 1024;
 /// How long [`Listener::stop`] lets the task finish the answer it is sending.
 const STOP_WAIT: Duration = Duration::from_secs(5);
 /// How long [`Listener::open`] waits for the server's answer to the GET.
@@ -50,6 +48,8 @@ pub(super) struct Outbox<B: Binding> {
     pub headers: Vec<(String, String)>,
     pub log: crate::Log,
     pub respond: Respond<B>,
+    /// The largest event the GET stream may send (`Config::with_max_message`).
+    pub max_message: usize,
 }
 
 impl<B: Binding> Outbox<B> {
@@ -198,7 +198,11 @@ async fn read<B: Binding>(
                 continue;
             }
         };
-        for data in events.push(&chunk) {
+        let completed = events.push(&chunk);
+        if let Err(e) = crate::body::check_event(&events, &completed, outbox.max_message) {
+            return note!(outbox.log, "the GET stream: {e}");
+        }
+        for data in completed {
             reconnects = 0;
             // A priming event carries no data; anything else that is not JSON is skipped.
             let Ok(message) = serde_json::from_str::<Value>(&data) else {
@@ -207,12 +211,6 @@ async fn read<B: Binding>(
             if let Err(e) = outbox.serve(&message, &data).await {
                 note!(outbox.log, "answering on the GET stream: {e}");
             }
-        }
-        if events.buffered() > MAX_EVENT_BYTES {
-            return note!(
-                outbox.log,
-                "the GET stream's event passed {MAX_EVENT_BYTES} bytes: no longer read"
-            );
         }
     }
 }

@@ -370,7 +370,7 @@ async fn no_request_of_the_session_waits_for_the_get_streams_answer() {
 /// A legacy server whose GET stream sends one event that never ends, larger than the bound.
 fn endless_event(seen: &Seen, earlier: &[Seen]) -> Answer {
     if is_get_stream(seen) {
-        let line = format!("data: {}", "x".repeat(crate::client::MAX_EVENT_BYTES));
+        let line = format!("data: {}", "x".repeat(crate::DEFAULT_MAX_MESSAGE));
         return Answer::Sse(vec![
             (Duration::ZERO, line),
             (Duration::from_secs(3600), "\n\n".to_owned()),

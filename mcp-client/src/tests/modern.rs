@@ -379,3 +379,49 @@ async fn a_task_that_outlives_its_ttl_is_given_up_and_cancelled() {
     assert_eq!(last.header("mcp-name"), Some("task-1"));
     assert!(log.iter().filter(|s| s.method() == "tasks/get").count() >= 1);
 }
+
+/// Answers `tools/call` with a result whose text is 64 KiB, as JSON or as one SSE event after
+/// a progress notification.
+fn large_result(seen: &Seen, _: &[Seen]) -> Answer {
+    let text = "x".repeat(64 * 1024);
+    let done = result(
+        seen,
+        json!({"resultType": "complete", "content": [{"type": "text", "text": text}]}),
+    );
+    if seen.header("x-test-sse").is_some() {
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                          "params": {"progressToken": 1, "progress": 1}});
+        return Answer::Sse(vec![
+            (Duration::ZERO, format!("data: {note}\n\n")),
+            (Duration::ZERO, format!("data: {done}\n\n")),
+        ]);
+    }
+    Answer::Json(200, done)
+}
+
+#[tokio::test]
+async fn a_response_larger_than_the_bound_is_refused_json_or_sse() {
+    let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
+    let (url, _) = serve(large_result).await;
+    for sse in [false, true] {
+        let (mut within, mut over) = (config(), config().with_max_message(16 * 1024));
+        if sse {
+            within = within.with_header("x-test-sse", "1");
+            over = over.with_header("x-test-sse", "1");
+        }
+        // Within the bound: read.
+        let mut session = Client::new(&url, within).unwrap();
+        let done = session.call_tool(&tool, args(json!({}))).await;
+        assert!(done.is_ok(), "sse {sse}: {done:?}");
+        // Over it: refused, saying which bound.
+        let mut session = Client::new(&url, over).unwrap();
+        let refused = session.call_tool(&tool, args(json!({}))).await.unwrap_err();
+        let crate::ClientError::Http(message) = &refused else {
+            panic!("sse {sse}: {refused:?}");
+        };
+        assert!(
+            message.contains("passed 16384 bytes"),
+            "sse {sse}: {message}"
+        );
+    }
+}
