@@ -19,6 +19,8 @@
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
 //! - [`bridge`]: a modern handler that answers `input_required`, served to a legacy session
 //!   (its input requests asked of the client as server-to-client requests);
+//! - [`tasks`]: the tasks extension's task store (a trait, and a bounded in-memory default)
+//!   and the work behind each task;
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
 //!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
 //!
@@ -48,6 +50,7 @@ mod schema;
 pub mod sse;
 mod status;
 pub mod streams;
+pub mod tasks;
 pub mod work;
 
 pub use accept::serve;

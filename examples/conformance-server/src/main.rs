@@ -307,7 +307,7 @@ pub fn new_app_with(
     let config = Arc::new(config);
     let app = Arc::new(App {
         sealer,
-        tasks: tasks::store::Store::start(task_settings),
+        tasks: tasks::store::start(task_settings),
         changes,
         shutdown,
         sessions: legacy::sessions::Sessions::new(Arc::clone(&config)),

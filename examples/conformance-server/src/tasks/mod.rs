@@ -10,7 +10,7 @@
 //! - The `tasks/*` methods themselves need the extension on the request
 //!   (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise), and answer `INVALID_PARAMS` for a task
 //!   that is unknown, expired, or another principal's.
-//! - Tasks live in [`store::Store`] for their `ttlMs`.
+//! - Tasks live in [`store::Store`] (`mcp_server::tasks`) for their `ttlMs`.
 
 pub mod store;
 pub mod tools;
@@ -82,7 +82,7 @@ impl TaskRequest {
 
 /// Drops, from a `tasks/update` message, the answers to keys the task does not wait on, before
 /// the message is read: the extension says to ignore them, whatever they hold.
-pub fn ignore_unasked(principal: &str, store: &store::Store, message: &mut Value) {
+pub fn ignore_unasked(principal: &str, store: &std::sync::Arc<store::Store>, message: &mut Value) {
     let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
         return;
     };

@@ -3,6 +3,7 @@
 //! extension (and in the request otherwise); the others can only run as one, so a request
 //! without the extension is refused with `MISSING_REQUIRED_CLIENT_CAPABILITY`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS};
@@ -149,10 +150,7 @@ where
     F: FnOnce(Worker) -> Fut,
     Fut: std::future::Future<Output = Outcome> + Send + 'static,
 {
-    let task = ctx
-        .app
-        .tasks
-        .create(&ctx.principal, work)
+    let task = mcp_server::tasks::create(Arc::clone(&ctx.app.tasks), &ctx.principal, work)
         .map_err(|e| match e {
             NotCreated::NoId(_) => RpcError::new(INTERNAL_ERROR, e.to_string()),
             NotCreated::PrincipalFull(_) | NotCreated::ServerFull(_) => {

@@ -354,7 +354,7 @@ async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
     let (url, app, _stop) = start_app(settings, Config::default()).await;
     assert_eq!(create_task(&url, "a").await.0, 200);
     // Gone without any request to sweep it (an expired task counts until it is swept).
-    assert!(eventually(10 * SECOND, || app.tasks.len() == 0).await);
+    assert!(eventually(10 * SECOND, || app.tasks.is_empty()).await);
     assert_eq!(create_task(&url, "a").await.0, 200, "the slot came back");
 }
 
