@@ -126,6 +126,9 @@ use sha2::{Digest, Sha256};
 
 use crate::ErrorResponse;
 
+mod ring;
+pub use ring::{MAX_KEY_FILE, RingError, random_key};
+
 type HmacSha256 = Hmac<Sha256>;
 
 /// The prefix of every sealed token; names the format so that it can change later.

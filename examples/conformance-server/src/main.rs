@@ -40,7 +40,6 @@ mod mcp {
 // The generated module, bound to `mcp_server` (its request id and error response).
 mcp_server::bind!(pub Mcp = mcp);
 
-use std::io::Read as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -119,8 +118,6 @@ first, then keys that still open. Without either, each process draws a key of it
 
 /// The environment variable that holds a key ring when `--seal-keys` is not given.
 const SEAL_KEYS_VAR: &str = "MCP_SEAL_KEYS";
-/// A key ring file larger than this is refused (a ring of 60 keys is 4 KiB).
-const MAX_KEY_FILE: u64 = 64 * 1024;
 
 struct Args {
     listen: SocketAddr,
@@ -205,47 +202,15 @@ fn parse_args() -> Result<Args, String> {
 }
 
 /// The sealer `seal` describes: its key ring from the file, else from `MCP_SEAL_KEYS`, else one
-/// fresh random key (states sealed by another process, or an earlier run, are then refused).
+/// fresh random key (`Sealer::from_ring`).
 fn sealer(seal: &SealArgs) -> Result<Sealer, String> {
-    let text = match &seal.keys_file {
-        Some(path) => Some(read_key_file(path)?),
-        None => std::env::var(SEAL_KEYS_VAR).ok(),
-    };
-    let source = match &seal.keys_file {
-        Some(path) => path.display().to_string(),
-        None => SEAL_KEYS_VAR.to_owned(),
-    };
-    let keys = match text {
-        Some(text) => mcp_runtime::seal::parse_keys(&text).map_err(|e| format!("{source}: {e}"))?,
-        None => vec![random_key()?],
-    };
-    let sealer = Sealer::from_keys(&keys).ok_or("no sealing key")?;
+    let sealer = Sealer::from_ring(seal.keys_file.as_deref(), SEAL_KEYS_VAR).map_err(|e| {
+        match &seal.keys_file {
+            Some(_) => format!("--seal-keys {e}"),
+            None => e.to_string(),
+        }
+    })?;
     Ok(sealer.with_mode(seal.mode).with_ttl(seal.ttl))
-}
-
-/// A fresh 256-bit key from the operating system's random source.
-fn random_key() -> Result<[u8; 32], String> {
-    let mut key = [0u8; 32];
-    getrandom::fill(&mut key).map_err(|e| format!("no randomness for the sealing key: {e}"))?;
-    Ok(key)
-}
-
-/// The key ring file's text, refused past [`MAX_KEY_FILE`] bytes.
-fn read_key_file(path: &std::path::Path) -> Result<String, String> {
-    let fail = |e: std::io::Error| format!("--seal-keys {}: {e}", path.display());
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .map_err(fail)?
-        .take(MAX_KEY_FILE + 1)
-        .read_to_string(&mut text)
-        .map_err(fail)?;
-    if text.len() as u64 > MAX_KEY_FILE {
-        return Err(format!(
-            "--seal-keys {}: larger than {MAX_KEY_FILE} bytes",
-            path.display()
-        ));
-    }
-    Ok(text)
 }
 
 fn main() -> ExitCode {
@@ -290,7 +255,8 @@ pub fn new_app(
     task_settings: tasks::store::Settings,
     config: Config,
 ) -> Result<(Arc<App>, watch::Sender<bool>), String> {
-    let sealer = Sealer::new(random_key()?).with_mode(Mode::Aead);
+    let key = mcp_runtime::seal::random_key().map_err(|e| e.to_string())?;
+    let sealer = Sealer::new(key).with_mode(Mode::Aead);
     let config = extra_hosts.iter().fold(config, |c, h| c.allow_host(h));
     Ok(new_app_with(config, task_settings, sealer))
 }
