@@ -138,22 +138,11 @@ pub async fn read_body<S: Schema>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
+    use crate::test_support::headers;
     use mcp_tests::mcp;
     use serde_json::Value;
 
     crate::bind!(Mcp = mcp);
-
-    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (k, v) in pairs {
-            map.append(
-                axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
-                HeaderValue::from_str(v).unwrap(),
-            );
-        }
-        map
-    }
 
     /// The status and the JSON-RPC error of a refusal.
     async fn refusal(r: Refusal) -> (StatusCode, Value) {

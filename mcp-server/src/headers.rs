@@ -129,18 +129,7 @@ pub fn header_str<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
-
-    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (k, v) in pairs {
-            map.append(
-                axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
-                HeaderValue::from_str(v).unwrap(),
-            );
-        }
-        map
-    }
+    use crate::test_support::headers;
 
     #[test]
     fn hosts_are_parsed_as_authorities() {

@@ -51,6 +51,8 @@ pub mod sse;
 mod status;
 pub mod streams;
 pub mod tasks;
+#[cfg(test)]
+mod test_support;
 pub mod work;
 
 pub use accept::serve;

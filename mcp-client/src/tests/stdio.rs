@@ -316,6 +316,12 @@ fn spawned(era: &str) -> Client<Mcp> {
 async fn a_spawned_modern_server_is_spoken_to_on_its_stdio_and_exits_when_closed() {
     let mut client = spawned("modern");
     assert_eq!(client.connect().await.unwrap().era, Era::Modern);
+    greet_then_close(client).await;
+}
+
+/// Calls the fixture's one tool, which greets the name its elicitation is answered with, then
+/// closes the server's stdin, after which the server exits.
+async fn greet_then_close(mut client: Client<Mcp>) {
     let tools = client.list_tools().await.unwrap();
     let done = client
         .call_tool(&tools[0], Default::default())
@@ -333,14 +339,5 @@ async fn a_spawned_legacy_server_is_initialized_and_its_requests_answered_on_its
     let connected = client.connect().await.unwrap();
     assert_eq!(connected.era, Era::Legacy);
     assert_eq!(connected.server.as_deref(), Some("legacy-stdio"));
-    let tools = client.list_tools().await.unwrap();
-    let done = client
-        .call_tool(&tools[0], Default::default())
-        .await
-        .unwrap();
-    // The greeting carries the name the client answered the server's elicitation with.
-    assert_eq!(first_text(&done), "Hello, Ada!");
-    tokio::time::timeout(Duration::from_secs(10), client.close())
-        .await
-        .expect("the server exits once its stdin is closed");
+    greet_then_close(client).await;
 }
