@@ -37,7 +37,8 @@ mod legacy_http;
 mod listener;
 mod tasks;
 
-use crate::stdio::Pipe;
+use crate::answer::{Answer, log_progress_event};
+use crate::pipe::Pipe;
 use listener::Listener;
 
 /// The modern revisions (a protocol version on every request) this client speaks, preferred
@@ -60,12 +61,6 @@ struct Envelope<Id> {
     result: Option<serde::de::IgnoredAny>,
     #[serde(default)]
     error: Option<serde::de::IgnoredAny>,
-}
-
-/// The JSON-RPC response to one request, as the JSON text it came in.
-pub(crate) struct Answer {
-    pub text: String,
-    pub is_error: bool,
 }
 
 /// How [`Client::until_done`] sends a request and its retries.
@@ -677,27 +672,6 @@ fn done_only<B: Binding, R: Outgoing<B>>(response: R::Response) -> Result<R::Don
             R::METHOD
         ))),
     }
-}
-
-/// Logs one event's data if it is a progress notification (`params.progress`, the same in both
-/// eras), its numbers as the protocol's numbers read (`3`, never `3.0`).
-pub(crate) fn log_progress_event(log: &crate::Log, data: &str) {
-    let Ok(note) = serde_json::from_str::<Value>(data.trim()) else {
-        return;
-    };
-    let Some(params) = note.get("params").filter(|_| note.get("id").is_none()) else {
-        return;
-    };
-    let number = |v: &Value| v.as_f64().map_or_else(|| v.to_string(), |n| n.to_string());
-    let Some(progress) = params.get("progress").map(number) else {
-        return;
-    };
-    let total = params.get("total").map(number).unwrap_or_default();
-    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
-    note!(
-        log,
-        "notifications/progress: {progress}/{total} {message:?}"
-    );
 }
 
 /// The `Mcp-Param-*` headers of a call of `tool`; an error for a tool with invalid

@@ -55,6 +55,7 @@ macro_rules! note {
     };
 }
 
+mod answer;
 mod bind;
 mod binding;
 mod body;
@@ -64,6 +65,7 @@ mod era_cache;
 mod error;
 pub mod headers;
 mod legacy;
+mod pipe;
 mod sse;
 pub mod stdio;
 #[cfg(test)]

@@ -8,7 +8,8 @@ use mcp_runtime::era::Era;
 use serde_json::Value;
 
 use super::listener::{Listener, Outbox};
-use super::{Answer, Client, ClientError, Connected, Envelope};
+use super::{Client, ClientError, Connected, Envelope};
+use crate::answer::Answer;
 use crate::binding::{Binding, Outgoing};
 use crate::error::read_error;
 use crate::legacy::{self, Link};

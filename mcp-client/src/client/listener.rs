@@ -102,7 +102,7 @@ impl<B: Binding> Outbox<B> {
             }
             (Some(method), None) => {
                 note!(self.log, "notification {method}");
-                super::log_progress_event(&self.log, data);
+                crate::answer::log_progress_event(&self.log, data);
                 Ok(true)
             }
             (None, _) => Ok(false),
