@@ -27,6 +27,16 @@ pub fn start(settings: Settings) -> Arc<Store> {
     MemoryStore::<mcp::DetailedTask>::start(settings)
 }
 
+/// Each status of the generated `TaskStatus` and the store's name for it: the one list both
+/// directions read.
+const STATUSES: [(mcp::TaskStatus, Status); 5] = [
+    (mcp::TaskStatus::Working, Status::Working),
+    (mcp::TaskStatus::InputRequired, Status::InputRequired),
+    (mcp::TaskStatus::Completed, Status::Completed),
+    (mcp::TaskStatus::Failed, Status::Failed),
+    (mcp::TaskStatus::Cancelled, Status::Cancelled),
+];
+
 impl TaskState for mcp::DetailedTask {
     type InputRequest = mcp::InputRequest;
     type InputResponse = mcp::InputResponse;
@@ -44,23 +54,16 @@ impl TaskState for mcp::DetailedTask {
     }
 
     fn status(&self) -> Status {
-        match self.status {
-            mcp::TaskStatus::Working => Status::Working,
-            mcp::TaskStatus::InputRequired => Status::InputRequired,
-            mcp::TaskStatus::Completed => Status::Completed,
-            mcp::TaskStatus::Failed => Status::Failed,
-            mcp::TaskStatus::Cancelled => Status::Cancelled,
-        }
+        STATUSES
+            .iter()
+            .find(|(generated, _)| *generated == self.status)
+            .map_or(Status::Working, |(_, status)| *status)
     }
 
     fn set_status(&mut self, status: Status, message: String) {
-        self.status = match status {
-            Status::Working => mcp::TaskStatus::Working,
-            Status::InputRequired => mcp::TaskStatus::InputRequired,
-            Status::Completed => mcp::TaskStatus::Completed,
-            Status::Failed => mcp::TaskStatus::Failed,
-            Status::Cancelled => mcp::TaskStatus::Cancelled,
-        };
+        if let Some((generated, _)) = STATUSES.iter().find(|(_, s)| *s == status) {
+            self.status = *generated;
+        }
         self.status_message = Some(message);
     }
 
