@@ -53,6 +53,9 @@ pub struct Config {
     pub resume_window: Duration,
     /// Ended streams kept resumable per legacy session: beyond them the oldest goes first.
     pub resumable_streams: usize,
+    /// Requests of one stdio connection handled at once (`crate::stdio`): one more is answered
+    /// with the bound-reached error until one of them is answered.
+    pub max_in_flight: usize,
 }
 
 /// The hosts a server on this machine answers to by default.
@@ -76,6 +79,7 @@ impl Default for Config {
             replay_events: 64,
             resume_window: Duration::from_secs(60),
             resumable_streams: 16,
+            max_in_flight: 64,
         }
     }
 }
@@ -111,6 +115,7 @@ setters! {
     replay_events: usize,
     resume_window: Duration,
     resumable_streams: usize,
+    max_in_flight: usize,
 }
 
 impl Config {

@@ -1,6 +1,6 @@
 //! A Model Context Protocol server transport for the types `mcp-codegen` generates: Streamable
 //! HTTP with the checks and bounds both eras need (2026-07-28 stateless requests, and
-//! 2025-11-25 legacy sessions on the same endpoint).
+//! 2025-11-25 legacy sessions on the same endpoint), and stdio (newline-delimited JSON-RPC).
 //!
 //! The crate holds no schema: it is generic over [`Schema`], a binding trait that the user's
 //! generated module satisfies through [`bind!`] (as tonic is generic over tonic-build's
@@ -17,6 +17,8 @@
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
+//! - [`stdio`]: the stdio transport, newline-delimited JSON-RPC over any byte stream, for
+//!   any [`stdio::Handler`];
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
 //!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
 //!
@@ -44,6 +46,7 @@ mod refused;
 mod schema;
 pub mod sse;
 mod status;
+pub mod stdio;
 pub mod streams;
 pub mod work;
 
