@@ -28,7 +28,8 @@ pub const USAGE: &str = "Bounds (defaults in brackets; RELIABILITY.md says what 
   --input-timeout-ms <ms>     for a legacy client to answer a server request [60000]
   --replay-events <n>         events kept per legacy stream for a resume [64]
   --resume-window-ms <ms>     an ended legacy stream stays resumable for [60000]
-  --resumable-streams <n>     ended streams kept resumable per legacy session [16]";
+  --resumable-streams <n>     ended streams kept resumable per legacy session [16]
+  --max-in-flight <n>         requests handled at once on --stdio [64]";
 
 /// Applies option `flag` (taking its value from `args`) to `limits` or `tasks`. `None` if
 /// `flag` is not one of [`USAGE`]'s (and then nothing is taken from `args`); else whether its
@@ -55,6 +56,7 @@ pub fn apply(
         "--replay-events" => Box::new(|n| limits.replay_events = to_usize(n)),
         "--resume-window-ms" => Box::new(|n| limits.resume_window = millis(n)),
         "--resumable-streams" => Box::new(|n| limits.resumable_streams = to_usize(n)),
+        "--max-in-flight" => Box::new(|n| limits.max_in_flight = to_usize(n)),
         _ => return None,
     };
     Some(positive(flag, args.next()).map(set))
