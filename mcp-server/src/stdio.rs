@@ -20,6 +20,42 @@
 //!   [`Config::shutdown_grace`]) and [`serve`] returns.
 //!
 //! Nothing is written to the output but JSON-RPC messages: logs belong on stderr.
+//!
+//! A handler is any `Fn(Message, Outgoing) -> impl Future<Output = Option<String>>` (or a type
+//! that implements [`Handler`]); [`serve_stdio`] serves it on the process's stdin and stdout:
+//!
+//! ```
+//! use mcp_server::stdio::{Kind, Message, Outgoing};
+//! use serde_json::{Value, json};
+//! use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> std::io::Result<()> {
+//! // Answers every request with its method, after a notification.
+//! let echo = |message: Message, out: Outgoing| async move {
+//!     let request: Value = serde_json::from_slice(&message.line).ok()?;
+//!     if message.kind != Kind::Request {
+//!         return None;
+//!     }
+//!     let note = json!({"jsonrpc": "2.0", "method": "notifications/message"});
+//!     out.send(note.to_string()).await.ok()?;
+//!     Some(json!({"jsonrpc": "2.0", "id": request["id"], "result": {}}).to_string())
+//! };
+//! let (mut client, server_input) = tokio::io::duplex(4096);
+//! let (server_output, replies) = tokio::io::duplex(4096);
+//! let config = mcp_server::Config::default();
+//! let server = tokio::spawn(async move {
+//!     mcp_server::stdio::serve(server_input, server_output, echo, &config).await
+//! });
+//! client.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\"}\n").await?;
+//! let mut lines = BufReader::new(replies).lines();
+//! assert!(lines.next_line().await?.unwrap().contains("notifications/message"));
+//! assert_eq!(lines.next_line().await?.unwrap(), r#"{"id":1,"jsonrpc":"2.0","result":{}}"#);
+//! drop(client); // the end of input: the loop returns
+//! server.await??;
+//! # Ok(())
+//! # }
+//! ```
 
 use std::collections::HashMap;
 use std::future::Future;
