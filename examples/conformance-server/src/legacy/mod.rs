@@ -20,6 +20,9 @@
 //! id naming its stream, a handler may have the connection ended early (`test_reconnection`),
 //! and a `GET` with `Last-Event-ID` replays that stream from there and goes on with it.
 //!
+//! Over stdio (`crate::stdio`) the process is the one session: [`open`] and [`start`] serve
+//! it as they serve a session's POSTs, without the HTTP answers.
+//!
 //! The transport's answers (2025-11-25 `basic/transports`): a request of a session without
 //! `Mcp-Session-Id` is refused with 400, one with an id the server does not know (or that
 //! another principal opened) with 404; `DELETE` ends a session; `GET` opens its stream.
