@@ -239,6 +239,37 @@ async fn a_cancelled_request_is_stopped_and_not_answered() {
 }
 
 #[tokio::test]
+async fn a_request_cancelled_while_it_asks_its_client_frees_the_server_request() {
+    let mut client = start();
+    client.send(&initialize(1)).await;
+    assert_eq!(client.next().await["id"], 1);
+    let call = json!({"name": "test_elicitation", "arguments": {"message": "Who?"}});
+    client.send(&request(2, "tools/call", call)).await;
+    assert_eq!(client.next().await["method"], "elicitation/create");
+    let session = client
+        .app
+        .sessions
+        .find_any()
+        .expect("the process's session");
+    assert_eq!(session.waiting(), 1);
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 2}}),
+        )
+        .await;
+    let app = Arc::clone(&client.app);
+    assert!(eventually(Duration::from_secs(5), || app.running.now() == 0).await);
+    assert_eq!(
+        session.waiting(),
+        0,
+        "the cancelled request's elicitation is forgotten"
+    );
+    client.send(&request(3, "ping", json!({}))).await;
+    assert_eq!(client.next().await["id"], 3);
+}
+
+#[tokio::test]
 async fn the_end_of_input_ends_the_work_in_flight() {
     let mut client = start();
     client.send(&initialize(1)).await;
