@@ -275,7 +275,9 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The requests in flight, by the JSON text of their id.
+/// The requests in flight, by the JSON text of their id. A request stays listed until its task
+/// has ended (its [`Listed`] guard is dropped with it), a cancelled one too: the bound counts
+/// the tasks alive, and an id is never listed twice at once.
 #[derive(Default, Clone)]
 struct InFlight(Arc<Mutex<HashMap<String, AbortHandle>>>);
 
@@ -292,9 +294,10 @@ impl Drop for Listed {
 }
 
 impl InFlight {
-    /// Stops the request of `key`; false if it is not in flight.
+    /// Stops the request of `key` (it is unlisted once its task has ended); false if it is
+    /// not in flight.
     fn cancel(&self, key: &str) -> bool {
-        match lock(&self.0).remove(key) {
+        match lock(&self.0).get(key) {
             Some(task) => {
                 task.abort();
                 true
@@ -305,9 +308,15 @@ impl InFlight {
 
     /// Stops every request in flight.
     fn cancel_all(&self) {
-        for (_, task) in lock(&self.0).drain() {
+        for task in lock(&self.0).values() {
             task.abort();
         }
+    }
+
+    /// How many requests are listed.
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        lock(&self.0).len()
     }
 }
 

@@ -245,6 +245,30 @@ async fn requests_beyond_the_bound_are_refused_until_one_ends() {
 }
 
 #[tokio::test]
+async fn a_cancelled_request_stays_listed_until_its_task_has_ended() {
+    let in_flight = InFlight::default();
+    let (started, mut running) = mpsc::channel::<()>(1);
+    let guard = Listed {
+        in_flight: in_flight.clone(),
+        key: "1".to_owned(),
+    };
+    let task = tokio::spawn(async move {
+        let _listed = guard;
+        let _started = started;
+        std::future::pending::<()>().await
+    });
+    lock(&in_flight.0).insert("1".to_owned(), task.abort_handle());
+    assert!(in_flight.cancel("1"));
+    // Aborted, not yet dropped (nothing has run since: a current-thread runtime).
+    assert_eq!(in_flight.len(), 1, "listed until its task has ended");
+    // Its task ends (the channel's sender is dropped with it), and only then is it unlisted.
+    assert_eq!(running.recv().await, None);
+    assert!(task.await.unwrap_err().is_cancelled());
+    assert_eq!(in_flight.len(), 0);
+    assert!(!in_flight.cancel("1"));
+}
+
+#[tokio::test]
 async fn lines_are_read_within_their_bound() {
     let input: &[u8] = b"{\"a\":1}\r\n\n0123456789abcdef\nlast";
     let mut reader = BufReader::with_capacity(4, input);
