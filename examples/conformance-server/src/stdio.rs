@@ -116,10 +116,14 @@ impl Server {
     }
 }
 
+/// The connection is over (its input ended): the session ends with it.
 impl Drop for Server {
     fn drop(&mut self) {
         if let Some(follow) = lock(&self.changes).take() {
             follow.abort();
+        }
+        if let Some(session) = self.session.get() {
+            self.app.sessions.end(&session.id, PRINCIPAL);
         }
     }
 }

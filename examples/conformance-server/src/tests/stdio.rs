@@ -283,5 +283,9 @@ async fn the_end_of_input_ends_the_work_in_flight() {
     let served = tokio::time::timeout(Duration::from_secs(5), client.served).await;
     assert!(matches!(served, Ok(Ok(Ok(())))), "{served:?}");
     assert!(eventually(Duration::from_secs(5), || app.running.now() == 0).await);
+    assert!(
+        eventually(Duration::from_secs(5), || app.sessions.count() == 0).await,
+        "the session ends with its connection"
+    );
     assert_eq!(client.output.next_line().await.unwrap(), None);
 }
