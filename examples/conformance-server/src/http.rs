@@ -7,7 +7,8 @@
 //!
 //! Checks 1 to 5 are `mcp_server::checks`' (the transport's, before the body is read as a
 //! message); 6 to 16 are this example's: 6 and 8 to 16 are `crate::modern`'s, which stdio
-//! shares (`crate::stdio`), asking this module's [`HttpHeaders`] for 12, 14 and 16. Every POST goes through these checks, in this order, each with the error (a code of
+//! shares (`crate::stdio`), asking this module's [`HttpHeaders`] for 12, 14 and 16. Every
+//! POST goes through these checks, in this order, each with the error (a code of
 //! `mcp_runtime::error_code`) and HTTP status the specification gives it, or this server where
 //! it gives none; a modern request goes through all of them:
 //!

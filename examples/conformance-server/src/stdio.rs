@@ -25,12 +25,12 @@ use mcp_server::stdio::{Handler, Message, Outgoing};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::AbortHandle;
 
-use crate::App;
 use crate::legacy::sessions::Session;
 use crate::legacy::{self, Started};
 use crate::modern::{self, NoHeaders, Outcome};
 use crate::rpc::{Msg, Refused};
 use crate::work::Cancel;
+use crate::{App, mcp};
 
 /// Who a stdio client is: the process that started this one (no credentials on stdio).
 pub const PRINCIPAL: &str = "stdio";
@@ -64,7 +64,8 @@ impl Server {
             Err(f) => return Some(f.text()),
         };
         if legacy::is_initialize(&envelope) {
-            return Some(self.initialize(line, &out));
+            let id = envelope.id.flatten();
+            return Some(self.initialize(id.as_ref(), line, &out));
         }
         let app = Arc::clone(&self.app);
         let outcome = modern::serve(app, envelope, line, PRINCIPAL.to_owned(), &NoHeaders);
@@ -78,15 +79,15 @@ impl Server {
     }
 
     /// `initialize`: opens the process's session, and starts writing its change notifications.
-    fn initialize(&self, line: &[u8], out: &Outgoing) -> String {
+    fn initialize(&self, id: Option<&mcp::RequestId>, line: &[u8], out: &Outgoing) -> String {
         let (session, text) = match legacy::open(&self.app, PRINCIPAL, line) {
             Ok(opened) => opened,
             Err(f) => return f.text(),
         };
         if self.session.set(Arc::clone(&session)).is_err() {
-            // Another initialize opened it first (the two were in flight at once).
-            let error = RpcError::new(INVALID_REQUEST, "Invalid Request: already initialized");
-            return Refused::new(None, error).text();
+            // Another initialize opened the process's session first (both were in flight).
+            self.app.sessions.end(&session.id, PRINCIPAL);
+            return already_initialized(id);
         }
         let changes = self.app.changes.subscribe();
         let follow = tokio::spawn(follow_changes(session, changes, out.clone()));
@@ -104,9 +105,7 @@ impl Server {
         if let Ok(envelope) = modern::read_envelope(line)
             && legacy::is_initialize(&envelope)
         {
-            let id = envelope.id.flatten();
-            let error = RpcError::new(INVALID_REQUEST, "Invalid Request: already initialized");
-            return Some(Refused::new(id.as_ref(), error).text());
+            return Some(already_initialized(envelope.id.flatten().as_ref()));
         }
         match legacy::start(Arc::clone(&self.app), Arc::clone(session), line) {
             Started::Accepted => None,
@@ -114,6 +113,12 @@ impl Server {
             Started::Running { rx, cancel } => forward(rx, &out, cancel).await,
         }
     }
+}
+
+/// The answer to an `initialize` (of id `id`) in a process whose session is open.
+fn already_initialized(id: Option<&mcp::RequestId>) -> String {
+    let error = RpcError::new(INVALID_REQUEST, "Invalid Request: already initialized");
+    Refused::new(id, error).text()
 }
 
 /// The connection is over (its input ended): the session ends with it.

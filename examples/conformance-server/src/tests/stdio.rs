@@ -196,7 +196,11 @@ async fn a_legacy_session_asks_its_client_through_the_bridge() {
     assert!(text_of(&answer).contains("action=accept"), "{answer}");
     // A second initialize: the process has its session.
     client.send(&initialize(4)).await;
-    assert_eq!(client.next().await["error"]["code"], -32600);
+    let again = client.next().await;
+    assert_eq!(
+        (again["id"].clone(), again["error"]["code"].clone()),
+        (json!(4), json!(-32600))
+    );
     // The list changes come as lines, as on a session's GET stream.
     let trigger = json!({"name": "test_trigger_tool_change", "arguments": {}});
     client.send(&request(5, "tools/call", trigger)).await;
