@@ -98,6 +98,7 @@ mod tests {
         assert_eq!(run("--replay-events", "5"), Some(Ok(())));
         assert_eq!(run("--resume-window-ms", "70"), Some(Ok(())));
         assert_eq!(run("--resumable-streams", "4"), Some(Ok(())));
+        assert_eq!(run("--max-in-flight", "2"), Some(Ok(())));
         assert!(matches!(run("--max-connections", "0"), Some(Err(e)) if e.contains("positive")));
         assert!(matches!(run("--listen-queue", "x"), Some(Err(_))));
         assert_eq!(run("--listen", "127.0.0.1:0"), None);
@@ -118,5 +119,6 @@ mod tests {
         assert_eq!(limits.replay_events, 5);
         assert_eq!(limits.resume_window, Duration::from_millis(70));
         assert_eq!(limits.resumable_streams, 4);
+        assert_eq!(limits.max_in_flight, 2);
     }
 }
