@@ -150,6 +150,7 @@ mod tests {
         assert!(!config.modern_only);
         assert_eq!(config.max_body, 4 * 1024 * 1024);
         assert!(config.max_connections > 0 && config.max_sessions > 0);
+        assert!(config.max_in_flight > 0);
     }
 
     #[test]
