@@ -28,11 +28,13 @@
 #      StdioClientTransport spawns `mcp-conformance-server --stdio` for each client it connects;
 #      the checks of part 1 but those of an HTTP session (its Mcp-Session-Id, DELETE), the
 #      progress and log notifications, the legacy server-to-client requests, list change and
-#      subscribed resource's update coming as lines on the server's stdout. Known client race:
-#      when the last notifications/progress and the response arrive in one read, the SDK
-#      (2.4.0) runs the response first and drops that progress as for an unknown token
-#      (modelcontextprotocol/typescript-sdk#2580), so "test_tool_with_progress" may see
-#      [0,50] on a loaded machine; the server writes the progress line first.
+#      subscribed resource's update coming as lines on the server's stdout. When the last
+#      notifications/progress and the response arrive in one read, the SDK (2.4.0) runs the
+#      response first and drops that progress as for an unknown token
+#      (modelcontextprotocol/typescript-sdk#2580): the server writes such a response
+#      `Config::response_gap` (5 ms, `--response-gap-ms`) after the notifications, in a later
+#      read (without it "test_tool_with_progress" saw [0,50] in a third of the runs on a
+#      loaded machine).
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;

@@ -56,6 +56,12 @@ pub struct Config {
     /// Requests of one stdio connection handled at once (`crate::stdio`): one more is answered
     /// with the bound-reached error until one of them is answered.
     pub max_in_flight: usize,
+    /// stdio: how long the response of a request that sent notifications (or server-to-client
+    /// requests) waits once they are written, so that it reaches the client in a later read.
+    /// A client that runs a read's notifications after its responses would otherwise drop a
+    /// progress notification that came right before the response, as the TypeScript SDK does
+    /// (modelcontextprotocol/typescript-sdk#2580). Zero writes the response at once.
+    pub response_gap: Duration,
 }
 
 /// The hosts a server on this machine answers to by default.
@@ -80,6 +86,7 @@ impl Default for Config {
             resume_window: Duration::from_secs(60),
             resumable_streams: 16,
             max_in_flight: 64,
+            response_gap: Duration::from_millis(5),
         }
     }
 }
@@ -116,6 +123,7 @@ setters! {
     resume_window: Duration,
     resumable_streams: usize,
     max_in_flight: usize,
+    response_gap: Duration,
 }
 
 impl Config {

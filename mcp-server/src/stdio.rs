@@ -15,7 +15,9 @@
 //! - `notifications/cancelled` aborts the request it names (its handler's future is dropped,
 //!   and nothing more is written for it); other notifications, and responses, are handed to the
 //!   handler in order, on the reading task (a handler answers them promptly);
-//! - every line out is written by one writer task, whole, so messages never interleave;
+//! - every line out is written by one writer task, whole, so messages never interleave; the
+//!   response of a request that sent messages before it is written once they are, after
+//!   [`Config::response_gap`];
 //! - at end of input all work in flight is aborted, what is queued is written (for at most
 //!   [`Config::shutdown_grace`]) and [`serve`] returns.
 //!
@@ -60,14 +62,16 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use mcp_runtime::RpcError;
 use mcp_runtime::error_code::{INVALID_REQUEST, PARSE_ERROR};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 
 use crate::Config;
@@ -99,19 +103,71 @@ pub struct Message {
     pub kind: Kind,
 }
 
+/// What the writer is asked for.
+#[derive(Debug)]
+enum Out {
+    /// A message to write as a line.
+    Line(String),
+    /// Flush what came before, then say so.
+    Flushed(oneshot::Sender<()>),
+}
+
 /// The sink of one connection's output: each line sent is written whole, in order.
 #[derive(Debug, Clone)]
-pub struct Outgoing(mpsc::Sender<String>);
+pub struct Outgoing {
+    queue: mpsc::Sender<Out>,
+    /// Whether anything was sent through this sink (or a clone of it): one per request.
+    sent: Arc<AtomicBool>,
+}
 
 /// The output is closed: nothing more can be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Closed;
 
 impl Outgoing {
+    fn new(queue: mpsc::Sender<Out>) -> Self {
+        Outgoing {
+            queue,
+            sent: Arc::default(),
+        }
+    }
+
     /// Queues `message` (one JSON-RPC message as JSON text) to be written as a line; waits
     /// while the writer's queue is full.
     pub async fn send(&self, message: String) -> Result<(), Closed> {
-        self.0.send(message).await.map_err(|_| Closed)
+        self.sent.store(true, Ordering::Relaxed);
+        self.queue
+            .send(Out::Line(message))
+            .await
+            .map_err(|_| Closed)
+    }
+
+    /// The same output, with a record of its own of what is sent (for one request).
+    fn for_request(&self) -> Self {
+        Outgoing::new(self.queue.clone())
+    }
+
+    /// Whether anything was sent through this sink.
+    fn has_sent(&self) -> bool {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    /// Waits until what was queued before has been written and flushed.
+    async fn flushed(&self) -> Result<(), Closed> {
+        let (done, written) = oneshot::channel();
+        self.queue
+            .send(Out::Flushed(done))
+            .await
+            .map_err(|_| Closed)?;
+        written.await.map_err(|_| Closed)
+    }
+
+    /// Waits, before a request's response, until what the request sent before it is written
+    /// and `gap` has passed (see [`Config::response_gap`]); at once if it sent nothing.
+    async fn settle(&self, gap: Duration) {
+        if self.has_sent() && !gap.is_zero() && self.flushed().await.is_ok() {
+            tokio::time::sleep(gap).await;
+        }
     }
 }
 
@@ -326,6 +382,7 @@ struct Connection<H> {
     in_flight: InFlight,
     out: Outgoing,
     max_in_flight: usize,
+    response_gap: Duration,
 }
 
 impl<H: Handler> Connection<H> {
@@ -378,11 +435,12 @@ impl<H: Handler> Connection<H> {
                 self.max_in_flight
             )));
         }
-        let (handler, out) = (Arc::clone(&self.handler), self.out.clone());
+        let (handler, out) = (Arc::clone(&self.handler), self.out.for_request());
         let guard = Listed {
             in_flight: self.in_flight.clone(),
             key: key.clone(),
         };
+        let gap = self.response_gap;
         // Listed before it can end: its guard unlists it under the lock held here. Unlisted
         // before its response is queued, so a client that reads the response has a free slot.
         let task = tokio::spawn(async move {
@@ -390,11 +448,12 @@ impl<H: Handler> Connection<H> {
                 line,
                 kind: Kind::Request,
             };
-            let answer = handler.handle(message, out.clone()).await;
+            let Some(answer) = handler.handle(message, out.clone()).await else {
+                return;
+            };
+            out.settle(gap).await;
             drop(guard);
-            if let Some(text) = answer {
-                let _ = out.send(text).await;
-            }
+            let _ = out.send(answer).await;
         });
         listed.insert(key, task.abort_handle());
         Ok(())
@@ -405,21 +464,27 @@ impl<H: Handler> Connection<H> {
 /// is gone or `finish` says so (then what is queued is written first).
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut output: W,
-    mut queue: mpsc::Receiver<String>,
+    mut queue: mpsc::Receiver<Out>,
     mut finish: watch::Receiver<bool>,
 ) -> io::Result<()> {
     loop {
-        let message = tokio::select! {
+        let next = tokio::select! {
             biased;
             m = queue.recv() => m,
             _ = finish.wait_for(|f| *f) => queue.try_recv().ok(),
         };
-        let Some(message) = message else {
-            return output.flush().await;
-        };
-        output.write_all(one_line(message).as_bytes()).await?;
-        if queue.is_empty() {
-            output.flush().await?;
+        match next {
+            None => return output.flush().await,
+            Some(Out::Line(message)) => {
+                output.write_all(one_line(message).as_bytes()).await?;
+                if queue.is_empty() {
+                    output.flush().await?;
+                }
+            }
+            Some(Out::Flushed(done)) => {
+                output.flush().await?;
+                let _ = done.send(());
+            }
         }
     }
 }
@@ -450,8 +515,9 @@ where
     let connection = Connection {
         handler: Arc::new(handler),
         in_flight: InFlight::default(),
-        out: Outgoing(tx),
+        out: Outgoing::new(tx),
         max_in_flight: config.max_in_flight,
+        response_gap: config.response_gap,
     };
     let mut input = BufReader::new(input);
     let read = loop {

@@ -158,6 +158,26 @@ async fn notifications_come_before_the_response() {
 }
 
 #[tokio::test]
+async fn a_response_after_notifications_waits_the_gap_and_no_other_does() {
+    let gap = Duration::from_millis(300);
+    let mut client = start(Config::default().response_gap(gap));
+    let sent = std::time::Instant::now();
+    client.request(1, "notes").await;
+    client.request(2, "echo").await;
+    let mut order = Vec::new();
+    for _ in 0..4 {
+        let message = client.next().await;
+        order.push(message["id"].as_i64().unwrap_or(0));
+    }
+    // The notifications (no id) and the answer of the request that sent none, in either
+    // order, then the answer of the one that did, after the gap.
+    assert_eq!(order.iter().filter(|id| **id == 0).count(), 2, "{order:?}");
+    assert!(order.contains(&2), "{order:?}");
+    assert_eq!(order.last(), Some(&1), "{order:?}");
+    assert!(sent.elapsed() >= gap);
+}
+
+#[tokio::test]
 async fn an_overlong_line_is_refused_and_skipped() {
     let mut client = start(Config::default().max_body(64));
     let long = format!(
