@@ -53,6 +53,15 @@ pub struct Config {
     pub resume_window: Duration,
     /// Ended streams kept resumable per legacy session: beyond them the oldest goes first.
     pub resumable_streams: usize,
+    /// Requests of one stdio connection handled at once (`crate::stdio`): one more is answered
+    /// with the bound-reached error until one of them is answered.
+    pub max_in_flight: usize,
+    /// stdio: how long the response of a request that sent notifications (or server-to-client
+    /// requests) waits once they are written, so that it reaches the client in a later read.
+    /// A client that runs a read's notifications after its responses would otherwise drop a
+    /// progress notification that came right before the response, as the TypeScript SDK does
+    /// (modelcontextprotocol/typescript-sdk#2580). Zero writes the response at once.
+    pub response_gap: Duration,
 }
 
 /// The hosts a server on this machine answers to by default.
@@ -76,6 +85,8 @@ impl Default for Config {
             replay_events: 64,
             resume_window: Duration::from_secs(60),
             resumable_streams: 16,
+            max_in_flight: 64,
+            response_gap: Duration::from_millis(5),
         }
     }
 }
@@ -111,6 +122,8 @@ setters! {
     replay_events: usize,
     resume_window: Duration,
     resumable_streams: usize,
+    max_in_flight: usize,
+    response_gap: Duration,
 }
 
 impl Config {
@@ -145,6 +158,7 @@ mod tests {
         assert!(!config.modern_only);
         assert_eq!(config.max_body, 4 * 1024 * 1024);
         assert!(config.max_connections > 0 && config.max_sessions > 0);
+        assert!(config.max_in_flight > 0);
     }
 
     #[test]

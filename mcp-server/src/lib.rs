@@ -1,6 +1,6 @@
 //! A Model Context Protocol server transport for the types `mcp-codegen` generates: Streamable
 //! HTTP with the checks and bounds both eras need (2026-07-28 stateless requests, and
-//! 2025-11-25 legacy sessions on the same endpoint).
+//! 2025-11-25 legacy sessions on the same endpoint), and stdio (newline-delimited JSON-RPC).
 //!
 //! The crate holds no schema: it is generic over [`Schema`], a binding trait that the user's
 //! generated module satisfies through [`bind!`] (as tonic is generic over tonic-build's
@@ -21,6 +21,8 @@
 //!   (its input requests asked of the client as server-to-client requests);
 //! - [`tasks`]: the tasks extension's task store (a trait, and a bounded in-memory default)
 //!   and the work behind each task;
+//! - [`stdio`]: the stdio transport, newline-delimited JSON-RPC over any byte stream, for
+//!   any [`stdio::Handler`];
 //! - [`sse`]: server-sent event responses; [`work`]: a handler cancelled when its client goes
 //!   away; [`status_of`] / [`status_for`]: the HTTP status of a handler's `RpcError`.
 //!
@@ -49,6 +51,7 @@ mod refused;
 mod schema;
 pub mod sse;
 mod status;
+pub mod stdio;
 pub mod streams;
 pub mod tasks;
 #[cfg(test)]

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use axum::response::Response;
 use mcp_runtime::error_code::{INVALID_PARAMS, SERVER_ERROR};
 use mcp_runtime::extension::Extension as _;
 use mcp_runtime::prelude::*;
@@ -661,7 +660,8 @@ fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
     .text()
 }
 
-/// Opens a `subscriptions/listen` stream: `notifications/subscriptions/acknowledged` first
+/// Opens a `subscriptions/listen` stream (its messages on the receiver returned, as JSON
+/// text; the transport sends them): `notifications/subscriptions/acknowledged` first
 /// (with the part of the filter this server honours), then the list-changed notifications and
 /// the status notifications of the tasks (`notifications/tasks`) the filter asked for, each
 /// tagged with the subscription id (the listen request's id). Task ids are honoured for the
@@ -675,7 +675,7 @@ pub fn listen(
     principal: String,
     meta: &mcp::RequestMetaObject,
     request: mcp::SubscriptionsListenRequest,
-) -> Result<Response, Refused> {
+) -> Result<mpsc::Receiver<String>, Refused> {
     let asked = &request.params.notifications;
     let task_ids = asked.task_ids.clone().unwrap_or_default();
     if !task_ids.is_empty() && tasks::Proof::check(&meta.client_capabilities).is_none() {
@@ -775,5 +775,5 @@ pub fn listen(
             let _ = tx.try_send(text);
         }
     });
-    Ok(crate::sse::sse_stream(rx))
+    Ok(rx)
 }

@@ -6,7 +6,9 @@
 //! an `Mcp-Session-Id` are a session's too (after check 2 alone).
 //!
 //! Checks 1 to 5 are `mcp_server::checks`' (the transport's, before the body is read as a
-//! message); 6 to 16 are still this example's. Every POST goes through these checks, in this order, each with the error (a code of
+//! message); 6 to 16 are this example's: 6 and 8 to 16 are `crate::modern`'s, which stdio
+//! shares (`crate::stdio`), asking this module's [`HttpHeaders`] for 12, 14 and 16. Every
+//! POST goes through these checks, in this order, each with the error (a code of
 //! `mcp_runtime::error_code`) and HTTP status the specification gives it, or this server where
 //! it gives none; a modern request goes through all of them:
 //!
@@ -56,48 +58,26 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use mcp_runtime::RpcError;
-use mcp_runtime::error_code::{
-    HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
-};
+use mcp_runtime::error_code::HEADER_MISMATCH;
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
-use tokio::sync::mpsc;
 
 use crate::headers::{self, header_str};
 use crate::legacy::Route;
-use crate::mcp;
-use crate::probe::{self, Unreadable};
-use crate::rpc::{Ctx, Msg, Notifier, Refused};
-use crate::tasks::{self, TaskRequest};
-use crate::work::Cancel;
-use crate::{App, MODERN_VERSIONS, Mcp};
+use crate::modern::{self, Outcome};
+use crate::probe;
+use crate::rpc::Refused;
+use crate::tasks;
+use crate::{App, Mcp, mcp};
 use mcp_server::answer::respond;
 use mcp_server::checks::{SSE, check_headers, check_host, json_response, read_body};
+use mcp_server::sse::sse_stream;
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
         .fallback(not_found)
         .with_state(app)
-}
-
-/// The methods a client may call, each named by its generated request type.
-fn is_known_method(method: &str) -> bool {
-    use mcp_runtime::Request as R;
-    tasks::methods().contains(&method)
-        || [
-            <mcp::DiscoverRequest as R>::METHOD,
-            <mcp::ListToolsRequest as R>::METHOD,
-            <mcp::CallToolRequest as R>::METHOD,
-            <mcp::ListPromptsRequest as R>::METHOD,
-            <mcp::GetPromptRequest as R>::METHOD,
-            <mcp::ListResourcesRequest as R>::METHOD,
-            <mcp::ListResourceTemplatesRequest as R>::METHOD,
-            <mcp::ReadResourceRequest as R>::METHOD,
-            <mcp::SubscriptionsListenRequest as R>::METHOD,
-            <mcp::CompleteRequest as R>::METHOD,
-        ]
-        .contains(&method)
 }
 
 fn failure(f: Refused) -> Response {
@@ -148,25 +128,9 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         Ok(b) => b,
         Err(r) => return *r,
     };
-    let envelope = match probe::read(&body) {
+    let envelope = match modern::read_envelope(&body) {
         Ok(e) => e,
-        Err(Unreadable::Syntax(e)) => {
-            return failure(Refused::new(
-                None,
-                RpcError::new(PARSE_ERROR, format!("Parse error: {e}")),
-            ));
-        }
-        Err(Unreadable::Shape(e)) => {
-            return failure(Refused::new(
-                None,
-                RpcError::new(
-                    INVALID_REQUEST,
-                    format!(
-                        "Invalid Request: one JSON-RPC message per POST (2026-07-28 has no batches): {e}"
-                    ),
-                ),
-            ));
-        }
+        Err(f) => return failure(f),
     };
     let principal = headers::principal(&headers);
     match crate::legacy::route(&app, &headers, &envelope, &principal) {
@@ -178,173 +142,74 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         }
         Route::Refuse(f) => return failure(f),
     }
-    let Some(method) = envelope.method.as_deref() else {
-        // A response: in the stateless protocol the server sends no requests to answer.
-        return failure(Refused::new(
-            None,
-            RpcError::new(
-                INVALID_REQUEST,
-                "Invalid Request: this server sends no requests, so it takes no responses",
-            ),
-        ));
-    };
-    let Some(id) = envelope.id.as_ref() else {
-        // A notification (e.g. notifications/cancelled): accepted, nothing to answer.
-        return match serde_json::from_slice::<mcp::JSONRPCNotification>(&body) {
-            Ok(_) => StatusCode::ACCEPTED.into_response(),
-            Err(e) => failure(Refused::new(
-                None,
-                RpcError::new(INVALID_REQUEST, format!("Invalid Request: {e}")),
-            )),
-        };
-    };
-    let (Some(id), Some("2.0")) = (id.clone(), envelope.jsonrpc.as_deref()) else {
-        return failure(Refused::new(
-            None,
-            RpcError::new(
-                INVALID_REQUEST,
-                "Invalid Request: a request has \"jsonrpc\": \"2.0\" and a string or integer id",
-            ),
-        ));
-    };
-    if !is_known_method(method) {
-        return failure(Refused::new(
-            Some(&id),
-            RpcError::new(METHOD_NOT_FOUND, format!("Method not found: {method}")),
-        ));
-    }
-    let params = envelope.params.as_ref().map(|p| &p.0);
-    let meta: mcp::RequestMetaObject = match params.and_then(|p| p.meta) {
-        Some(raw) => match serde_json::from_str(raw.get()) {
-            Ok(m) => m,
-            Err(e) => {
-                return failure(Refused::new(
-                    Some(&id),
-                    RpcError::new(INVALID_PARAMS, format!("Invalid params: _meta: {e}")),
-                ));
-            }
-        },
-        None => {
-            return failure(Refused::new(
-                Some(&id),
-                RpcError::new(
-                    INVALID_PARAMS,
-                    "Invalid params: every request carries _meta with io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities",
-                ),
-            ));
-        }
-    };
-    match header_str(&headers, "mcp-protocol-version") {
-        None => {
-            return failure(Refused::new(
-                Some(&id),
-                RpcError::new(HEADER_MISMATCH, "Missing MCP-Protocol-Version header"),
-            ));
-        }
-        Some(v) if v != meta.protocol_version => {
-            return failure(Refused::new(
-                Some(&id),
-                RpcError::new(
-                    HEADER_MISMATCH,
-                    format!(
-                        "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {:?}",
-                        meta.protocol_version
-                    ),
-                ),
-            ));
-        }
-        Some(_) => {}
-    }
-    if !MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
-        let message = format!("Unsupported protocol version {:?}", meta.protocol_version);
-        let refused = crate::rpc::unsupported_version(&id, &meta.protocol_version, message);
-        return failure(refused);
-    }
-    if let Err(f) = check_standard_headers(&headers, &id, method, params) {
-        return failure(f);
-    }
-    if tasks::methods().contains(&method) {
-        return answer_task(app, id, meta, principal, method, &body);
-    }
-    // The one typed read of the message, from the bytes as sent.
-    let request: mcp::ClientRequest = match serde_json::from_slice(&body) {
-        Ok(r) => r,
-        Err(e) => return failure(invalid_params(&id, e)),
-    };
-    drop(envelope);
+    let outcome = modern::serve(app, envelope, &body, principal, &HttpHeaders(&headers));
     drop(body);
-    if let mcp::ClientRequest::CallToolRequest(call) = &request
-        && let Err(f) = check_param_headers(
-            &headers,
-            &id,
-            &crate::features::mirrored_params(&call.params.name),
-            call.params.arguments.as_ref(),
-        )
-    {
-        return failure(f);
+    match outcome {
+        Outcome::Accepted => StatusCode::ACCEPTED.into_response(),
+        Outcome::Answer(text) => json_response(StatusCode::OK, text),
+        Outcome::Refused(f) => failure(f),
+        Outcome::Running { rx, cancel } => respond(rx, cancel).await,
+        Outcome::Listen(rx) => sse_stream(rx),
     }
-    if let mcp::ClientRequest::SubscriptionsListenRequest(listen) = request {
-        return crate::features::listen(app, principal, &meta, listen).unwrap_or_else(failure);
-    }
-    let streaming = headers::accepts(&headers, SSE)
-        && (meta.progress_token.is_some() || meta.log_level.is_some());
-    let (tx, rx) = mpsc::unbounded_channel();
-    let running = app.running.enter();
-    let ctx = Ctx {
-        id,
-        notifier: Notifier::new(streaming.then(|| tx.clone()), &meta),
-        meta,
-        principal,
-        app,
-    };
-    let handler = tokio::spawn(async move {
-        let _running = running;
-        let done = crate::features::dispatch(ctx, request).await;
-        let _ = tx.send(Msg::Done(done));
-    });
-    respond(rx, Cancel::new(handler.abort_handle())).await
 }
 
-fn invalid_params(id: &mcp::RequestId, e: serde_json::Error) -> Refused {
-    Refused::new(
-        Some(id),
-        RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
-    )
+/// The headers of a POST, for checks 12, 14 and 16 of a modern request.
+struct HttpHeaders<'a>(&'a HeaderMap);
+
+impl modern::Headers for HttpHeaders<'_> {
+    fn check_version(
+        &self,
+        id: &mcp::RequestId,
+        meta: &mcp::RequestMetaObject,
+    ) -> Result<(), Refused> {
+        check_version_header(self.0, id, meta)
+    }
+
+    fn check_names(
+        &self,
+        id: &mcp::RequestId,
+        method: &str,
+        params: Option<&probe::Params<'_>>,
+    ) -> Result<(), Refused> {
+        check_standard_headers(self.0, id, method, params)
+    }
+
+    fn check_arguments(
+        &self,
+        id: &mcp::RequestId,
+        call: &mcp::CallToolRequest,
+    ) -> Result<(), Refused> {
+        let mirrored = crate::features::mirrored_params(&call.params.name);
+        check_param_headers(self.0, id, &mirrored, call.params.arguments.as_ref())
+    }
+
+    fn streams(&self) -> bool {
+        headers::accepts(self.0, SSE)
+    }
 }
 
-/// Answers a request of the tasks extension (`method`, one of `tasks::methods()`) at once.
-fn answer_task(
-    app: Arc<App>,
-    id: mcp::RequestId,
-    meta: mcp::RequestMetaObject,
-    principal: String,
-    method: &str,
-    body: &[u8],
-) -> Response {
-    let read = if method == <mcp::UpdateTaskRequest as mcp_runtime::Request>::METHOD {
-        // Answers to keys the task does not wait on are dropped unread, whatever they hold:
-        // the one request read through a `Value`.
-        serde_json::from_slice::<Value>(body).and_then(|mut message| {
-            tasks::ignore_unasked(&principal, &app.tasks, &mut message);
-            TaskRequest::read(method, message)
-        })
-    } else {
-        TaskRequest::from_slice(method, body)
-    };
-    let request = match read {
-        Ok(r) => r,
-        Err(e) => return failure(invalid_params(&id, e)),
-    };
-    let ctx = Ctx {
-        id,
-        notifier: Notifier::new(None, &meta),
-        meta,
-        principal,
-        app,
-    };
-    match tasks::dispatch(&ctx, request) {
-        Ok(text) => json_response(StatusCode::OK, text),
-        Err(f) => failure(f),
+/// `MCP-Protocol-Version`: present, and equal to `_meta`'s protocol version.
+fn check_version_header(
+    headers: &HeaderMap,
+    id: &mcp::RequestId,
+    meta: &mcp::RequestMetaObject,
+) -> Result<(), Refused> {
+    match header_str(headers, "mcp-protocol-version") {
+        None => Err(Refused::new(
+            Some(id),
+            RpcError::new(HEADER_MISMATCH, "Missing MCP-Protocol-Version header"),
+        )),
+        Some(v) if v != meta.protocol_version => Err(Refused::new(
+            Some(id),
+            RpcError::new(
+                HEADER_MISMATCH,
+                format!(
+                    "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {:?}",
+                    meta.protocol_version
+                ),
+            ),
+        )),
+        Some(_) => Ok(()),
     }
 }
 

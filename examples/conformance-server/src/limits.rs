@@ -28,7 +28,9 @@ pub const USAGE: &str = "Bounds (defaults in brackets; RELIABILITY.md says what 
   --input-timeout-ms <ms>     for a legacy client to answer a server request [60000]
   --replay-events <n>         events kept per legacy stream for a resume [64]
   --resume-window-ms <ms>     an ended legacy stream stays resumable for [60000]
-  --resumable-streams <n>     ended streams kept resumable per legacy session [16]";
+  --resumable-streams <n>     ended streams kept resumable per legacy session [16]
+  --max-in-flight <n>         requests handled at once on --stdio [64]
+  --response-gap-ms <ms>      on --stdio, a response's wait after its notifications [5]";
 
 /// Applies option `flag` (taking its value from `args`) to `limits` or `tasks`. `None` if
 /// `flag` is not one of [`USAGE`]'s (and then nothing is taken from `args`); else whether its
@@ -55,6 +57,8 @@ pub fn apply(
         "--replay-events" => Box::new(|n| limits.replay_events = to_usize(n)),
         "--resume-window-ms" => Box::new(|n| limits.resume_window = millis(n)),
         "--resumable-streams" => Box::new(|n| limits.resumable_streams = to_usize(n)),
+        "--max-in-flight" => Box::new(|n| limits.max_in_flight = to_usize(n)),
+        "--response-gap-ms" => Box::new(|n| limits.response_gap = millis(n)),
         _ => return None,
     };
     Some(positive(flag, args.next()).map(set))
@@ -96,6 +100,8 @@ mod tests {
         assert_eq!(run("--replay-events", "5"), Some(Ok(())));
         assert_eq!(run("--resume-window-ms", "70"), Some(Ok(())));
         assert_eq!(run("--resumable-streams", "4"), Some(Ok(())));
+        assert_eq!(run("--max-in-flight", "2"), Some(Ok(())));
+        assert_eq!(run("--response-gap-ms", "3"), Some(Ok(())));
         assert!(matches!(run("--max-connections", "0"), Some(Err(e)) if e.contains("positive")));
         assert!(matches!(run("--listen-queue", "x"), Some(Err(_))));
         assert_eq!(run("--listen", "127.0.0.1:0"), None);
@@ -116,5 +122,7 @@ mod tests {
         assert_eq!(limits.replay_events, 5);
         assert_eq!(limits.resume_window, Duration::from_millis(70));
         assert_eq!(limits.resumable_streams, 4);
+        assert_eq!(limits.max_in_flight, 2);
+        assert_eq!(limits.response_gap, Duration::from_millis(3));
     }
 }

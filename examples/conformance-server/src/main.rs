@@ -11,6 +11,11 @@
 //! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications). Every
 //! queue and store a client can grow is bounded (`mcp_server::Config`, options in `limits.rs`), and a client that closes its
 //! connection cancels its call (`mcp_server::work`).
+//!
+//! `mcp-conformance-server --stdio` serves the same handlers, both eras, on standard input and
+//! output instead (`stdio.rs`): one JSON-RPC message per line, logs on standard error; a
+//! modern request goes through the same checks of its message (`modern.rs`), a legacy
+//! `initialize` opens the process's one session.
 
 mod asking;
 mod content;
@@ -18,13 +23,15 @@ mod features;
 mod http;
 mod legacy;
 mod limits;
+mod modern;
 mod mrtr;
 mod rpc;
+mod stdio;
 mod tasks;
 #[cfg(test)]
 mod tests;
 
-use mcp_server::{Config, headers, probe, sse, work};
+use mcp_server::{Config, headers, probe, work};
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -98,14 +105,16 @@ pub fn result_meta() -> mcp::ResultMetaObject {
     mcp::ResultMetaObject::new().with_server_info(server_info())
 }
 
-const USAGE: &str = "usage: mcp-conformance-server --listen <address:port> [--allow-host <name>]...
-       [--task-ttl-ms <ms>] [--seal-keys <file>] [--seal-mode hmac|aead] [--seal-ttl-s <s>]
-       [--modern-only] [bounds...]
+const USAGE: &str = "usage: mcp-conformance-server (--listen <address:port> | --stdio)
+       [--allow-host <name>]... [--task-ttl-ms <ms>] [--seal-keys <file>]
+       [--seal-mode hmac|aead] [--seal-ttl-s <s>] [--modern-only] [bounds...]
 
 Serves MCP 2026-07-28 over Streamable HTTP at http://<address:port>/mcp, and legacy
 2025-11-25 sessions (initialize, Mcp-Session-Id) on the same endpoint with the same handlers;
 with --modern-only, initialize is refused (UnsupportedProtocolVersion, naming the versions
-served).
+served). With --stdio instead of --listen, serves both eras on standard input and output, one
+JSON-RPC message per line (a legacy initialize opens the process's one session), until the
+input ends; logs go to standard error.
 Requests whose Host or Origin is not localhost, 127.0.0.1, [::1] or an --allow-host name are
 refused (DNS-rebinding protection). Tasks (the io.modelcontextprotocol/tasks extension) are
 kept for --task-ttl-ms after their creation (default 300000).
@@ -120,11 +129,19 @@ first, then keys that still open. Without either, each process draws a key of it
 const SEAL_KEYS_VAR: &str = "MCP_SEAL_KEYS";
 
 struct Args {
-    listen: SocketAddr,
+    transport: Transport,
     tasks: tasks::store::Settings,
     seal: SealArgs,
     /// `--allow-host`, `--modern-only` and the bounds.
     config: Config,
+}
+
+/// Where the server is reached.
+enum Transport {
+    /// Streamable HTTP on this address.
+    Listen(SocketAddr),
+    /// Standard input and output.
+    Stdio,
 }
 
 /// How `requestState` is sealed: the key ring's file, the mode and the lifetime.
@@ -136,6 +153,7 @@ struct SealArgs {
 
 fn parse_args() -> Result<Args, String> {
     let mut listen = None;
+    let mut stdio = false;
     let mut task_settings = tasks::store::Settings::default();
     let mut seal = SealArgs {
         keys_file: None,
@@ -153,6 +171,7 @@ fn parse_args() -> Result<Args, String> {
                         .map_err(|e| format!("--listen {v}: {e}"))?,
                 );
             }
+            "--stdio" => stdio = true,
             "--allow-host" => {
                 let name = args.next().ok_or("--allow-host needs a name")?;
                 config = config.allow_host(&name);
@@ -193,8 +212,14 @@ fn parse_args() -> Result<Args, String> {
             },
         }
     }
+    let transport = match (listen, stdio) {
+        (Some(address), false) => Transport::Listen(address),
+        (None, true) => Transport::Stdio,
+        (Some(_), true) => return Err("--listen and --stdio exclude each other".into()),
+        (None, false) => return Err("--listen or --stdio is required".into()),
+    };
     Ok(Args {
-        listen: listen.ok_or("--listen is required")?,
+        transport,
         tasks: task_settings,
         seal,
         config,
@@ -238,7 +263,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(serve(args)) {
+    let served = runtime.block_on(serve(args));
+    // Nothing is left to wait for (a read of standard input may still block a thread).
+    runtime.shutdown_background();
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("mcp-conformance-server: {e}");
@@ -293,9 +321,18 @@ async fn serve(args: Args) -> Result<(), String> {
         sealer.ttl().as_secs()
     );
     let (app, stop) = new_app_with(args.config, args.tasks, sealer);
-    let listener = tokio::net::TcpListener::bind(args.listen)
+    let address = match args.transport {
+        Transport::Listen(address) => address,
+        Transport::Stdio => {
+            eprintln!("mcp-conformance-server: serving on standard input and output");
+            let served = stdio::serve(app).await;
+            drop(stop);
+            return served.map_err(|e| format!("stdio: {e}"));
+        }
+    };
+    let listener = tokio::net::TcpListener::bind(address)
         .await
-        .map_err(|e| format!("binding {}: {e}", args.listen))?;
+        .map_err(|e| format!("binding {address}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
     let config = Arc::clone(&app.config);

@@ -20,6 +20,9 @@
 //! id naming its stream, a handler may have the connection ended early (`test_reconnection`),
 //! and a `GET` with `Last-Event-ID` replays that stream from there and goes on with it.
 //!
+//! Over stdio (`crate::stdio`) the process is the one session: [`open`] and [`start`] serve
+//! it as they serve a session's POSTs, without the HTTP answers.
+//!
 //! The transport's answers (2025-11-25 `basic/transports`): a request of a session without
 //! `Mcp-Session-Id` is refused with 400, one with an id the server does not know (or that
 //! another principal opened) with 404; `DELETE` ends a session; `GET` opens its stream.
@@ -93,24 +96,11 @@ pub fn route(
             None => (era::Session::Unknown, None),
         },
     };
-    let kind = match (envelope.method.as_deref(), envelope.id.is_some()) {
-        (Some(method), true) => Kind::Request { method },
-        (Some(method), false) => Kind::Notification { method },
-        (None, _) => Kind::Response,
+    let transport = Transport::Http {
+        protocol_version: header("mcp-protocol-version").map(str::trim),
     };
-    let meta: Option<MetaVersion> = envelope
-        .params
-        .as_ref()
-        .and_then(|p| p.0.meta)
-        .and_then(|raw| serde_json::from_str(raw.get()).ok());
-    let incoming = Incoming {
-        kind,
-        meta_version: meta.as_ref().and_then(|m| m.version.as_deref()),
-        transport: Transport::Http {
-            protocol_version: header("mcp-protocol-version").map(str::trim),
-        },
-        session,
-    };
+    let meta = meta_version(envelope);
+    let incoming = incoming(envelope, meta.as_ref(), transport, session);
     let id = envelope.id.clone().flatten();
     match era::classify(&incoming) {
         Classified::Legacy(Legacy::Initialize) => Route::Initialize,
@@ -143,6 +133,48 @@ pub fn route(
     }
 }
 
+/// The `_meta` protocol version of `envelope`'s params, if it declares one.
+fn meta_version(envelope: &Envelope<'_, mcp::RequestId>) -> Option<MetaVersion> {
+    envelope
+        .params
+        .as_ref()
+        .and_then(|p| p.0.meta)
+        .and_then(|raw| serde_json::from_str(raw.get()).ok())
+}
+
+/// What `mcp_runtime::era::classify` reads of a message (`meta` is [`meta_version`]'s).
+fn incoming<'a>(
+    envelope: &'a Envelope<'_, mcp::RequestId>,
+    meta: Option<&'a MetaVersion>,
+    transport: Transport<'a>,
+    session: era::Session,
+) -> Incoming<'a> {
+    let kind = match (envelope.method.as_deref(), envelope.id.is_some()) {
+        (Some(method), true) => Kind::Request { method },
+        (Some(method), false) => Kind::Notification { method },
+        (None, _) => Kind::Response,
+    };
+    Incoming {
+        kind,
+        meta_version: meta.and_then(|m| m.version.as_deref()),
+        transport,
+        session,
+    }
+}
+
+/// Whether a message of a process with no legacy session open (stdio) is the `initialize`
+/// that opens one (`mcp_runtime::era::classify`); every other message is a modern one.
+pub fn is_initialize(envelope: &Envelope<'_, mcp::RequestId>) -> bool {
+    let meta = meta_version(envelope);
+    let incoming = incoming(
+        envelope,
+        meta.as_ref(),
+        Transport::Stdio,
+        era::Session::None,
+    );
+    era::classify(&incoming) == Classified::Legacy(Legacy::Initialize)
+}
+
 /// Dated revisions before 2026-07-28 (the ones with the `initialize` handshake).
 fn is_legacy_version(version: &str) -> bool {
     version.len() == 10 && version < "2026-07-28"
@@ -150,12 +182,12 @@ fn is_legacy_version(version: &str) -> bool {
 
 /// `--modern-only`: `initialize` answered with `UnsupportedProtocolVersion` naming the versions
 /// served (400).
-fn modern_only(id: &mcp::RequestId, requested: &str) -> Response {
+fn modern_only(id: &mcp::RequestId, requested: &str) -> Refused {
     let message = format!(
         "Unsupported protocol version {requested:?}: this server serves only {} (no initialize)",
         crate::MODERN_VERSIONS.join(", ")
     );
-    crate::rpc::unsupported_version(id, requested, message).into_response()
+    crate::rpc::unsupported_version(id, requested, message)
 }
 
 /// A successful JSON-RPC response of a legacy session.
@@ -189,51 +221,51 @@ fn legacy_capabilities() -> Result<legacy::ServerCapabilities, String> {
 
 /// `initialize`: a new session for `principal`, its id in `Mcp-Session-Id`.
 pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
-    let request: legacy::InitializeRequest = match serde_json::from_slice(body) {
-        Ok(r) => r,
-        Err(e) => return invalid(None, &e.to_string()),
-    };
-    let id = request.id.clone();
-    if app.config.modern_only {
-        return modern_only(&id, &request.params.protocol_version);
-    }
-    let capabilities = match mcp::ClientCapabilities::try_from(request.params.capabilities) {
-        Ok(c) => c,
-        Err(e) => return invalid(Some(&id), &e.to_string()),
-    };
-    let session = match app
-        .sessions
-        .open(principal, capabilities, request.params.client_info)
-    {
-        Ok(s) => s,
-        Err(OpenError::Full(n)) => {
-            let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
-            return reply(Refused::new(Some(&id), mcp_server::bound_reached(message)));
-        }
-        Err(OpenError::NoRandomness(e)) => {
-            return reply(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e)));
-        }
-    };
-    // The one revision this server speaks in a session: a client asking another one reads
-    // this answer and decides whether to go on.
-    let result = legacy_capabilities().map(|caps| {
-        legacy::InitializeResult::new(caps, LEGACY_VERSION, crate::server_info())
-            .with_instructions(crate::features::INSTRUCTIONS)
-    });
-    let text = match result.map_err(|e| Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e))) {
-        Ok(result) => result_text(&id, result),
-        Err(f) => Err(f),
-    };
-    match text {
-        Ok(text) => {
+    match open(app, principal, body) {
+        Ok((session, text)) => {
             let mut response = json(StatusCode::OK, text);
             if let Ok(v) = HeaderValue::from_str(&session.id) {
                 response.headers_mut().insert(SESSION_HEADER, v);
             }
             response
         }
-        Err(f) => reply(f),
+        Err(f) => f.into_response(),
     }
+}
+
+/// `initialize` (`body`): a new session for `principal` and the response that tells of it;
+/// refused with the HTTP status of the refusal.
+pub fn open(app: &App, principal: &str, body: &[u8]) -> Result<(Arc<Session>, String), Refused> {
+    let request: legacy::InitializeRequest =
+        serde_json::from_slice(body).map_err(|e| invalid(None, &e.to_string()))?;
+    let id = request.id.clone();
+    if app.config.modern_only {
+        return Err(modern_only(&id, &request.params.protocol_version));
+    }
+    let capabilities = mcp::ClientCapabilities::try_from(request.params.capabilities)
+        .map_err(|e| invalid(Some(&id), &e.to_string()))?;
+    let session = app
+        .sessions
+        .open(principal, capabilities, request.params.client_info)
+        .map_err(|e| match e {
+            OpenError::Full(n) => {
+                let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
+                in_session(Refused::new(Some(&id), mcp_server::bound_reached(message)))
+            }
+            OpenError::NoRandomness(e) => {
+                in_session(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e)))
+            }
+        })?;
+    // The one revision this server speaks in a session: a client asking another one reads
+    // this answer and decides whether to go on.
+    let result = legacy_capabilities()
+        .map(|caps| {
+            legacy::InitializeResult::new(caps, LEGACY_VERSION, crate::server_info())
+                .with_instructions(crate::features::INSTRUCTIONS)
+        })
+        .map_err(|e| in_session(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e))))?;
+    let text = result_text(&id, result).map_err(in_session)?;
+    Ok((session, text))
 }
 
 fn json(status: StatusCode, text: String) -> Response {
@@ -242,18 +274,36 @@ fn json(status: StatusCode, text: String) -> Response {
 
 /// A JSON-RPC error of a legacy session: errors are JSON-RPC results of the exchange, sent
 /// with 200 (transport refusals are made before this), except a bound reached (429).
-fn reply(mut f: Refused) -> Response {
+fn in_session(mut f: Refused) -> Refused {
     if f.status != StatusCode::TOO_MANY_REQUESTS {
         f.status = StatusCode::OK;
     }
-    f.into_response()
+    f
 }
 
-fn invalid(id: Option<&mcp::RequestId>, e: &str) -> Response {
-    reply(Refused::new(
+fn reply(f: Refused) -> Response {
+    in_session(f).into_response()
+}
+
+fn invalid(id: Option<&mcp::RequestId>, e: &str) -> Refused {
+    in_session(Refused::new(
         id,
         RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
     ))
+}
+
+/// What a message of a session comes to.
+pub enum Started {
+    /// A notification or a response: nothing to answer.
+    Accepted,
+    /// Answered at once.
+    Answer(Result<String, Refused>),
+    /// Its handler runs: what it sends (server-to-client requests included), then its
+    /// response, come on `rx`; dropping `cancel` before the response stops it.
+    Running {
+        rx: mpsc::UnboundedReceiver<Msg>,
+        cancel: Cancel,
+    },
 }
 
 /// A message of a live session.
@@ -275,9 +325,21 @@ pub async fn post(
         f.status = StatusCode::BAD_REQUEST;
         return f.into_response();
     }
+    match start(app, Arc::clone(&session), body) {
+        Started::Accepted => StatusCode::ACCEPTED.into_response(),
+        Started::Answer(Ok(text)) => json(StatusCode::OK, text),
+        Started::Answer(Err(f)) => reply(f),
+        Started::Running { rx, cancel } => respond(session, rx, cancel).await,
+    }
+}
+
+/// Serves the message `body` of `session`, whatever carries it: a response to one of the
+/// server's requests handed to the request that waits on it, `notifications/cancelled`
+/// stopping the request it names, a request started.
+pub fn start(app: Arc<App>, session: Arc<Session>, body: &[u8]) -> Started {
     let message: Value = match serde_json::from_slice(body) {
         Ok(m) => m,
-        Err(e) => return invalid(None, &e.to_string()),
+        Err(e) => return Started::Answer(Err(invalid(None, &e.to_string()))),
     };
     let method = message.get("method").and_then(Value::as_str);
     let id: Option<mcp::RequestId> = message
@@ -289,72 +351,38 @@ pub async fn post(
             if let Some(id) = message.get("id").and_then(Value::as_str) {
                 session.answer(id, message.clone());
             }
-            StatusCode::ACCEPTED.into_response()
+            Started::Accepted
         }
         (Some(m), None) if m == <legacy::CancelledNotification as Notification>::METHOD => {
             if let Some(request) = message.pointer("/params/requestId") {
                 session.cancel(request);
             }
-            StatusCode::ACCEPTED.into_response()
+            Started::Accepted
         }
-        (Some(_), None) => StatusCode::ACCEPTED.into_response(),
+        (Some(_), None) => Started::Accepted,
         (Some(method), Some(id)) => {
             let method = method.to_owned();
-            request(app, session, id, method, message).await
+            request(app, session, id, method, message)
         }
     }
 }
 
-/// A request of a session: the legacy-only methods here, the rest by the modern handlers.
-async fn request(
+/// A request of a session: the legacy-only methods answered here, the rest started with the
+/// modern handlers.
+fn request(
     app: Arc<App>,
     session: Arc<Session>,
     id: mcp::RequestId,
     method: String,
     message: Value,
-) -> Response {
-    let empty = || match result_text(&id, serde_json::Map::new()) {
-        Ok(text) => json(StatusCode::OK, text),
-        Err(f) => reply(f),
-    };
-    match method.as_str() {
-        m if m == <legacy::PingRequest as Request>::METHOD => return empty(),
-        m if m == <legacy::SetLevelRequest as Request>::METHOD => {
-            return match serde_json::from_value::<legacy::SetLevelRequest>(message) {
-                Ok(r) => {
-                    session.set_log_level(r.params.level);
-                    empty()
-                }
-                Err(e) => invalid(Some(&id), &e.to_string()),
-            };
-        }
-        // Only a resource that can change is followed: any other has nothing to report.
-        m if m == <legacy::SubscribeRequest as Request>::METHOD => {
-            return match serde_json::from_value::<legacy::SubscribeRequest>(message) {
-                Ok(r) => {
-                    if let Some(uri) = crate::features::changing_resource(&r.params.uri) {
-                        session.subscribe(uri);
-                    }
-                    empty()
-                }
-                Err(e) => invalid(Some(&id), &e.to_string()),
-            };
-        }
-        m if m == <legacy::UnsubscribeRequest as Request>::METHOD => {
-            return match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
-                Ok(r) => {
-                    session.unsubscribe(&r.params.uri);
-                    empty()
-                }
-                Err(e) => invalid(Some(&id), &e.to_string()),
-            };
-        }
-        _ => {}
+) -> Started {
+    if let Some(answer) = legacy_only(&session, &id, &method, message.clone()) {
+        return Started::Answer(answer);
     }
     let meta = modern_meta(&session, &message);
     let modern = match convert::request_to_modern(&id, message, &meta) {
         Ok(m) => m,
-        Err(f) => return reply(f),
+        Err(f) => return Started::Answer(Err(f)),
     };
     let (tx, rx) = mpsc::unbounded_channel();
     let running = app.running.enter();
@@ -380,7 +408,56 @@ async fn request(
         let _ = task_tx.send(Msg::Done(done));
     });
     let _ = listed.send(session.track(&id, handler.abort_handle(), tx));
-    respond(session, rx, Cancel::new(handler.abort_handle())).await
+    Started::Running {
+        rx,
+        cancel: Cancel::new(handler.abort_handle()),
+    }
+}
+
+/// The methods 2026-07-28 removed, answered here: `ping`, `logging/setLevel`,
+/// `resources/subscribe` and `resources/unsubscribe`; `None` for any other.
+fn legacy_only(
+    session: &Session,
+    id: &mcp::RequestId,
+    method: &str,
+    message: Value,
+) -> Option<Result<String, Refused>> {
+    let empty = || result_text(id, serde_json::Map::new());
+    let invalid = |e: serde_json::Error| Err(invalid(Some(id), &e.to_string()));
+    Some(match method {
+        m if m == <legacy::PingRequest as Request>::METHOD => empty(),
+        m if m == <legacy::SetLevelRequest as Request>::METHOD => {
+            match serde_json::from_value::<legacy::SetLevelRequest>(message) {
+                Ok(r) => {
+                    session.set_log_level(r.params.level);
+                    empty()
+                }
+                Err(e) => invalid(e),
+            }
+        }
+        // Only a resource that can change is followed: any other has nothing to report.
+        m if m == <legacy::SubscribeRequest as Request>::METHOD => {
+            match serde_json::from_value::<legacy::SubscribeRequest>(message) {
+                Ok(r) => {
+                    if let Some(uri) = crate::features::changing_resource(&r.params.uri) {
+                        session.subscribe(uri);
+                    }
+                    empty()
+                }
+                Err(e) => invalid(e),
+            }
+        }
+        m if m == <legacy::UnsubscribeRequest as Request>::METHOD => {
+            match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
+                Ok(r) => {
+                    session.unsubscribe(&r.params.uri);
+                    empty()
+                }
+                Err(e) => invalid(e),
+            }
+        }
+        _ => return None,
+    })
 }
 
 /// The answer to a request of a session: plain JSON when the handler finished before it sent
@@ -539,28 +616,35 @@ pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
                 change = changes.recv() => change,
             };
             let text = match change {
-                Ok(crate::Change::Tools) => {
-                    crate::rpc::to_json(&legacy::ToolListChangedNotification::new())
-                }
-                Ok(crate::Change::Prompts) => {
-                    crate::rpc::to_json(&legacy::PromptListChangedNotification::new())
-                }
-                Ok(crate::Change::Resource(uri)) if session.is_subscribed(uri) => {
-                    crate::rpc::to_json(&legacy::ResourceUpdatedNotification::new(
-                        legacy::ResourceUpdatedNotificationParams::new(uri),
-                    ))
-                }
-                Ok(crate::Change::Resource(_)) => continue,
+                Ok(change) => change_text(&session, change),
                 // Changes were missed: the stream ends rather than skip them.
                 Err(_) => break,
             };
-            if let Ok(text) = text {
+            if let Some(text) = text {
                 session.streams.send(number, text);
             }
         }
         session.streams.finish(number);
     });
     streams::response(connection)
+}
+
+/// The notification that tells `session` of `change`, if it is told of it: the list changes,
+/// and the updates of the resources it subscribed to.
+pub fn change_text(session: &Session, change: crate::Change) -> Option<String> {
+    let text = match change {
+        crate::Change::Tools => crate::rpc::to_json(&legacy::ToolListChangedNotification::new()),
+        crate::Change::Prompts => {
+            crate::rpc::to_json(&legacy::PromptListChangedNotification::new())
+        }
+        crate::Change::Resource(uri) if session.is_subscribed(uri) => {
+            crate::rpc::to_json(&legacy::ResourceUpdatedNotification::new(
+                legacy::ResourceUpdatedNotificationParams::new(uri),
+            ))
+        }
+        crate::Change::Resource(_) => return None,
+    };
+    text.ok()
 }
 
 /// `DELETE` with a session: ends it.

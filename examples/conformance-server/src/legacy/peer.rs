@@ -46,7 +46,11 @@ impl SessionPeer {
         }
     }
 
-    /// Sends `method` with `params` and waits for the client's response message.
+    /// Sends `method` with `params` and waits for the client's response message. The request
+    /// is forgotten however the wait ends (answered, timed out, or dropped with a cancelled
+    /// handler), so that it holds none of the session's [`Config::session_queue`] slots after.
+    ///
+    /// [`Config::session_queue`]: mcp_server::Config::session_queue
     async fn exchange(&self, method: &str, params: Option<Value>) -> Result<Value, String> {
         let (id, answer) = self.session.expect_answer().map_err(|full| {
             format!(
@@ -54,6 +58,10 @@ impl SessionPeer {
                 full.0
             )
         })?;
+        let _waiting = Waiting {
+            session: &self.session,
+            id: &id,
+        };
         let request = ServerRequest {
             jsonrpc: "2.0",
             id: &id,
@@ -62,20 +70,29 @@ impl SessionPeer {
         };
         let text = serde_json::to_string(&request).map_err(|e| e.to_string())?;
         if self.stream.send(Msg::Note(text)).is_err() {
-            self.session.forget(&id);
             return Err("the request's stream is closed".to_owned());
         }
         match tokio::time::timeout(self.timeout, answer).await {
             Ok(Ok(response)) => Ok(response),
             Ok(Err(_)) => Err("the session ended".to_owned()),
-            Err(_) => {
-                self.session.forget(&id);
-                Err(format!(
-                    "no answer to {method} within {} ms",
-                    self.timeout.as_millis()
-                ))
-            }
+            Err(_) => Err(format!(
+                "no answer to {method} within {} ms",
+                self.timeout.as_millis()
+            )),
         }
+    }
+}
+
+/// A server-to-client request waiting for its answer: forgotten when dropped (nothing happens
+/// if the answer came, which removed it).
+struct Waiting<'a> {
+    session: &'a Session,
+    id: &'a str,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.session.forget(self.id);
     }
 }
 

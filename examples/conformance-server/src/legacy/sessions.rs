@@ -278,6 +278,12 @@ impl Sessions {
         ended.inspect(|s| s.close()).is_some()
     }
 
+    /// Some live session (tests of a process with one session: stdio).
+    #[cfg(test)]
+    pub fn find_any(&self) -> Option<Arc<Session>> {
+        lock(&self.live).values().next().cloned()
+    }
+
     /// Sessions live now (idle ones included until the next `open` drops them).
     pub fn count(&self) -> usize {
         lock(&self.live).len()

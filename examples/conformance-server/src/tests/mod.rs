@@ -6,6 +6,7 @@ mod bounds;
 mod legacy;
 mod resume;
 mod shapes;
+mod stdio;
 mod subscriptions;
 mod tasks;
 
