@@ -19,12 +19,13 @@
 //! ends. A response is read with the `resultType` values of the extensions its request
 //! advertised, and no others (`mcp_runtime::extension::Reader`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use mcp_runtime::era::{self, Era, Probe};
 use mcp_runtime::error_code::{HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION};
 use mcp_runtime::mrtr::InputRequired as _;
+use mcp_runtime::param_headers::ParamHeader;
 use serde_json::{Map, Value};
 
 use crate::binding::{Binding, Connected, Outcome, Outgoing};
@@ -96,6 +97,10 @@ pub struct Client<B: Binding> {
     config: Config<B>,
     /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
     progress: bool,
+    /// The mirrored arguments (`x-mcp-header`) of each annotated tool the last
+    /// [`Client::list_tools`] named, for the `Mcp-Param-*` headers of a `tools/call` sent by
+    /// [`Client::call`]. As large as that list, which is bounded.
+    mirrored: HashMap<String, Vec<ParamHeader>>,
 }
 
 impl<B: Binding> Client<B> {
@@ -129,6 +134,7 @@ impl<B: Binding> Client<B> {
             next_id: 1,
             config,
             progress: false,
+            mirrored: HashMap::new(),
         })
     }
 
@@ -486,6 +492,13 @@ impl<B: Binding> Client<B> {
                 None => break,
             }
         }
+        self.mirrored = all
+            .iter()
+            .filter_map(|t| {
+                let mirrored = headers::mirrored(B::tool_schema(t)).ok()?;
+                (!mirrored.is_empty()).then(|| (B::tool_name(t).to_owned(), mirrored))
+            })
+            .collect();
         Ok(all)
     }
 
@@ -494,7 +507,9 @@ impl<B: Binding> Client<B> {
     /// progress token) until it ends: each input-required answer is answered by the
     /// configured handler and the request sent again as its generated `retry` builds it, at
     /// most [`Config::with_max_rounds`] times; an answer that is a task is followed until it
-    /// ends (see [`Client::follow_task`]).
+    /// ends (see [`Client::follow_task`]). A `tools/call` of a tool that the last
+    /// [`Client::list_tools`] listed with `x-mcp-header` annotations carries its
+    /// `Mcp-Param-*` headers ([`Client::call_tool`] takes the definition itself).
     ///
     /// ```no_run
     /// # use mcp_client_test_types::mcp;
@@ -527,7 +542,7 @@ impl<B: Binding> Client<B> {
     /// [`Client::call`] for a request already numbered and given its `_meta`.
     async fn finish<R: Outgoing<B>>(&mut self, request: R) -> Result<R::Done, ClientError> {
         let exchange = Exchange {
-            headers: Vec::new(),
+            headers: self.listed_headers(&request),
             relist: None,
         };
         self.until_done(request, exchange).await
@@ -616,6 +631,27 @@ impl<B: Binding> Client<B> {
             R::METHOD,
             self.config.max_rounds
         )))
+    }
+
+    /// The `Mcp-Param-*` headers of `request` if it is a `tools/call` of a tool the last
+    /// `tools/list` annotated (none otherwise, or if its arguments are not an object).
+    fn listed_headers<R: Outgoing<B>>(&self, request: &R) -> Vec<(String, String)> {
+        if R::METHOD != <B::CallTool as mcp_runtime::Request>::METHOD {
+            return Vec::new();
+        }
+        let Some(mirrored) = request.name().and_then(|n| self.mirrored.get(n)) else {
+            return Vec::new();
+        };
+        let Ok(body) = serde_json::to_value(request) else {
+            return Vec::new();
+        };
+        let Some(arguments) = body["params"]["arguments"].as_object() else {
+            return Vec::new();
+        };
+        mirrored
+            .iter()
+            .filter_map(|h| Some((h.header_name(), h.value_in(arguments)?)))
+            .collect()
     }
 
     /// The tool `name` as `tools/list` gives it now.

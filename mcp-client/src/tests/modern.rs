@@ -425,3 +425,22 @@ async fn a_response_larger_than_the_bound_is_refused_json_or_sse() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_typed_tool_call_carries_the_headers_of_the_listed_tool() {
+    let (url, log) = serve(header_required).await;
+    let mut session = client(&url);
+    let params = |session: &Client<_>| {
+        mcp::CallToolRequestParams::new(session.meta(), "deploy")
+            .with_arguments(args(json!({"region": "eu"})))
+    };
+    // Before any tools/list the client knows no annotation: no header, refused.
+    let first = params(&session);
+    assert!(session.call::<mcp::CallToolRequest>(first).await.is_err());
+    session.list_tools().await.unwrap();
+    let second = params(&session);
+    let done = session.call::<mcp::CallToolRequest>(second).await.unwrap();
+    assert_eq!(done.content.len(), 1);
+    let sent = log.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(sent.header("mcp-param-region"), Some("eu"));
+}
