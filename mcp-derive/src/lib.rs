@@ -464,7 +464,8 @@ pub fn derive_mcp_result(input: TokenStream) -> TokenStream {
 /// An unknown value is ``unknown `type` "foo": expected one of "text", "image"``; a missing tag
 /// without a default is ``missing field `type` ``. Every variant type derives
 /// [`McpObject`](macro@McpObject) or [`McpResult`](macro@McpResult) (or is
-/// `::mcp_runtime::Extra`).
+/// `::mcp_runtime::Extra`). The enum also implements `mcp_runtime::TaggedUnion`: the tag
+/// member and its values, in the variants' order.
 ///
 /// How a member before the tag is read: JSON objects are unordered, and writers that sort keys
 /// put `text` before `type`. Such a member is read once, as the type of the one variant that

@@ -51,6 +51,7 @@ fn by_tag(cont: &Container, key: &str) -> TokenStream {
             missing = Some((v.ident, ty));
         }
     }
+    let tagged = tagged_union(cont, key, &arms);
     let dispatch = Dispatch {
         key: key.to_owned(),
         arms,
@@ -58,7 +59,22 @@ fn by_tag(cont: &Container, key: &str) -> TokenStream {
         other: None,
         unknown: Unknown::Tag,
     };
-    delegate::map_deserialize(cont, tagged::visit_map_body(cont, &dispatch))
+    let de = delegate::map_deserialize(cont, tagged::visit_map_body(cont, &dispatch));
+    quote!(#de #tagged)
+}
+
+/// `impl TaggedUnion`: the tag member and the values that select a variant.
+fn tagged_union(cont: &Container, key: &str, arms: &[Arm]) -> TokenStream {
+    let ident = cont.ident;
+    let krate = cont.krate();
+    let values = arms.iter().map(|a| &a.value);
+    quote! {
+        #[automatically_derived]
+        impl #krate::TaggedUnion for #ident {
+            const TAG: &'static str = #key;
+            const TAG_VALUES: &'static [&'static str] = &[#(#values),*];
+        }
+    }
 }
 
 fn by_json_type(cont: &Container) -> TokenStream {

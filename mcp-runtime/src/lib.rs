@@ -105,7 +105,7 @@ pub mod wire;
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
 pub use protocol::{
     AtLeastOneOf, ErrorResponse, HasReply, MayRequireInput, McpResultType, Notification, Request,
-    Respond,
+    Respond, TaggedUnion,
 };
 
 /// What a client reads back for request type `R`: its successful response or an error

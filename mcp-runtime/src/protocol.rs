@@ -131,6 +131,26 @@ pub trait McpResultType {
     const RESULT_TYPE: &'static str;
 }
 
+/// A union told apart by a tag member (`#[derive(McpUnion)]` with `#[mcp(tag = "...")]`):
+/// the member's name and every value that selects a variant, in the order the variants are
+/// declared. The derive implements it, so a generated `ClientRequest` lists the methods a
+/// client may call without a list kept by hand.
+///
+/// ```
+/// # use mcp_tests::mcp;
+/// use mcp_runtime::TaggedUnion;
+///
+/// assert_eq!(mcp::ClientRequest::TAG, "method");
+/// assert!(mcp::ClientRequest::TAG_VALUES.contains(&"tools/call"));
+/// assert!(!mcp::ClientRequest::TAG_VALUES.contains(&"initialize")); // a 2025-11-25 method
+/// ```
+pub trait TaggedUnion {
+    /// The member that tells the variants apart (`method`, `type`).
+    const TAG: &'static str;
+    /// The values of [`TaggedUnion::TAG`] that select a variant.
+    const TAG_VALUES: &'static [&'static str];
+}
+
 /// A value would have none of the members of which at least one is required (e.g. an
 /// `InputRequiredResult` with neither `inputRequests` nor `requestState`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
