@@ -12,13 +12,13 @@ use crate::mcp::v2025_11_25 as legacy;
 use crate::rpc::Refused;
 use mcp_runtime::RpcError;
 
-/// The 2025-11-25 request `message` as the 2026-07-28 request (JSON): read as its legacy type,
-/// `meta` (what the session stands for) put in its `_meta`, converted.
+/// The 2025-11-25 request `message` as the 2026-07-28 request: read as its legacy type, `meta`
+/// (what the session stands for) put in its `_meta`, converted.
 pub fn request_to_modern(
     id: &mcp::RequestId,
     mut message: Value,
     meta: &mcp::RequestMetaObject,
-) -> Result<Value, Refused> {
+) -> Result<mcp::ClientRequest, Refused> {
     let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     if !SHARED_METHODS.contains(&method) {
         let text = format!("Method not found: {method}");
@@ -52,14 +52,20 @@ pub fn request_to_modern(
     own.extend(meta);
     let request: legacy::ClientRequest =
         serde_json::from_value(message).map_err(|e| invalid(e.to_string()))?;
-    let modern = mcp::ClientRequest::try_from(request).map_err(|e| invalid(e.to_string()))?;
-    serde_json::to_value(&modern).map_err(|e| invalid(e.to_string()))
+    mcp::ClientRequest::try_from(request).map_err(|e| invalid(e.to_string()))
 }
 
-/// The modern request again, with a round's answers and state (as a modern client's retry).
-pub fn with_retry(modern: &Value, retry: Option<Retry>) -> Value {
-    let mut request = modern.clone();
-    if let (Some(retry), Some(Value::Object(params))) = (retry, request.get_mut("params")) {
+/// The modern request again: as it came for the first round, and with a round's answers and
+/// state for a later one (as a modern client's retry; only then through JSON).
+pub fn with_retry(
+    modern: &mcp::ClientRequest,
+    retry: Option<Retry>,
+) -> serde_json::Result<mcp::ClientRequest> {
+    let Some(retry) = retry else {
+        return Ok(modern.clone());
+    };
+    let mut request = serde_json::to_value(modern)?;
+    if let Some(Value::Object(params)) = request.get_mut("params") {
         params.insert(
             "inputResponses".to_owned(),
             Value::Object(retry.input_responses),
@@ -68,7 +74,7 @@ pub fn with_retry(modern: &Value, retry: Option<Retry>) -> Value {
             params.insert("requestState".to_owned(), Value::String(state));
         }
     }
-    request
+    serde_json::from_value(request)
 }
 
 /// The `result` of a handler's response text; its error response as the failure.

@@ -39,7 +39,7 @@ use axum::response::{IntoResponse, Response};
 use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR, SESSION_NOT_FOUND};
 use mcp_runtime::{Notification, Request, RpcError};
-use serde::Serialize;
+use serde::{Deserialize as _, Serialize};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
@@ -376,7 +376,7 @@ fn request(
     method: String,
     message: Value,
 ) -> Started {
-    if let Some(answer) = legacy_only(&session, &id, &method, message.clone()) {
+    if let Some(answer) = legacy_only(&session, &id, &method, &message) {
         return Started::Answer(answer);
     }
     let meta = modern_meta(&session, &message);
@@ -420,14 +420,14 @@ fn legacy_only(
     session: &Session,
     id: &mcp::RequestId,
     method: &str,
-    message: Value,
+    message: &Value,
 ) -> Option<Result<String, Refused>> {
     let empty = || result_text(id, serde_json::Map::new());
     let invalid = |e: serde_json::Error| Err(invalid(Some(id), &e.to_string()));
     Some(match method {
         m if m == <legacy::PingRequest as Request>::METHOD => empty(),
         m if m == <legacy::SetLevelRequest as Request>::METHOD => {
-            match serde_json::from_value::<legacy::SetLevelRequest>(message) {
+            match legacy::SetLevelRequest::deserialize(message) {
                 Ok(r) => {
                     session.set_log_level(r.params.level);
                     empty()
@@ -437,7 +437,7 @@ fn legacy_only(
         }
         // Only a resource that can change is followed: any other has nothing to report.
         m if m == <legacy::SubscribeRequest as Request>::METHOD => {
-            match serde_json::from_value::<legacy::SubscribeRequest>(message) {
+            match legacy::SubscribeRequest::deserialize(message) {
                 Ok(r) => {
                     if let Some(uri) = crate::features::changing_resource(&r.params.uri) {
                         session.subscribe(uri);
@@ -448,7 +448,7 @@ fn legacy_only(
             }
         }
         m if m == <legacy::UnsubscribeRequest as Request>::METHOD => {
-            match serde_json::from_value::<legacy::UnsubscribeRequest>(message) {
+            match legacy::UnsubscribeRequest::deserialize(message) {
                 Ok(r) => {
                     session.unsubscribe(&r.params.uri);
                     empty()
@@ -532,7 +532,7 @@ async fn serve(
     id: mcp::RequestId,
     method: String,
     meta: mcp::RequestMetaObject,
-    modern: Value,
+    modern: mcp::ClientRequest,
     tx: mpsc::UnboundedSender<Msg>,
 ) -> Result<String, Refused> {
     let notifier = Notifier::new(Some(tx.clone()), &meta).legacy();
@@ -547,7 +547,7 @@ async fn serve(
         };
         let request = convert::with_retry(&modern, retry);
         async move {
-            let request: mcp::ClientRequest = serde_json::from_value(request).map_err(|e| {
+            let request = request.map_err(|e| {
                 Refused::new(
                     Some(&ctx.id),
                     RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}")),
