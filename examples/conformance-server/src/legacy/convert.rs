@@ -113,8 +113,9 @@ pub fn failure_to_legacy(mut failure: Refused) -> Refused {
     failure
 }
 
-/// Reads `result` as the modern type `$t`, converts it to the legacy `$t` and drops the
-/// members the legacy type does not declare (`extra`: `ttlMs`, `cacheScope` and the like).
+/// Reads `result` as the modern type `$t`, converts it to the legacy `$t`, drops the members
+/// the legacy type does not declare (`extra`: `ttlMs`, `cacheScope` and the like) and writes
+/// the response to request `$id` with it.
 macro_rules! to_legacy {
     ($id:expr, $result:expr, $t:ident) => {{
         let fail = |e: String| {
@@ -129,7 +130,7 @@ macro_rules! to_legacy {
         let modern: mcp::$t = serde_json::from_value($result).map_err(|e| fail(e.to_string()))?;
         let mut older = legacy::$t::try_from(modern).map_err(|e| fail(e.to_string()))?;
         older.extra.clear();
-        serde_json::to_value(&older).map_err(|e| fail(e.to_string()))
+        super::result_text($id, &older)
     }};
 }
 
@@ -142,12 +143,13 @@ macro_rules! shared_requests {
         /// requests' `METHOD`); any other is not found.
         const SHARED_METHODS: &[&str] = &[$(<legacy::$request as Request>::METHOD),*];
 
-        /// The modern handler's `result` for `method`, as the 2025-11-25 client expects it.
+        /// The response to request `id` of `method` with the modern handler's `result`, as the
+        /// 2025-11-25 client expects it (JSON text).
         pub fn result_to_legacy(
             id: &mcp::RequestId,
             method: &str,
             result: Value,
-        ) -> Result<Value, Refused> {
+        ) -> Result<String, Refused> {
             $(if method == <legacy::$request as Request>::METHOD {
                 return to_legacy!(id, result, $result);
             })*

@@ -560,7 +560,7 @@ async fn serve(
     };
     use mcp_server::bridge::{self, BridgeError};
     match bridge::serve(handler, &peer, MAX_ROUNDS).await {
-        Ok(result) => result_text(&id, convert::result_to_legacy(&id, &method, result)?),
+        Ok(result) => convert::result_to_legacy(&id, &method, result),
         Err(BridgeError::Handler(f)) => Err(convert::failure_to_legacy(f)),
         Err(BridgeError::Peer { key, error }) => Err(Refused::new(
             Some(&id),
