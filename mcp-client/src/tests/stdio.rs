@@ -139,12 +139,7 @@ async fn a_modern_stdio_server_is_discovered_and_its_input_rounds_answered() {
     let (mut client, log) = pipe(modern);
     let connected = client.connect().await.unwrap();
     assert_eq!(connected.era, Era::Modern);
-    let tools = client.list_tools().await.unwrap();
-    let done = client
-        .call_tool(&tools[0], Default::default())
-        .await
-        .unwrap();
-    assert_eq!(first_text(&done), "Hello, Ada!");
+    greet(&mut client).await;
     client.close().await;
     let log = log.lock().unwrap();
     let methods: Vec<&str> = log.iter().filter_map(|m| m["method"].as_str()).collect();
@@ -206,12 +201,7 @@ async fn legacy_run(answers_the_probe: bool) -> Vec<Value> {
     let connected = client.connect().await.unwrap();
     assert_eq!(connected.era, Era::Legacy);
     assert_eq!(connected.versions, ["2025-11-25"]);
-    let tools = client.list_tools().await.unwrap();
-    let done = client
-        .call_tool(&tools[0], Default::default())
-        .await
-        .unwrap();
-    assert_eq!(first_text(&done), "Hello, Ada!");
+    greet(&mut client).await;
     client.close().await;
     log.lock().unwrap().clone()
 }
@@ -319,15 +309,19 @@ async fn a_spawned_modern_server_is_spoken_to_on_its_stdio_and_exits_when_closed
     greet_then_close(client).await;
 }
 
-/// Calls the fixture's one tool, which greets the name its elicitation is answered with, then
-/// closes the server's stdin, after which the server exits.
-async fn greet_then_close(mut client: Client<Mcp>) {
+/// Calls the fixture's one tool, which greets the name its elicitation is answered with.
+async fn greet(client: &mut Client<Mcp>) {
     let tools = client.list_tools().await.unwrap();
     let done = client
         .call_tool(&tools[0], Default::default())
         .await
         .unwrap();
     assert_eq!(first_text(&done), "Hello, Ada!");
+}
+
+/// [`greet`], then closes the server's stdin, after which the server exits.
+async fn greet_then_close(mut client: Client<Mcp>) {
+    greet(&mut client).await;
     tokio::time::timeout(Duration::from_secs(10), client.close())
         .await
         .expect("the server exits once its stdin is closed");
