@@ -64,14 +64,13 @@ use serde_json::Value;
 
 use crate::headers::{self, header_str};
 use crate::legacy::Route;
-use crate::modern::{self, Outcome};
 use crate::probe;
-use crate::rpc::Refused;
-use crate::tasks;
-use crate::{App, Mcp, mcp};
+use crate::{App, Mcp};
 use mcp_server::answer::respond;
 use mcp_server::checks::{SSE, check_headers, check_host, json_response, read_body};
+use mcp_server::modern::{self, Outcome};
 use mcp_server::sse::sse_stream;
+use mcp_server::{Named, Refused, Schema};
 
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
@@ -80,7 +79,7 @@ pub fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-fn failure(f: Refused) -> Response {
+fn failure(f: Refused<Mcp>) -> Response {
     f.into_response()
 }
 
@@ -128,7 +127,7 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         Ok(b) => b,
         Err(r) => return *r,
     };
-    let envelope = match modern::read_envelope(&body) {
+    let envelope = match modern::read_envelope::<Mcp>(&body) {
         Ok(e) => e,
         Err(f) => return failure(f),
     };
@@ -142,7 +141,7 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
         }
         Route::Refuse(f) => return failure(f),
     }
-    let outcome = modern::serve(app, envelope, &body, principal, &HttpHeaders(&headers));
+    let outcome = modern::serve(&app, envelope, &body, principal, &HttpHeaders(&headers));
     drop(body);
     match outcome {
         Outcome::Accepted => StatusCode::ACCEPTED.into_response(),
@@ -157,30 +156,27 @@ async fn post_mcp(State(app): State<Arc<App>>, headers: HeaderMap, body: Body) -
 struct HttpHeaders<'a>(&'a HeaderMap);
 
 impl modern::Headers for HttpHeaders<'_> {
-    fn check_version(
-        &self,
-        id: &mcp::RequestId,
-        meta: &mcp::RequestMetaObject,
-    ) -> Result<(), Refused> {
-        check_version_header(self.0, id, meta)
+    fn check_version<S: Schema>(&self, id: &S::RequestId, version: &str) -> Result<(), Refused<S>> {
+        check_version_header(self.0, id, version)
     }
 
-    fn check_names(
+    fn check_names<S: Schema>(
         &self,
-        id: &mcp::RequestId,
+        id: &S::RequestId,
         method: &str,
+        named: Option<Named>,
         params: Option<&probe::Params<'_>>,
-    ) -> Result<(), Refused> {
-        check_standard_headers(self.0, id, method, params)
+    ) -> Result<(), Refused<S>> {
+        check_standard_headers(self.0, id, method, named, params)
     }
 
-    fn check_arguments(
+    fn check_arguments<S: Schema>(
         &self,
-        id: &mcp::RequestId,
-        call: &mcp::CallToolRequest,
-    ) -> Result<(), Refused> {
-        let mirrored = crate::features::mirrored_params(&call.params.name);
-        check_param_headers(self.0, id, &mirrored, call.params.arguments.as_ref())
+        id: &S::RequestId,
+        mirrored: &[ParamHeader],
+        arguments: Option<&serde_json::Map<String, Value>>,
+    ) -> Result<(), Refused<S>> {
+        check_param_headers(self.0, id, mirrored, arguments)
     }
 
     fn streams(&self) -> bool {
@@ -189,23 +185,22 @@ impl modern::Headers for HttpHeaders<'_> {
 }
 
 /// `MCP-Protocol-Version`: present, and equal to `_meta`'s protocol version.
-fn check_version_header(
+fn check_version_header<S: Schema>(
     headers: &HeaderMap,
-    id: &mcp::RequestId,
-    meta: &mcp::RequestMetaObject,
-) -> Result<(), Refused> {
+    id: &S::RequestId,
+    version: &str,
+) -> Result<(), Refused<S>> {
     match header_str(headers, "mcp-protocol-version") {
         None => Err(Refused::new(
             Some(id),
             RpcError::new(HEADER_MISMATCH, "Missing MCP-Protocol-Version header"),
         )),
-        Some(v) if v != meta.protocol_version => Err(Refused::new(
+        Some(v) if v != version => Err(Refused::new(
             Some(id),
             RpcError::new(
                 HEADER_MISMATCH,
                 format!(
-                    "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {:?}",
-                    meta.protocol_version
+                    "MCP-Protocol-Version header {v:?} does not match _meta protocolVersion {version:?}"
                 ),
             ),
         )),
@@ -216,12 +211,13 @@ fn check_version_header(
 /// `Mcp-Method` always, `Mcp-Name` for the methods that name a tool, prompt or resource:
 /// present, and equal to the body (values compared exactly, after trimming optional
 /// whitespace).
-fn check_standard_headers(
+fn check_standard_headers<S: Schema>(
     headers: &HeaderMap,
-    id: &mcp::RequestId,
+    id: &S::RequestId,
     method: &str,
+    named: Option<Named>,
     params: Option<&probe::Params<'_>>,
-) -> Result<(), Refused> {
+) -> Result<(), Refused<S>> {
     match header_str(headers, "mcp-method") {
         None => {
             return Err(Refused::new(
@@ -240,10 +236,10 @@ fn check_standard_headers(
         }
         Some(_) => {}
     }
-    let (name_member, body_name) = match (method, params) {
-        ("tools/call" | "prompts/get", Some(p)) => ("name", &p.name),
-        ("resources/read", Some(p)) => ("uri", &p.uri),
-        (m, Some(p)) if tasks::methods().contains(&m) => ("taskId", &p.task_id),
+    let (name_member, body_name) = match (named, params) {
+        (Some(Named::Name), Some(p)) => ("name", &p.name),
+        (Some(Named::Uri), Some(p)) => ("uri", &p.uri),
+        (Some(Named::TaskId), Some(p)) => ("taskId", &p.task_id),
         _ => return Ok(()),
     };
     let Some(body_name) = body_name.0.as_deref() else {
@@ -279,12 +275,12 @@ fn check_standard_headers(
 /// `Mcp-Param-{Name}` headers: for each argument the tool marks with `x-mcp-header` (at its
 /// property path), a value in the body needs the header, made only of valid header
 /// characters, with the same value once decoded (numbers compared as numbers).
-fn check_param_headers(
+fn check_param_headers<S: Schema>(
     headers: &HeaderMap,
-    id: &mcp::RequestId,
+    id: &S::RequestId,
     mirrored: &[ParamHeader],
     arguments: Option<&serde_json::Map<String, Value>>,
-) -> Result<(), Refused> {
+) -> Result<(), Refused<S>> {
     let empty = serde_json::Map::new();
     let arguments = arguments.unwrap_or(&empty);
     for mirrored in mirrored {
@@ -343,8 +339,8 @@ mod tests {
                 axum::http::HeaderValue::from_bytes(v).unwrap(),
             );
         }
-        let id = mcp::RequestId::Integer(1);
-        check_param_headers(&headers, &id, &nested(), arguments.as_object()).map_err(|f| {
+        let id = crate::mcp::RequestId::Integer(1);
+        check_param_headers::<Mcp>(&headers, &id, &nested(), arguments.as_object()).map_err(|f| {
             let body: Value = serde_json::from_str(&f.text()).unwrap();
             body["error"]["message"].as_str().unwrap_or("").to_owned()
         })

@@ -21,16 +21,16 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use mcp_runtime::RpcError;
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_REQUEST};
+use mcp_server::modern::{self, NoHeaders, Outcome};
 use mcp_server::stdio::{Handler, Message, Outgoing};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::AbortHandle;
 
 use crate::legacy::sessions::Session;
 use crate::legacy::{self, Started};
-use crate::modern::{self, NoHeaders, Outcome};
 use crate::rpc::{Msg, Refused};
 use crate::work::Cancel;
-use crate::{App, mcp};
+use crate::{App, Mcp, mcp};
 
 /// Who a stdio client is: the process that started this one (no credentials on stdio).
 pub const PRINCIPAL: &str = "stdio";
@@ -59,7 +59,7 @@ impl Server {
 
     /// A message of a process with no legacy session: `initialize`, or a modern message.
     async fn sessionless(&self, line: &[u8], out: Outgoing) -> Option<String> {
-        let envelope = match modern::read_envelope(line) {
+        let envelope = match modern::read_envelope::<Mcp>(line) {
             Ok(e) => e,
             Err(f) => return Some(f.text()),
         };
@@ -67,8 +67,7 @@ impl Server {
             let id = envelope.id.flatten();
             return Some(self.initialize(id.as_ref(), line, &out));
         }
-        let app = Arc::clone(&self.app);
-        let outcome = modern::serve(app, envelope, line, PRINCIPAL.to_owned(), &NoHeaders);
+        let outcome = modern::serve(&self.app, envelope, line, PRINCIPAL.to_owned(), &NoHeaders);
         match outcome {
             Outcome::Accepted => None,
             Outcome::Answer(text) => Some(text),
@@ -102,7 +101,7 @@ impl Server {
         line: &[u8],
         out: Outgoing,
     ) -> Option<String> {
-        if let Ok(envelope) = modern::read_envelope(line)
+        if let Ok(envelope) = modern::read_envelope::<Mcp>(line)
             && legacy::is_initialize(&envelope)
         {
             return Some(already_initialized(envelope.id.flatten().as_ref()));
@@ -177,7 +176,8 @@ async fn forward_listen(mut rx: mpsc::Receiver<String>, out: &Outgoing) -> Optio
 
 /// Whether the message `text` (written by this server) is a notification.
 fn is_notification(text: &str) -> bool {
-    modern::read_envelope(text.as_bytes()).is_ok_and(|e| e.method.is_some() && e.id.is_none())
+    modern::read_envelope::<Mcp>(text.as_bytes())
+        .is_ok_and(|e| e.method.is_some() && e.id.is_none())
 }
 
 /// Writes the notifications of the changes `session` is told of until the output closes.
