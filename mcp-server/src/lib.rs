@@ -17,6 +17,8 @@
 //! - [`Service`]: the handlers of a server, one method for every checked request, with hooks
 //!   for a `subscriptions/listen` stream and an extension's methods; a handler gets its
 //!   request's [`Ctx`] and sends progress and log messages through its [`Notifier`];
+//! - [`http`]: the Streamable HTTP endpoint of a [`Service`] ([`http::endpoint`]), an axum
+//!   `Router` to mount under any path, with a hook for legacy sessions ([`http::Legacy`]);
 //! - [`modern`]: the checks of a modern message and its dispatch to a [`Service`], shared by
 //!   the transports (the checks that read headers asked of [`modern::Headers`]);
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
@@ -52,6 +54,7 @@ pub mod checks;
 mod config;
 pub mod ctx;
 pub mod headers;
+pub mod http;
 pub mod modern;
 pub mod probe;
 mod refused;

@@ -54,7 +54,7 @@ use mcp::v2025_11_25 as legacy;
 /// The revision a legacy session speaks: the only one before 2026-07-28 generated here.
 pub const LEGACY_VERSION: &str = "2025-11-25";
 /// The header that names a legacy session.
-pub const SESSION_HEADER: &str = "mcp-session-id";
+pub const SESSION_HEADER: &str = mcp_server::http::SESSION_HEADER;
 /// Rounds of input one legacy request may take before it is answered with an error.
 const MAX_ROUNDS: usize = 8;
 
