@@ -1,5 +1,5 @@
-//! The Streamable HTTP endpoint of a `Service`, mounted under a path of the user's choosing in
-//! an axum `Router`, answering modern requests.
+//! A `Service` served by the crate's transports: its Streamable HTTP endpoint mounted under a
+//! path of the user's choosing in an axum `Router`, and the same service on stdio.
 
 use std::sync::Arc;
 
@@ -122,4 +122,34 @@ async fn without_legacy_sessions_get_is_not_allowed_and_other_paths_are_not_foun
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn the_same_service_answers_on_stdio() {
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+
+    let (mut client, server_input) = tokio::io::duplex(4096);
+    let (server_output, replies) = tokio::io::duplex(4096);
+    let endpoint = mcp_server::stdio::Endpoint::<Mcp, _>::new(Arc::new(OneTool), None);
+    let server = tokio::spawn(async move {
+        let config = Config::default();
+        mcp_server::stdio::serve(server_input, server_output, endpoint, &config).await
+    });
+    let mut lines = BufReader::new(replies).lines();
+    let line = format!("{}\n", tools_list("2026-07-28"));
+    client.write_all(line.as_bytes()).await.unwrap();
+    let answer: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(answer["result"]["tools"][0]["name"], "echo");
+    // No headers on stdio, but the checks of the message still run.
+    client
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n")
+        .await
+        .unwrap();
+    let refused: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(
+        refused["error"]["code"],
+        mcp_runtime::error_code::METHOD_NOT_FOUND
+    );
+    drop(client);
+    server.await.unwrap().unwrap();
 }
