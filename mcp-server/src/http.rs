@@ -2,7 +2,8 @@
 //! answered with `application/json`, or with `text/event-stream` when the request's
 //! notifications (progress, log messages) or a `subscriptions/listen` stream go with it, for
 //! any [`Service`]. [`endpoint`] builds the endpoint as an axum `Router` that mounts under any
-//! path (`Router::new().nest_service("/mcp", endpoint(…))`). Legacy (2025-11-25) sessions may
+//! path (`Router::new().nest_service("/mcp", endpoint(…))`); [`router`] mounts it at [`PATH`],
+//! and [`serve`] serves that on a listener in one call. Legacy (2025-11-25) sessions may
 //! share the endpoint through a [`Legacy`] hook: check 7 asks it where a message goes
 //! ([`Legacy::route`]), and `GET` and `DELETE` with an `Mcp-Session-Id` go to it too (after
 //! check 2 alone); without one, `GET` and `DELETE` are not allowed (405).
@@ -63,6 +64,7 @@ use mcp_runtime::RpcError;
 use mcp_runtime::error_code::HEADER_MISMATCH;
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
 use serde_json::Value;
+use tokio::net::TcpListener;
 
 use crate::answer::respond;
 use crate::checks::{SSE, check_headers, check_host, json_response, read_body};
@@ -70,6 +72,9 @@ use crate::headers::{self, header_str};
 use crate::modern::{self, Outcome, Read};
 use crate::sse::sse_stream;
 use crate::{Config, Named, Refused, Schema, Service, probe};
+
+/// Where [`router`] and [`serve`] mount the endpoint.
+pub const PATH: &str = "/mcp";
 
 /// The header that names a legacy session.
 pub const SESSION_HEADER: &str = "mcp-session-id";
@@ -145,6 +150,39 @@ pub fn endpoint<S: Schema, V: Service<S>>(
                 .delete(delete_mcp::<S, V>),
         )
         .with_state(endpoint)
+}
+
+/// A `Router` with the [`endpoint`] of `service` at [`PATH`], and 404 on any other path.
+pub fn router<S: Schema, V: Service<S>>(
+    service: Arc<V>,
+    config: Arc<Config>,
+    legacy: Option<Arc<dyn Legacy<S>>>,
+) -> Router {
+    Router::new()
+        .nest_service(PATH, endpoint(service, config, legacy))
+        .fallback(not_found)
+}
+
+/// Serves `service` at [`PATH`] on `listener` ([`router`] with [`crate::serve`]) until
+/// `shutdown` resolves.
+pub fn serve<S, V, F>(
+    listener: TcpListener,
+    service: Arc<V>,
+    config: Arc<Config>,
+    legacy: Option<Arc<dyn Legacy<S>>>,
+    shutdown: F,
+) -> impl Future<Output = ()> + use<S, V, F>
+where
+    S: Schema,
+    V: Service<S>,
+    F: Future<Output = ()>,
+{
+    let router = router(service, Arc::clone(&config), legacy);
+    crate::serve(listener, router, &config, shutdown)
+}
+
+async fn not_found() -> Response {
+    (StatusCode::NOT_FOUND, "Not Found").into_response()
 }
 
 /// `GET`: a legacy session's stream; without a session, not allowed.

@@ -19,6 +19,7 @@
 //!   request's [`Ctx`] and sends progress and log messages through its [`Notifier`];
 //! - [`http`]: the Streamable HTTP endpoint of a [`Service`] ([`http::endpoint`]), an axum
 //!   `Router` to mount under any path, with a hook for legacy sessions ([`http::Legacy`]);
+//!   [`http::serve`] serves it at `/mcp` on a listener in one call;
 //! - [`modern`]: the checks of a modern message and its dispatch to a [`Service`], shared by
 //!   the transports (the checks that read headers asked of [`modern::Headers`]);
 //! - [`probe`]: the envelope of a message read from its bytes without building it;

@@ -4,6 +4,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcp_runtime::RpcError;
+use mcp_runtime::error_code::METHOD_NOT_FOUND;
 use mcp_runtime::param_headers::ParamHeader;
 use tokio::sync::mpsc;
 
@@ -39,7 +40,8 @@ pub trait Service<S: Schema>: Send + Sync + 'static {
         request: S::ClientRequest,
     ) -> Result<mpsc::Receiver<String>, Refused<S>> {
         drop(request);
-        Err(ctx.fail(RpcError::method_not_found("subscriptions/listen")))
+        let message = "Method not found: this server opens no subscription streams";
+        Err(ctx.fail(RpcError::new(METHOD_NOT_FOUND, message)))
     }
 
     /// The methods extensions add to [`Schema::METHODS`], with the member each one's

@@ -153,3 +153,36 @@ async fn the_same_service_answers_on_stdio() {
     drop(client);
     server.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn one_call_serves_the_service_at_mcp() {
+    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let served = tokio::spawn(mcp_server::http::serve(
+        listener,
+        Arc::new(OneTool),
+        Arc::new(Config::default()),
+        None,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    let body = tools_list("2026-07-28").to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: tools/list\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut socket = tokio::net::TcpStream::connect(address).await.unwrap();
+    socket.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    socket.read_to_string(&mut response).await.unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains(r#""name":"echo""#), "{response}");
+    stop.send(()).unwrap();
+    served.await.unwrap();
+}

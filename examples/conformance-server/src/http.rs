@@ -8,26 +8,19 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use mcp_server::http::{Legacy, Route};
 use mcp_server::modern::Read;
 
 use crate::legacy::{self, Route as Era};
 use crate::{App, Mcp};
 
-/// The endpoint at `/mcp`, and 404 elsewhere.
+/// The endpoint at `/mcp` (`mcp_server::http::PATH`), and 404 elsewhere.
 pub fn router(app: Arc<App>) -> Router {
     let config = Arc::clone(&app.config);
     let sessions: Arc<dyn Legacy<Mcp>> = Arc::new(Sessions(Arc::clone(&app)));
-    let endpoint = mcp_server::http::endpoint(app, config, Some(sessions));
-    Router::new()
-        .nest_service("/mcp", endpoint)
-        .fallback(not_found)
-}
-
-async fn not_found() -> Response {
-    (StatusCode::NOT_FOUND, "Not Found").into_response()
+    mcp_server::http::router(app, config, Some(sessions))
 }
 
 /// The legacy sessions of `crate::legacy`, as the endpoint's hook.
