@@ -1,8 +1,8 @@
 //! Streamable HTTP, stateless (2026-07-28): one POST per JSON-RPC message at the endpoint,
 //! answered with `application/json`, or with `text/event-stream` when the request's
 //! notifications (progress, log messages) or a `subscriptions/listen` stream go with it, for
-//! any [`Service`]. [`endpoint`] builds the endpoint as an axum `Router` that mounts under any
-//! path (`Router::new().nest_service("/mcp", endpoint(…))`); [`router`] mounts it at [`PATH`],
+//! any [`Service`]. [`endpoint`] builds the endpoint as an axum service that mounts under any
+//! path (`Router::new().route_service("/api/mcp", endpoint(…))`); [`router`] mounts it at [`PATH`],
 //! and [`serve`] serves that on a listener in one call. Legacy (2025-11-25) sessions may
 //! share the endpoint through a [`Legacy`] hook: check 7 asks it where a message goes
 //! ([`Legacy::route`]), and `GET` and `DELETE` with an `Mcp-Session-Id` go to it too (after
@@ -59,7 +59,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::post;
+use axum::routing::{MethodRouter, post};
 use mcp_runtime::RpcError;
 use mcp_runtime::error_code::HEADER_MISMATCH;
 use mcp_runtime::param_headers::{ParamHeader, decode, is_valid_value};
@@ -129,37 +129,34 @@ impl<S: Schema, V> Clone for Endpoint<S, V> {
     }
 }
 
-/// The Streamable HTTP endpoint of `service` at the root of the `Router` it returns (mount it
-/// with `nest_service`): `POST` with checks 1 to 16, `GET` and `DELETE` for the `legacy`
+/// The Streamable HTTP endpoint of `service`, whatever its path (mount it with `route_service`
+/// or `nest_service`): `POST` with checks 1 to 16, `GET` and `DELETE` for the `legacy`
 /// sessions if there are any (else 405), any other method 405.
 pub fn endpoint<S: Schema, V: Service<S>>(
     service: Arc<V>,
     config: Arc<Config>,
     legacy: Option<Arc<dyn Legacy<S>>>,
-) -> Router {
+) -> MethodRouter {
     let endpoint = Endpoint {
         service,
         config,
         legacy,
     };
-    Router::new()
-        .route(
-            "/",
-            post(post_mcp::<S, V>)
-                .get(get_mcp::<S, V>)
-                .delete(delete_mcp::<S, V>),
-        )
+    post(post_mcp::<S, V>)
+        .get(get_mcp::<S, V>)
+        .delete(delete_mcp::<S, V>)
         .with_state(endpoint)
 }
 
-/// A `Router` with the [`endpoint`] of `service` at [`PATH`], and 404 on any other path.
+/// A `Router` with the [`endpoint`] of `service` at [`PATH`] (that path exactly), and 404 on
+/// any other path.
 pub fn router<S: Schema, V: Service<S>>(
     service: Arc<V>,
     config: Arc<Config>,
     legacy: Option<Arc<dyn Legacy<S>>>,
 ) -> Router {
     Router::new()
-        .nest_service(PATH, endpoint(service, config, legacy))
+        .route_service(PATH, endpoint(service, config, legacy))
         .fallback(not_found)
 }
 

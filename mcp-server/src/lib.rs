@@ -18,7 +18,7 @@
 //!   for a `subscriptions/listen` stream and an extension's methods; a handler gets its
 //!   request's [`Ctx`] and sends progress and log messages through its [`Notifier`];
 //! - [`http`]: the Streamable HTTP endpoint of a [`Service`] ([`http::endpoint`]), an axum
-//!   `Router` to mount under any path, with a hook for legacy sessions ([`http::Legacy`]);
+//!   service to mount under any path, with a hook for legacy sessions ([`http::Legacy`]);
 //!   [`http::serve`] serves it at `/mcp` on a listener in one call;
 //! - [`modern`]: the checks of a modern message and its dispatch to a [`Service`], shared by
 //!   the transports (the checks that read headers asked of [`modern::Headers`]);

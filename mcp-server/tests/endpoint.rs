@@ -43,7 +43,7 @@ impl Service<Mcp> for OneTool {
 /// The app: the endpoint under `/api/v2/mcp`.
 fn app() -> Router {
     let endpoint = mcp_server::http::endpoint(Arc::new(OneTool), Arc::new(Config::default()), None);
-    Router::new().nest_service("/api/v2/mcp", endpoint)
+    Router::new().route_service("/api/v2/mcp", endpoint)
 }
 
 /// A POST of `message` to `path`, with the headers a modern client sends for `method`.
@@ -82,6 +82,14 @@ async fn tools_list_is_answered_under_a_path_of_the_users_choosing() {
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["id"], 1);
     assert_eq!(body["result"]["tools"][0]["name"], "echo");
+    // Nested as a service too.
+    let endpoint = mcp_server::http::endpoint(Arc::new(OneTool), Arc::new(Config::default()), None);
+    let nested = Router::new().nest_service("/tenant/7/mcp", endpoint);
+    let response = nested
+        .oneshot(post("/tenant/7/mcp", "tools/list", &message))
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
 }
 
 #[tokio::test]
@@ -185,4 +193,17 @@ async fn one_call_serves_the_service_at_mcp() {
     assert!(response.contains(r#""name":"echo""#), "{response}");
     stop.send(()).unwrap();
     served.await.unwrap();
+}
+
+#[tokio::test]
+async fn the_router_serves_its_path_only() {
+    let message = tools_list("2026-07-28");
+    let router = || mcp_server::http::router(Arc::new(OneTool), Arc::new(Config::default()), None);
+    let at = |path| post(path, "tools/list", &message);
+    let response = router().oneshot(at(mcp_server::http::PATH)).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let response = router().oneshot(at("/mcp/")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    let response = router().oneshot(at("/other")).await.unwrap();
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
 }
