@@ -14,6 +14,14 @@
 //!   header once, `Host`/`Origin` against DNS rebinding, `Content-Type`, `Accept`, the body
 //!   limit and timeout), each answered with its JSON-RPC error and HTTP status;
 //! - [`Refused`]: a request refused with a JSON-RPC error (`RpcError`) and its HTTP status;
+//! - [`Service`]: the handlers of a server, one method for every checked request, with hooks
+//!   for a `subscriptions/listen` stream and an extension's methods; a handler gets its
+//!   request's [`Ctx`] and sends progress and log messages through its [`Notifier`];
+//! - [`http`]: the Streamable HTTP endpoint of a [`Service`] ([`http::endpoint`]), an axum
+//!   service to mount under any path, with a hook for legacy sessions ([`http::Legacy`]);
+//!   [`http::serve`] serves it at `/mcp` on a listener in one call;
+//! - [`modern`]: the checks of a modern message and its dispatch to a [`Service`], shared by
+//!   the transports (the checks that read headers asked of [`modern::Headers`]);
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
@@ -45,10 +53,14 @@ pub mod answer;
 pub mod bridge;
 pub mod checks;
 mod config;
+pub mod ctx;
 pub mod headers;
+pub mod http;
+pub mod modern;
 pub mod probe;
 mod refused;
 mod schema;
+mod service;
 pub mod sse;
 mod status;
 pub mod stdio;
@@ -60,6 +72,8 @@ pub mod work;
 
 pub use accept::serve;
 pub use config::Config;
+pub use ctx::{Ctx, Notifier};
 pub use refused::Refused;
-pub use schema::Schema;
+pub use schema::{Method, Named, Schema, ToolCall};
+pub use service::Service;
 pub use status::{BOUND_REACHED, bound_reached, status_for, status_of};

@@ -4,8 +4,32 @@
 use std::fmt::Debug;
 
 use mcp_runtime::ErrorResponse;
+use mcp_runtime::era::Era;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// The member of a request's `params` that its `Mcp-Name` header mirrors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    /// `name` (`tools/call`, `prompts/get`).
+    Name,
+    /// `uri` (`resources/read`).
+    Uri,
+    /// `taskId` (the tasks extension's methods).
+    TaskId,
+}
+
+/// A method a client may call, and the member its `Mcp-Name` header mirrors, if any.
+pub type Method = (&'static str, Option<Named>);
+
+/// A `tools/call` as the header checks read it: the tool's name and its arguments.
+pub struct ToolCall<'a> {
+    /// The tool's name.
+    pub name: &'a str,
+    /// Its arguments, if it has any.
+    pub arguments: Option<&'a Map<String, Value>>,
+}
 
 /// What the transport needs from the user's generated module. Implemented by [`bind!`](crate::bind)
 /// for a marker type; a later version of the generator will emit the implementation itself.
@@ -15,30 +39,254 @@ pub trait Schema: Send + Sync + 'static {
     /// The JSON-RPC error response (`JSONRPCErrorResponse`), whose id may be left out when
     /// the request's could not be read.
     type ErrorResponse: ErrorResponse<Id = Option<Self::RequestId>> + Serialize;
+    /// Every request a client may send (`ClientRequest`), read whole once it passed the
+    /// checks of its envelope.
+    type ClientRequest: DeserializeOwned + Send + 'static;
+    /// A request's `params._meta` (`RequestMetaObject`): its protocol version, the client's
+    /// capabilities, its progress token and log level.
+    type RequestMeta: DeserializeOwned + Clone + Debug + Send + Sync + 'static;
+    /// A notification (`JSONRPCNotification`): what a message without an id reads as.
+    type Notification: DeserializeOwned;
+    /// The `data` of an `UNSUPPORTED_PROTOCOL_VERSION` error
+    /// (`UnsupportedProtocolVersionErrorErrorData`).
+    type UnsupportedVersionData: Serialize;
+    /// A request's progress token (`ProgressToken`).
+    type ProgressToken: Clone + Debug + Send + Sync + 'static;
+    /// The severity of a log message (`LoggingLevel`).
+    type LoggingLevel: Copy + Debug + Send + Sync + 'static;
+
+    /// The methods of [`Schema::ClientRequest`], from the generated request types' `METHOD`s.
+    const METHODS: &'static [Method];
+
+    /// The protocol version `meta` declares.
+    fn protocol_version(meta: &Self::RequestMeta) -> &str;
+    /// The progress token `meta` carries, if any.
+    fn progress_token(meta: &Self::RequestMeta) -> Option<&Self::ProgressToken>;
+    /// The lowest level of the log messages the request asks for, if any.
+    fn log_level(meta: &Self::RequestMeta) -> Option<Self::LoggingLevel>;
+    /// The rank of `level` (RFC 5424 order, `debug` lowest).
+    fn severity(level: Self::LoggingLevel) -> u8;
+    /// The `data` of an `UNSUPPORTED_PROTOCOL_VERSION` error: `requested`, and the versions
+    /// `supported`.
+    fn unsupported_version_data(
+        requested: &str,
+        supported: Vec<String>,
+    ) -> Self::UnsupportedVersionData;
+    /// The tool's name and arguments, if `request` is a `tools/call`.
+    fn tool_call(request: &Self::ClientRequest) -> Option<ToolCall<'_>>;
+    /// Whether `request` is a `subscriptions/listen`, answered with a stream.
+    fn is_listen(request: &Self::ClientRequest) -> bool;
+    /// `notifications/progress` as JSON text, in `era`'s types (none if the binding has no
+    /// such era, or the era no such notification).
+    fn progress(
+        token: &Self::ProgressToken,
+        progress: f64,
+        total: f64,
+        message: String,
+        era: Era,
+    ) -> Option<String>;
+    /// `notifications/message` as JSON text, in `era`'s types (as [`Schema::progress`]).
+    fn log(level: Self::LoggingLevel, data: Value, logger: &str, era: Era) -> Option<String>;
 }
 
 /// Binds a generated module to this crate: `mcp_server::bind!(pub Mcp = crate::mcp);` declares
-/// the marker type `Mcp` and implements [`Schema`] for it with the module's types.
+/// the marker type `Mcp` and implements [`Schema`] for it with the module's types. With
+/// `, legacy = crate::mcp::v2025_11_25` the legacy revision's module is bound too: the
+/// notifications a handler sends to a legacy client are written in its types.
 ///
 /// ```
 /// # use mcp_tests::mcp;
+/// use mcp_server::Schema;
+///
 /// mcp_server::bind!(pub Mcp = mcp);
 ///
 /// fn id_of<S: mcp_server::Schema>(text: &str) -> S::RequestId {
 ///     serde_json::from_str(text).unwrap()
 /// }
 /// assert_eq!(id_of::<Mcp>("7"), mcp::RequestId::Integer(7));
+/// let tools_list = <mcp::ListToolsRequest as mcp_runtime::Request>::METHOD;
+/// assert!(Mcp::METHODS.iter().any(|(m, _)| *m == tools_list));
 /// ```
 #[macro_export]
 macro_rules! bind {
     ($vis:vis $name:ident = $($m:ident)::+) => {
+        $crate::bind!(@declare $vis $name);
+        const _: () = {
+            use $($m)::+ as m;
+            fn legacy_progress(_: m::ProgressNotification) -> Option<String> {
+                None
+            }
+            fn legacy_log(_: m::LoggingMessageNotification) -> Option<String> {
+                None
+            }
+            $crate::bind!(@impl $name);
+        };
+    };
+    ($vis:vis $name:ident = $($m:ident)::+, legacy = $($l:ident)::+) => {
+        $crate::bind!(@declare $vis $name);
+        const _: () = {
+            use $($m)::+ as m;
+            use $($l)::+ as l;
+            fn legacy_progress(n: m::ProgressNotification) -> Option<String> {
+                let older = l::ProgressNotification::try_from(n).ok()?;
+                ::serde_json::to_string(&older).ok()
+            }
+            fn legacy_log(n: m::LoggingMessageNotification) -> Option<String> {
+                let older = l::LoggingMessageNotification::try_from(n).ok()?;
+                ::serde_json::to_string(&older).ok()
+            }
+            $crate::bind!(@impl $name);
+        };
+    };
+    (@declare $vis:vis $name:ident) => {
         /// The generated module, bound to `mcp_server` ([`mcp_server::Schema`]).
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         $vis struct $name;
-
+    };
+    (@impl $name:ident) => {
         impl $crate::Schema for $name {
-            type RequestId = $($m)::+::RequestId;
-            type ErrorResponse = $($m)::+::JSONRPCErrorResponse;
+            type RequestId = m::RequestId;
+            type ErrorResponse = m::JSONRPCErrorResponse;
+            type ClientRequest = m::ClientRequest;
+            type RequestMeta = m::RequestMetaObject;
+            type Notification = m::JSONRPCNotification;
+            type UnsupportedVersionData = m::UnsupportedProtocolVersionErrorErrorData;
+            type ProgressToken = m::ProgressToken;
+            type LoggingLevel = m::LoggingLevel;
+
+            const METHODS: &'static [$crate::Method] = {
+                use $crate::Named;
+                use ::mcp_runtime::Request as R;
+                &[
+                    (<m::DiscoverRequest as R>::METHOD, None),
+                    (<m::ListToolsRequest as R>::METHOD, None),
+                    (<m::CallToolRequest as R>::METHOD, Some(Named::Name)),
+                    (<m::ListPromptsRequest as R>::METHOD, None),
+                    (<m::GetPromptRequest as R>::METHOD, Some(Named::Name)),
+                    (<m::ListResourcesRequest as R>::METHOD, None),
+                    (<m::ListResourceTemplatesRequest as R>::METHOD, None),
+                    (<m::ReadResourceRequest as R>::METHOD, Some(Named::Uri)),
+                    (<m::SubscriptionsListenRequest as R>::METHOD, None),
+                    (<m::CompleteRequest as R>::METHOD, None),
+                ]
+            };
+
+            fn protocol_version(meta: &m::RequestMetaObject) -> &str {
+                &meta.protocol_version
+            }
+
+            fn progress_token(meta: &m::RequestMetaObject) -> Option<&m::ProgressToken> {
+                meta.progress_token.as_ref()
+            }
+
+            fn log_level(meta: &m::RequestMetaObject) -> Option<m::LoggingLevel> {
+                meta.log_level
+            }
+
+            fn severity(level: m::LoggingLevel) -> u8 {
+                use m::LoggingLevel as L;
+                match level {
+                    L::Debug => 0,
+                    L::Info => 1,
+                    L::Notice => 2,
+                    L::Warning => 3,
+                    L::Error => 4,
+                    L::Critical => 5,
+                    L::Alert => 6,
+                    L::Emergency => 7,
+                }
+            }
+
+            fn unsupported_version_data(
+                requested: &str,
+                supported: Vec<String>,
+            ) -> m::UnsupportedProtocolVersionErrorErrorData {
+                m::UnsupportedProtocolVersionErrorErrorData::new(requested, supported)
+            }
+
+            fn tool_call(request: &m::ClientRequest) -> Option<$crate::ToolCall<'_>> {
+                match request {
+                    m::ClientRequest::CallToolRequest(call) => Some($crate::ToolCall {
+                        name: &call.params.name,
+                        arguments: call.params.arguments.as_ref(),
+                    }),
+                    _ => None,
+                }
+            }
+
+            fn is_listen(request: &m::ClientRequest) -> bool {
+                matches!(request, m::ClientRequest::SubscriptionsListenRequest(_))
+            }
+
+            fn progress(
+                token: &m::ProgressToken,
+                progress: f64,
+                total: f64,
+                message: String,
+                era: ::mcp_runtime::era::Era,
+            ) -> Option<String> {
+                let note = m::ProgressNotification::new(
+                    m::ProgressNotificationParams::new(progress, token.clone())
+                        .with_message(message)
+                        .with_total(total),
+                );
+                match era {
+                    ::mcp_runtime::era::Era::Modern => ::serde_json::to_string(&note).ok(),
+                    ::mcp_runtime::era::Era::Legacy => legacy_progress(note),
+                }
+            }
+
+            fn log(
+                level: m::LoggingLevel,
+                data: ::serde_json::Value,
+                logger: &str,
+                era: ::mcp_runtime::era::Era,
+            ) -> Option<String> {
+                let note = m::LoggingMessageNotification::new(
+                    m::LoggingMessageNotificationParams::new(data, level).with_logger(logger),
+                );
+                match era {
+                    ::mcp_runtime::era::Era::Modern => ::serde_json::to_string(&note).ok(),
+                    ::mcp_runtime::era::Era::Legacy => legacy_log(note),
+                }
+            }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_tests::mcp;
+
+    crate::bind!(Mcp = mcp);
+
+    #[test]
+    fn a_legacy_note_needs_a_legacy_binding() {
+        let token = mcp::ProgressToken::Integer(3);
+        let modern = Mcp::progress(&token, 1.0, 2.0, "half".into(), Era::Modern).unwrap();
+        let note: Value = serde_json::from_str(&modern).unwrap();
+        assert_eq!(note["method"], "notifications/progress");
+        assert_eq!(note["params"]["progressToken"], 3);
+        assert_eq!(
+            Mcp::progress(&token, 1.0, 2.0, "half".into(), Era::Legacy),
+            None
+        );
+    }
+
+    #[test]
+    fn only_the_named_methods_mirror_a_name() {
+        let named: Vec<_> = Mcp::METHODS
+            .iter()
+            .filter_map(|(m, n)| n.map(|n| (*m, n)))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("tools/call", Named::Name),
+                ("prompts/get", Named::Name),
+                ("resources/read", Named::Uri)
+            ]
+        );
+    }
 }

@@ -23,7 +23,8 @@
 //!
 //! Nothing is written to the output but JSON-RPC messages: logs belong on stderr.
 //!
-//! A handler is any `Fn(Message, Outgoing) -> impl Future<Output = Option<String>>` (or a type
+//! A [`Service`](crate::Service) is served with [`Endpoint`] (the checks of a modern message,
+//! and a hook for the process's legacy session); a handler is otherwise any `Fn(Message, Outgoing) -> impl Future<Output = Option<String>>` (or a type
 //! that implements [`Handler`]); [`serve_stdio`] serves it on the process's stdin and stdout:
 //!
 //! ```
@@ -76,6 +77,9 @@ use tokio::task::AbortHandle;
 
 use crate::Config;
 use crate::probe::{self, Unreadable};
+
+mod endpoint;
+pub use endpoint::{Answering, Endpoint, Legacy, PRINCIPAL, forward};
 
 /// Lines queued for the writer: a handler that sends faster than the output is read waits.
 const OUT_QUEUE: usize = 64;

@@ -23,7 +23,6 @@ mod features;
 mod http;
 mod legacy;
 mod limits;
-mod modern;
 mod mrtr;
 mod rpc;
 mod stdio;
@@ -45,7 +44,7 @@ mod mcp {
 }
 
 // The generated module, bound to `mcp_server` (its request id and error response).
-mcp_server::bind!(pub Mcp = mcp);
+mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -1,12 +1,10 @@
 //! `--stdio`: the same handlers on standard input and output (`mcp_server::stdio`), in both
 //! eras, as the stdio pages of each revision describe.
 //!
-//! - Modern (2026-07-28): every request carries its `_meta`; it goes through the checks of a
-//!   message that need no headers and the dispatch (`crate::modern`, with [`NoHeaders`]). Its
-//!   notifications (progress, log messages) are written as lines before its response; a
-//!   `subscriptions/listen` stream's notifications too, its response when the server ends it.
-//! - Legacy (2025-11-25): `initialize` opens the one session of the process (no session id:
-//!   the process is the session); from then on every message is the session's, served as
+//! - Modern (2026-07-28): `mcp_server::stdio::Endpoint` serves this server's `Service`: the
+//!   checks of a message that need no headers, the dispatch, the notifications as lines.
+//! - Legacy (2025-11-25), this module's [`Session`] hook: `initialize` opens the one session
+//!   of the process (no session id: the process is the session); from then on every message is the session's, served as
 //!   `crate::legacy` serves a session's: the methods 2026-07-28 removed answered there, the
 //!   rest converted and answered by the modern handlers through the bridge, whose
 //!   server-to-client requests are written as lines; the client's responses, read from the
@@ -20,26 +18,21 @@
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use mcp_runtime::RpcError;
-use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_REQUEST};
-use mcp_server::stdio::{Handler, Message, Outgoing};
-use tokio::sync::{broadcast, mpsc};
+use mcp_runtime::error_code::INVALID_REQUEST;
+use mcp_server::modern::read_envelope;
+use mcp_server::stdio::{Answering, Endpoint, Outgoing, PRINCIPAL, forward};
+use tokio::sync::broadcast;
 use tokio::task::AbortHandle;
 
-use crate::legacy::sessions::Session;
 use crate::legacy::{self, Started};
-use crate::modern::{self, NoHeaders, Outcome};
-use crate::rpc::{Msg, Refused};
-use crate::work::Cancel;
-use crate::{App, mcp};
+use crate::rpc::Refused;
+use crate::{App, Mcp, mcp};
 
-/// Who a stdio client is: the process that started this one (no credentials on stdio).
-pub const PRINCIPAL: &str = "stdio";
-
-/// The server of one stdio connection.
-pub struct Server {
+/// The legacy session of one stdio connection, if a client opens it.
+pub struct Session {
     app: Arc<App>,
     /// The legacy session `initialize` opened, if it did.
-    session: OnceLock<Arc<Session>>,
+    session: OnceLock<Arc<legacy::sessions::Session>>,
     /// The task that writes the session's change notifications; stopped with the server.
     changes: Mutex<Option<AbortHandle>>,
 }
@@ -48,33 +41,18 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-impl Server {
-    pub fn new(app: Arc<App>) -> Self {
-        Server {
+/// This server on one stdio connection: its handlers, and its legacy session.
+pub fn endpoint(app: Arc<App>) -> Endpoint<Mcp, App> {
+    let session = Session::new(Arc::clone(&app));
+    Endpoint::new(app, Some(Box::new(session)))
+}
+
+impl Session {
+    fn new(app: Arc<App>) -> Self {
+        Session {
             app,
             session: OnceLock::new(),
             changes: Mutex::new(None),
-        }
-    }
-
-    /// A message of a process with no legacy session: `initialize`, or a modern message.
-    async fn sessionless(&self, line: &[u8], out: Outgoing) -> Option<String> {
-        let envelope = match modern::read_envelope(line) {
-            Ok(e) => e,
-            Err(f) => return Some(f.text()),
-        };
-        if legacy::is_initialize(&envelope) {
-            let id = envelope.id.flatten();
-            return Some(self.initialize(id.as_ref(), line, &out));
-        }
-        let app = Arc::clone(&self.app);
-        let outcome = modern::serve(app, envelope, line, PRINCIPAL.to_owned(), &NoHeaders);
-        match outcome {
-            Outcome::Accepted => None,
-            Outcome::Answer(text) => Some(text),
-            Outcome::Refused(f) => Some(f.text()),
-            Outcome::Running { rx, cancel } => forward(rx, &out, cancel).await,
-            Outcome::Listen(rx) => forward_listen(rx, &out).await,
         }
     }
 
@@ -98,11 +76,11 @@ impl Server {
     /// A message of the process's legacy session.
     async fn in_session(
         &self,
-        session: &Arc<Session>,
+        session: &Arc<legacy::sessions::Session>,
         line: &[u8],
         out: Outgoing,
     ) -> Option<String> {
-        if let Ok(envelope) = modern::read_envelope(line)
+        if let Ok(envelope) = read_envelope::<Mcp>(line)
             && legacy::is_initialize(&envelope)
         {
             return Some(already_initialized(envelope.id.flatten().as_ref()));
@@ -115,6 +93,21 @@ impl Server {
     }
 }
 
+impl mcp_server::stdio::Legacy for Session {
+    fn serve<'a>(&'a self, line: &'a [u8], out: &Outgoing) -> Option<Answering<'a>> {
+        if let Some(session) = self.session.get() {
+            return Some(Box::pin(self.in_session(session, line, out.clone())));
+        }
+        let envelope = read_envelope::<Mcp>(line).ok()?;
+        if !legacy::is_initialize(&envelope) {
+            return None;
+        }
+        let id = envelope.id.flatten();
+        let text = self.initialize(id.as_ref(), line, out);
+        Some(Box::pin(std::future::ready(Some(text))))
+    }
+}
+
 /// The answer to an `initialize` (of id `id`) in a process whose session is open.
 fn already_initialized(id: Option<&mcp::RequestId>) -> String {
     let error = RpcError::new(INVALID_REQUEST, "Invalid Request: already initialized");
@@ -122,7 +115,7 @@ fn already_initialized(id: Option<&mcp::RequestId>) -> String {
 }
 
 /// The connection is over (its input ended): the session ends with it.
-impl Drop for Server {
+impl Drop for Session {
     fn drop(&mut self) {
         if let Some(follow) = lock(&self.changes).take() {
             follow.abort();
@@ -133,56 +126,9 @@ impl Drop for Server {
     }
 }
 
-impl Handler for Server {
-    async fn handle(&self, message: Message, out: Outgoing) -> Option<String> {
-        match self.session.get() {
-            Some(session) => self.in_session(session, &message.line, out).await,
-            None => self.sessionless(&message.line, out).await,
-        }
-    }
-}
-
-/// Writes what a handler sends (notifications, server-to-client requests) as it comes, and
-/// returns its response; nothing if it was cancelled. `cancel` stops it if this is dropped
-/// first (the request was cancelled, or the input ended).
-async fn forward(
-    mut rx: mpsc::UnboundedReceiver<Msg>,
-    out: &Outgoing,
-    cancel: Cancel,
-) -> Option<String> {
-    let _cancel = cancel;
-    while let Some(message) = rx.recv().await {
-        match message {
-            Msg::Note(text) => out.send(text).await.ok()?,
-            Msg::Done(done) => return Some(done.unwrap_or_else(|f| f.text())),
-            Msg::Cancelled => return None,
-            Msg::EndConnection => {}
-        }
-    }
-    let error = RpcError::new(INTERNAL_ERROR, "the handler stopped without answering");
-    Some(Refused::new(None, error).text())
-}
-
-/// Writes a `subscriptions/listen` stream's notifications as they come, and returns its
-/// response (when the server ends it, or the error that ends it) once it comes.
-async fn forward_listen(mut rx: mpsc::Receiver<String>, out: &Outgoing) -> Option<String> {
-    while let Some(text) = rx.recv().await {
-        if !is_notification(&text) {
-            return Some(text);
-        }
-        out.send(text).await.ok()?;
-    }
-    None
-}
-
-/// Whether the message `text` (written by this server) is a notification.
-fn is_notification(text: &str) -> bool {
-    modern::read_envelope(text.as_bytes()).is_ok_and(|e| e.method.is_some() && e.id.is_none())
-}
-
 /// Writes the notifications of the changes `session` is told of until the output closes.
 async fn follow_changes(
-    session: Arc<Session>,
+    session: Arc<legacy::sessions::Session>,
     mut changes: broadcast::Receiver<crate::Change>,
     out: Outgoing,
 ) {
@@ -208,5 +154,5 @@ async fn follow_changes(
 /// Serves `app` on standard input and output until the input ends.
 pub async fn serve(app: Arc<App>) -> std::io::Result<()> {
     let config = Arc::clone(&app.config);
-    mcp_server::stdio::serve_stdio(Server::new(app), &config).await
+    mcp_server::stdio::serve_stdio(endpoint(app), &config).await
 }

@@ -54,7 +54,7 @@ use mcp::v2025_11_25 as legacy;
 /// The revision a legacy session speaks: the only one before 2026-07-28 generated here.
 pub const LEGACY_VERSION: &str = "2025-11-25";
 /// The header that names a legacy session.
-pub const SESSION_HEADER: &str = "mcp-session-id";
+pub const SESSION_HEADER: &str = mcp_server::http::SESSION_HEADER;
 /// Rounds of input one legacy request may take before it is answered with an error.
 const MAX_ROUNDS: usize = 8;
 
@@ -187,7 +187,7 @@ fn modern_only(id: &mcp::RequestId, requested: &str) -> Refused {
         "Unsupported protocol version {requested:?}: this server serves only {} (no initialize)",
         crate::MODERN_VERSIONS.join(", ")
     );
-    crate::rpc::unsupported_version(id, requested, message)
+    mcp_server::modern::unsupported_version(id, requested, crate::MODERN_VERSIONS, message)
 }
 
 /// A successful JSON-RPC response of a legacy session.
@@ -535,14 +535,19 @@ async fn serve(
     modern: mcp::ClientRequest,
     tx: mpsc::UnboundedSender<Msg>,
 ) -> Result<String, Refused> {
-    let notifier = Notifier::new(Some(tx.clone()), &meta).legacy();
+    let notifier = Notifier::new(Some(tx.clone()), &meta)
+        .legacy()
+        .with_logger(crate::rpc::LOGGER);
     let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.config.input_timeout);
     let handler = |retry: Option<mcp_server::bridge::Retry>| {
-        let ctx = Ctx {
+        let base = mcp_server::Ctx {
             id: id.clone(),
             meta: meta.clone(),
             principal: session.principal.clone(),
             notifier: notifier.clone(),
+        };
+        let ctx = Ctx {
+            request: base,
             app: Arc::clone(&app),
         };
         let request = convert::with_retry(&modern, retry);

@@ -40,6 +40,18 @@ pub enum TaskRequest {
     Cancel(mcp::CancelTaskRequest),
 }
 
+/// The extension's methods, each with the `taskId` its `Mcp-Name` header mirrors: what the
+/// server adds to the methods a client may call (`mcp_server::Service::extension_methods`).
+pub const METHODS: &[mcp_server::Method] = {
+    use mcp_runtime::Request as R;
+    use mcp_server::Named::TaskId;
+    &[
+        (<mcp::GetTaskRequest as R>::METHOD, Some(TaskId)),
+        (<mcp::UpdateTaskRequest as R>::METHOD, Some(TaskId)),
+        (<mcp::CancelTaskRequest as R>::METHOD, Some(TaskId)),
+    ]
+};
+
 /// The extension's methods (`tasks/get`, `tasks/update`, `tasks/cancel`).
 pub fn methods() -> [&'static str; 3] {
     use mcp_runtime::Request as R;
@@ -98,6 +110,27 @@ pub fn ignore_unasked(principal: &str, store: &std::sync::Arc<store::Store>, mes
     {
         responses.retain(|key, _| outstanding.contains(key));
     }
+}
+
+/// Answers at once the request of the extension's `method` (one of [`METHODS`]) of which `body`
+/// is the whole message. Answers in a `tasks/update` to keys the task does not wait on are
+/// dropped unread first (the one request read through a `Value`).
+pub fn answer(ctx: Ctx, method: &str, body: &[u8]) -> Result<String, Refused> {
+    let read = if method == <mcp::UpdateTaskRequest as mcp_runtime::Request>::METHOD {
+        serde_json::from_slice::<Value>(body).and_then(|mut message| {
+            ignore_unasked(&ctx.principal, &ctx.app.tasks, &mut message);
+            TaskRequest::read(method, message)
+        })
+    } else {
+        TaskRequest::from_slice(method, body)
+    };
+    let request = read.map_err(|e| {
+        ctx.fail(RpcError::new(
+            INVALID_PARAMS,
+            format!("Invalid params: {e}"),
+        ))
+    })?;
+    dispatch(&ctx, request)
 }
 
 /// Answers `tasks/get`, `tasks/update` or `tasks/cancel`.

@@ -27,7 +27,7 @@ fn start() -> Client {
     let (app, stop) = crate::new_app(Vec::new(), Settings::default(), Config::default()).unwrap();
     let (input, server_input) = tokio::io::duplex(1 << 16);
     let (server_output, output) = tokio::io::duplex(1 << 16);
-    let server = crate::stdio::Server::new(Arc::clone(&app));
+    let server = crate::stdio::endpoint(Arc::clone(&app));
     let config = Arc::clone(&app.config);
     let served = tokio::spawn(async move {
         mcp_server::stdio::serve(server_input, server_output, server, &config).await
