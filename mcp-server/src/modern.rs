@@ -9,7 +9,7 @@
 //! 8. It is a request: a response is `INVALID_REQUEST` (this server sends no requests); a
 //!    notification is accepted (`INVALID_REQUEST` if it does not read as one).
 //! 9. `jsonrpc` is `"2.0"` and the id a string or an integer: else `INVALID_REQUEST`.
-//! 10. The method is one of [`Schema::METHODS`] or [`Service::extension_methods`]: else
+//! 10. The method is one of [`Schema::ClientRequest`]'s (its tag values) or [`Service::extension_methods`]: else
 //!     `METHOD_NOT_FOUND`.
 //! 11. `params._meta` reads as [`Schema::RequestMeta`]: else `INVALID_PARAMS`.
 //! 12. [`Headers::check_version`].
@@ -21,11 +21,11 @@
 
 use std::sync::Arc;
 
-use mcp_runtime::RpcError;
 use mcp_runtime::error_code::{
     INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
 };
 use mcp_runtime::param_headers::ParamHeader;
+use mcp_runtime::{RpcError, TaggedUnion};
 use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 
@@ -227,11 +227,16 @@ fn check<S: Schema, V: Service<S>>(
     Ok(Some((id, meta)))
 }
 
-/// The entry of `method` among the methods a client may call.
+/// The entry of `method` among the methods a client may call: the generated
+/// `ClientRequest`'s (its tag values) and the service's extensions'.
 fn find<S: Schema, V: Service<S>>(service: &V, method: &str) -> Option<Method> {
-    S::METHODS
+    if let Some(known) = S::ClientRequest::TAG_VALUES.iter().find(|m| **m == method) {
+        let named = S::NAMED.iter().find(|(m, _)| m == known).map(|(_, n)| *n);
+        return Some((known, named));
+    }
+    service
+        .extension_methods()
         .iter()
-        .chain(service.extension_methods())
         .find(|(m, _)| *m == method)
         .copied()
 }

@@ -3,8 +3,8 @@
 
 use std::fmt::Debug;
 
-use mcp_runtime::ErrorResponse;
 use mcp_runtime::era::Era;
+use mcp_runtime::{ErrorResponse, TaggedUnion};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -40,8 +40,9 @@ pub trait Schema: Send + Sync + 'static {
     /// the request's could not be read.
     type ErrorResponse: ErrorResponse<Id = Option<Self::RequestId>> + Serialize;
     /// Every request a client may send (`ClientRequest`), read whole once it passed the
-    /// checks of its envelope.
-    type ClientRequest: DeserializeOwned + Send + 'static;
+    /// checks of its envelope. Its tag values (the derive's `TaggedUnion`) are the methods a
+    /// client may call.
+    type ClientRequest: DeserializeOwned + TaggedUnion + Send + 'static;
     /// A request's `params._meta` (`RequestMetaObject`): its protocol version, the client's
     /// capabilities, its progress token and log level.
     type RequestMeta: DeserializeOwned + Clone + Debug + Send + Sync + 'static;
@@ -55,8 +56,10 @@ pub trait Schema: Send + Sync + 'static {
     /// The severity of a log message (`LoggingLevel`).
     type LoggingLevel: Copy + Debug + Send + Sync + 'static;
 
-    /// The methods of [`Schema::ClientRequest`], from the generated request types' `METHOD`s.
-    const METHODS: &'static [Method];
+    /// The methods of [`Schema::ClientRequest`] whose `Mcp-Name` header mirrors a member of
+    /// their `params`, from the generated request types' `METHOD`s (Streamable HTTP,
+    /// 2026-07-28: `tools/call` and `prompts/get` mirror `name`, `resources/read` `uri`).
+    const NAMED: &'static [(&'static str, Named)];
 
     /// The protocol version `meta` declares.
     fn protocol_version(meta: &Self::RequestMeta) -> &str;
@@ -104,8 +107,8 @@ pub trait Schema: Send + Sync + 'static {
 ///     serde_json::from_str(text).unwrap()
 /// }
 /// assert_eq!(id_of::<Mcp>("7"), mcp::RequestId::Integer(7));
-/// let tools_list = <mcp::ListToolsRequest as mcp_runtime::Request>::METHOD;
-/// assert!(Mcp::METHODS.iter().any(|(m, _)| *m == tools_list));
+/// let read = <mcp::ReadResourceRequest as mcp_runtime::Request>::METHOD;
+/// assert!(Mcp::NAMED.contains(&(read, mcp_server::Named::Uri)));
 /// ```
 #[macro_export]
 macro_rules! bind {
@@ -154,20 +157,13 @@ macro_rules! bind {
             type ProgressToken = m::ProgressToken;
             type LoggingLevel = m::LoggingLevel;
 
-            const METHODS: &'static [$crate::Method] = {
+            const NAMED: &'static [(&'static str, $crate::Named)] = {
                 use $crate::Named;
                 use ::mcp_runtime::Request as R;
                 &[
-                    (<m::DiscoverRequest as R>::METHOD, None),
-                    (<m::ListToolsRequest as R>::METHOD, None),
-                    (<m::CallToolRequest as R>::METHOD, Some(Named::Name)),
-                    (<m::ListPromptsRequest as R>::METHOD, None),
-                    (<m::GetPromptRequest as R>::METHOD, Some(Named::Name)),
-                    (<m::ListResourcesRequest as R>::METHOD, None),
-                    (<m::ListResourceTemplatesRequest as R>::METHOD, None),
-                    (<m::ReadResourceRequest as R>::METHOD, Some(Named::Uri)),
-                    (<m::SubscriptionsListenRequest as R>::METHOD, None),
-                    (<m::CompleteRequest as R>::METHOD, None),
+                    (<m::CallToolRequest as R>::METHOD, Named::Name),
+                    (<m::GetPromptRequest as R>::METHOD, Named::Name),
+                    (<m::ReadResourceRequest as R>::METHOD, Named::Uri),
                 ]
             };
 
@@ -276,12 +272,8 @@ mod tests {
 
     #[test]
     fn only_the_named_methods_mirror_a_name() {
-        let named: Vec<_> = Mcp::METHODS
-            .iter()
-            .filter_map(|(m, n)| n.map(|n| (*m, n)))
-            .collect();
         assert_eq!(
-            named,
+            Mcp::NAMED,
             [
                 ("tools/call", Named::Name),
                 ("prompts/get", Named::Name),

@@ -44,7 +44,7 @@ pub trait Service<S: Schema>: Send + Sync + 'static {
         Err(ctx.fail(RpcError::new(METHOD_NOT_FOUND, message)))
     }
 
-    /// The methods extensions add to [`Schema::METHODS`], with the member each one's
+    /// The methods extensions add to those of [`Schema::ClientRequest`], with the member each one's
     /// `Mcp-Name` mirrors; answered by [`Service::extension`].
     fn extension_methods(&self) -> &[Method] {
         &[]
