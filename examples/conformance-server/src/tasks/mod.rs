@@ -52,39 +52,34 @@ pub const METHODS: &[mcp_server::Method] = {
     ]
 };
 
-/// The extension's methods (`tasks/get`, `tasks/update`, `tasks/cancel`).
-pub fn methods() -> [&'static str; 3] {
-    use mcp_runtime::Request as R;
-    [
-        <mcp::GetTaskRequest as R>::METHOD,
-        <mcp::UpdateTaskRequest as R>::METHOD,
-        <mcp::CancelTaskRequest as R>::METHOD,
-    ]
-}
-
 impl TaskRequest {
-    /// `message` as the request of `method`, one of [`methods`].
+    /// `message` as the request of `method`, one of [`METHODS`].
     pub fn read(method: &str, message: Value) -> serde_json::Result<Self> {
-        let [get, update, cancel] = methods();
-        match method {
-            m if m == get => serde_json::from_value(message).map(TaskRequest::Get),
-            m if m == update => serde_json::from_value(message).map(TaskRequest::Update),
-            m if m == cancel => serde_json::from_value(message).map(TaskRequest::Cancel),
-            other => Err(serde::de::Error::custom(format!(
-                "{other} is not a method of the tasks extension"
-            ))),
-        }
+        Self::parse(method, message)
     }
-}
 
-impl TaskRequest {
-    /// The request of `method`, one of [`methods`], read from its bytes.
+    /// The request of `method`, one of [`METHODS`], read from its bytes.
     pub fn from_slice(method: &str, body: &[u8]) -> serde_json::Result<Self> {
-        let [get, update, cancel] = methods();
+        let mut de = serde_json::Deserializer::from_slice(body);
+        let request = Self::parse(method, &mut de)?;
+        de.end()?;
+        Ok(request)
+    }
+
+    /// The request of `method` from `de`, as the generated type of that method.
+    fn parse<'de, D: serde::Deserializer<'de>>(method: &str, de: D) -> Result<Self, D::Error> {
+        use mcp_runtime::Request as R;
+        use serde::Deserialize as _;
         match method {
-            m if m == get => serde_json::from_slice(body).map(TaskRequest::Get),
-            m if m == update => serde_json::from_slice(body).map(TaskRequest::Update),
-            m if m == cancel => serde_json::from_slice(body).map(TaskRequest::Cancel),
+            m if m == <mcp::GetTaskRequest as R>::METHOD => {
+                mcp::GetTaskRequest::deserialize(de).map(TaskRequest::Get)
+            }
+            m if m == <mcp::UpdateTaskRequest as R>::METHOD => {
+                mcp::UpdateTaskRequest::deserialize(de).map(TaskRequest::Update)
+            }
+            m if m == <mcp::CancelTaskRequest as R>::METHOD => {
+                mcp::CancelTaskRequest::deserialize(de).map(TaskRequest::Cancel)
+            }
             other => Err(serde::de::Error::custom(format!(
                 "{other} is not a method of the tasks extension"
             ))),
