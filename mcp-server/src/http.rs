@@ -187,13 +187,7 @@ async fn get_mcp<S: Schema, V: Service<S>>(
     State(endpoint): State<Endpoint<S, V>>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = check_host::<S>(&endpoint.config, &headers) {
-        return *r;
-    }
-    match (header_str(&headers, SESSION_HEADER), &endpoint.legacy) {
-        (Some(id), Some(legacy)) => legacy.get(&headers, id),
-        _ => not_allowed(),
-    }
+    in_session(&endpoint, &headers, |legacy, id| legacy.get(&headers, id))
 }
 
 /// `DELETE`: ends a legacy session; without a session, not allowed.
@@ -201,11 +195,23 @@ async fn delete_mcp<S: Schema, V: Service<S>>(
     State(endpoint): State<Endpoint<S, V>>,
     headers: HeaderMap,
 ) -> Response {
-    if let Err(r) = check_host::<S>(&endpoint.config, &headers) {
+    in_session(&endpoint, &headers, |legacy, id| {
+        legacy.delete(&headers, id)
+    })
+}
+
+/// A `GET` or `DELETE`, after the `Host`/`Origin` check: `answer`ed by the legacy session the
+/// request names; not allowed without one (or without legacy sessions).
+fn in_session<S: Schema, V: Service<S>>(
+    endpoint: &Endpoint<S, V>,
+    headers: &HeaderMap,
+    answer: impl FnOnce(&dyn Legacy<S>, &str) -> Response,
+) -> Response {
+    if let Err(r) = check_host::<S>(&endpoint.config, headers) {
         return *r;
     }
-    match (header_str(&headers, SESSION_HEADER), &endpoint.legacy) {
-        (Some(id), Some(legacy)) => legacy.delete(&headers, id),
+    match (header_str(headers, SESSION_HEADER), &endpoint.legacy) {
+        (Some(id), Some(legacy)) => answer(legacy.as_ref(), id),
         _ => not_allowed(),
     }
 }
