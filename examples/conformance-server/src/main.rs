@@ -25,6 +25,7 @@ mod legacy;
 mod limits;
 mod mrtr;
 mod rpc;
+mod service;
 mod stdio;
 mod tasks;
 #[cfg(test)]

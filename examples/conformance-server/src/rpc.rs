@@ -1,15 +1,13 @@
 //! The handlers' side of `mcp_server`, bound to the generated module: the error and message
-//! types, the context a handler gets ([`Ctx`]: `mcp_server`'s, with this server's state), and
-//! this server as an `mcp_server::Service`.
+//! types, and the context a handler gets ([`Ctx`]: `mcp_server`'s, with this server's state).
 
 use std::ops::Deref;
 use std::sync::Arc;
 
 use mcp_runtime::{Respond, Response};
 use serde::Serialize;
-use tokio::sync::mpsc;
 
-use crate::{App, MODERN_VERSIONS, Mcp, mcp};
+use crate::{App, Mcp, mcp};
 
 /// A request refused with a JSON-RPC error (`mcp_runtime::RpcError`), its id and its HTTP
 /// status: `mcp_server`'s, bound to the generated module.
@@ -56,58 +54,5 @@ impl Deref for Ctx {
 
     fn deref(&self) -> &Self::Target {
         &self.request
-    }
-}
-
-/// This server's handlers, served by `mcp_server`'s transports.
-impl mcp_server::Service<Mcp> for App {
-    async fn call(
-        self: Arc<Self>,
-        request: mcp_server::Ctx<Mcp>,
-        message: mcp::ClientRequest,
-    ) -> Result<String, Refused> {
-        let ctx = Ctx { request, app: self };
-        crate::features::dispatch(ctx, message).await
-    }
-
-    fn versions(&self) -> &[&'static str] {
-        MODERN_VERSIONS
-    }
-
-    fn listen(
-        self: Arc<Self>,
-        ctx: mcp_server::Ctx<Mcp>,
-        request: mcp::ClientRequest,
-    ) -> Result<mpsc::Receiver<String>, Refused> {
-        let mcp::ClientRequest::SubscriptionsListenRequest(listen) = request else {
-            let error = mcp_runtime::RpcError::internal_error("not a subscriptions/listen");
-            return Err(ctx.fail(error));
-        };
-        crate::features::listen(self, ctx.principal, &ctx.meta, listen)
-    }
-
-    fn extension_methods(&self) -> &[mcp_server::Method] {
-        crate::tasks::METHODS
-    }
-
-    fn extension(
-        self: Arc<Self>,
-        request: mcp_server::Ctx<Mcp>,
-        method: &str,
-        body: &[u8],
-    ) -> Result<String, Refused> {
-        crate::tasks::answer(Ctx { request, app: self }, method, body)
-    }
-
-    fn mirrored_params(&self, tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeader> {
-        crate::features::mirrored_params(tool)
-    }
-
-    fn logger(&self) -> &'static str {
-        LOGGER
-    }
-
-    fn running(&self) -> Option<&mcp_server::work::Running> {
-        Some(&self.running)
     }
 }

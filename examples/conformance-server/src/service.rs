@@ -1,0 +1,62 @@
+//! This server as an `mcp_server::Service`: its fixtures (`crate::features`, `crate::tasks`)
+//! behind the one trait the transports serve.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use crate::rpc::{Ctx, LOGGER, Refused};
+use crate::{App, MODERN_VERSIONS, Mcp, mcp};
+
+/// This server's handlers, served by `mcp_server`'s transports.
+impl mcp_server::Service<Mcp> for App {
+    async fn call(
+        self: Arc<Self>,
+        request: mcp_server::Ctx<Mcp>,
+        message: mcp::ClientRequest,
+    ) -> Result<String, Refused> {
+        let ctx = Ctx { request, app: self };
+        crate::features::dispatch(ctx, message).await
+    }
+
+    fn versions(&self) -> &[&'static str] {
+        MODERN_VERSIONS
+    }
+
+    fn listen(
+        self: Arc<Self>,
+        ctx: mcp_server::Ctx<Mcp>,
+        request: mcp::ClientRequest,
+    ) -> Result<mpsc::Receiver<String>, Refused> {
+        let mcp::ClientRequest::SubscriptionsListenRequest(listen) = request else {
+            let error = mcp_runtime::RpcError::internal_error("not a subscriptions/listen");
+            return Err(ctx.fail(error));
+        };
+        crate::features::listen(self, ctx.principal, &ctx.meta, listen)
+    }
+
+    fn extension_methods(&self) -> &[mcp_server::Method] {
+        crate::tasks::METHODS
+    }
+
+    fn extension(
+        self: Arc<Self>,
+        request: mcp_server::Ctx<Mcp>,
+        method: &str,
+        body: &[u8],
+    ) -> Result<String, Refused> {
+        crate::tasks::answer(Ctx { request, app: self }, method, body)
+    }
+
+    fn mirrored_params(&self, tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeader> {
+        crate::features::mirrored_params(tool)
+    }
+
+    fn logger(&self) -> &'static str {
+        LOGGER
+    }
+
+    fn running(&self) -> Option<&mcp_server::work::Running> {
+        Some(&self.running)
+    }
+}
