@@ -92,10 +92,37 @@ pub trait Schema: Send + Sync + 'static {
     fn log(level: Self::LoggingLevel, data: Value, logger: &str, era: Era) -> Option<String>;
 }
 
+/// A server-to-client request of a legacy session, converted from a modern handler's input
+/// request: what is sent, and how the client's result is read back.
+pub struct LegacyInput {
+    /// The legacy request's method (the generated type's `METHOD`).
+    pub method: &'static str,
+    /// Its params, in the legacy types, as JSON.
+    pub params: Option<Value>,
+    /// Converts the client's `result` (a legacy result) into the modern input response.
+    pub answer: fn(Value) -> Result<Value, String>,
+}
+
+/// What legacy (2025-11-25) sessions need of the generated module besides [`Schema`]:
+/// implemented by [`bind!`](crate::bind) when its `legacy = ...` module is given.
+pub trait LegacySchema: Schema {
+    /// The client's capabilities of `initialize`, as the modern handlers read them (the
+    /// modern `ClientCapabilities` of a request's `_meta`).
+    type ClientCapabilities: Clone + Debug + Send + Sync + 'static;
+    /// The client's name and version of `initialize`, as a modern `_meta` carries it
+    /// (`Implementation`).
+    type Implementation: Clone + Debug + Send + Sync + 'static;
+
+    /// A modern handler's input request (`InputRequest`, as JSON) as the legacy
+    /// server-to-client request that asks the client for it.
+    fn input_to_legacy(request: Value) -> Result<LegacyInput, String>;
+}
+
 /// Binds a generated module to this crate: `mcp_server::bind!(pub Mcp = crate::mcp);` declares
 /// the marker type `Mcp` and implements [`Schema`] for it with the module's types. With
 /// `, legacy = crate::mcp::v2025_11_25` the legacy revision's module is bound too: the
-/// notifications a handler sends to a legacy client are written in its types.
+/// notifications a handler sends to a legacy client are written in its types, and the marker
+/// implements [`LegacySchema`] (the legacy sessions of [`crate::legacy`]).
 ///
 /// ```
 /// # use mcp_tests::mcp;
@@ -139,12 +166,43 @@ macro_rules! bind {
                 ::serde_json::to_string(&older).ok()
             }
             $crate::bind!(@impl $name);
+            $crate::bind!(@legacy $name);
         };
     };
     (@declare $vis:vis $name:ident) => {
         /// The generated module, bound to `mcp_server` ([`mcp_server::Schema`]).
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         $vis struct $name;
+    };
+    (@legacy $name:ident) => {
+        impl $crate::LegacySchema for $name {
+            type ClientCapabilities = m::ClientCapabilities;
+            type Implementation = m::Implementation;
+
+            fn input_to_legacy(request: ::serde_json::Value) -> Result<$crate::LegacyInput, String> {
+                use $crate::legacy::convert::{to_legacy, to_modern};
+                use ::mcp_runtime::Request as R;
+                let request: m::InputRequest = ::serde_json::from_value(request)
+                    .map_err(|e| format!("not an input request: {e}"))?;
+                Ok(match request {
+                    m::InputRequest::ElicitRequest(r) => $crate::LegacyInput {
+                        method: <l::ElicitRequest as R>::METHOD,
+                        params: Some(to_legacy::<_, l::ElicitRequestParams>(r.params)?),
+                        answer: to_modern::<l::ElicitResult, m::ElicitResult>,
+                    },
+                    m::InputRequest::CreateMessageRequest(r) => $crate::LegacyInput {
+                        method: <l::CreateMessageRequest as R>::METHOD,
+                        params: Some(to_legacy::<_, l::CreateMessageRequestParams>(*r.params)?),
+                        answer: to_modern::<l::CreateMessageResult, m::CreateMessageResult>,
+                    },
+                    m::InputRequest::ListRootsRequest(_) => $crate::LegacyInput {
+                        method: <l::ListRootsRequest as R>::METHOD,
+                        params: None,
+                        answer: to_modern::<l::ListRootsResult, m::ListRootsResult>,
+                    },
+                })
+            }
+        }
     };
     (@impl $name:ident) => {
         impl $crate::Schema for $name {

@@ -13,3 +13,16 @@ pub(crate) fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
     }
     map
 }
+
+/// The two-revision module of the tests, bound with its legacy revision (legacy sessions).
+pub(crate) mod eras {
+    pub(crate) use mcp_tests::eras::v2026_07_28 as mcp;
+
+    crate::bind!(pub(crate) Eras = mcp_tests::eras::v2026_07_28, legacy = mcp_tests::eras::v2025_11_25);
+
+    /// A client that declares no capabilities.
+    pub(crate) fn client() -> (mcp::ClientCapabilities, mcp::Implementation) {
+        let info = mcp::Implementation::new("test-client", "1.0");
+        (mcp::ClientCapabilities::default(), info)
+    }
+}

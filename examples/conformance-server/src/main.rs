@@ -85,8 +85,8 @@ pub struct App {
     pub config: Arc<Config>,
     /// The handlers running now (`mcp_server::work`): a response whose client went away leaves none.
     pub running: work::Running,
-    /// The legacy (2025-11-25) sessions (`legacy/sessions.rs`).
-    pub sessions: legacy::sessions::Sessions,
+    /// The legacy (2025-11-25) sessions (`mcp_server::legacy::sessions`).
+    pub sessions: legacy::Sessions,
     /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
     /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
     pub watched_version: std::sync::atomic::AtomicU64,
@@ -303,7 +303,7 @@ pub fn new_app_with(
         tasks: tasks::store::start(task_settings),
         changes,
         shutdown,
-        sessions: legacy::sessions::Sessions::new(Arc::clone(&config)),
+        sessions: legacy::Sessions::new(Arc::clone(&config)),
         config,
         running: work::Running::default(),
         watched_version: std::sync::atomic::AtomicU64::new(1),

@@ -32,7 +32,7 @@ use crate::{App, Mcp, mcp};
 pub struct Session {
     app: Arc<App>,
     /// The legacy session `initialize` opened, if it did.
-    session: OnceLock<Arc<legacy::sessions::Session>>,
+    session: OnceLock<Arc<legacy::Session>>,
     /// The task that writes the session's change notifications; stopped with the server.
     changes: Mutex<Option<AbortHandle>>,
 }
@@ -76,7 +76,7 @@ impl Session {
     /// A message of the process's legacy session.
     async fn in_session(
         &self,
-        session: &Arc<legacy::sessions::Session>,
+        session: &Arc<legacy::Session>,
         line: &[u8],
         out: Outgoing,
     ) -> Option<String> {
@@ -128,7 +128,7 @@ impl Drop for Session {
 
 /// Writes the notifications of the changes `session` is told of until the output closes.
 async fn follow_changes(
-    session: Arc<legacy::sessions::Session>,
+    session: Arc<legacy::Session>,
     mut changes: broadcast::Receiver<crate::Change>,
     out: Outgoing,
 ) {

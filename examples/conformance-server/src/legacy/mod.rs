@@ -11,7 +11,7 @@
 //!   the generated conversions (with the session's capabilities and client in `_meta`, as a
 //!   modern client sends them with each request), and answered by the modern handler through
 //!   `mcp_server::bridge`: an `input_required` answer becomes server-to-client requests on
-//!   the request's SSE stream ([`peer`]), and the final result is converted back
+//!   the request's SSE stream (`mcp_server::legacy::peer`), and the final result is converted back
 //!   ([`convert`]), as is an error whose code 2025-11-25 writes otherwise (an unknown
 //!   resource: the generated `ERROR_CODE_FACTS`);
 //! - a JSON-RPC response from the client is handed to the server request waiting on it.
@@ -28,8 +28,6 @@
 //! another principal opened) with 404; `DELETE` ends a session; `GET` opens its stream.
 
 mod convert;
-mod peer;
-pub mod sessions;
 pub use mcp_server::streams;
 
 use std::sync::Arc;
@@ -46,8 +44,13 @@ use tokio::sync::{mpsc, oneshot};
 use crate::probe::Envelope;
 use crate::rpc::{Ctx, Msg, Notifier, Refused};
 use crate::work::Cancel;
-use crate::{App, mcp};
-use sessions::{OpenError, Session};
+use crate::{App, Mcp, mcp};
+use mcp_server::legacy::{OpenError, SessionPeer};
+
+/// A legacy session of this server (`mcp_server::legacy::Session`).
+pub type Session = mcp_server::legacy::Session<Mcp>;
+/// This server's legacy sessions (`mcp_server::legacy::Sessions`).
+pub type Sessions = mcp_server::legacy::Sessions<Mcp>;
 
 use mcp::v2025_11_25 as legacy;
 
@@ -538,7 +541,7 @@ async fn serve(
     let notifier = Notifier::new(Some(tx.clone()), &meta)
         .legacy()
         .with_logger(crate::rpc::LOGGER);
-    let peer = peer::SessionPeer::new(Arc::clone(&session), tx, app.config.input_timeout);
+    let peer = SessionPeer::new(Arc::clone(&session), tx, app.config.input_timeout);
     let handler = |retry: Option<mcp_server::bridge::Retry>| {
         let base = mcp_server::Ctx {
             id: id.clone(),
