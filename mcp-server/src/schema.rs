@@ -3,7 +3,7 @@
 
 use std::fmt::Debug;
 
-use mcp_runtime::era::Era;
+use mcp_runtime::era::{Era, ErrorCodeFact};
 use mcp_runtime::{ErrorResponse, TaggedUnion};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -105,7 +105,7 @@ pub struct LegacyInput {
 
 /// What legacy (2025-11-25) sessions need of the generated module besides [`Schema`]:
 /// implemented by [`bind!`](crate::bind) when its `legacy = ...` module is given.
-pub trait LegacySchema: Schema {
+pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize + Clone> {
     /// The client's capabilities of `initialize`, as the modern handlers read them (the
     /// modern `ClientCapabilities` of a request's `_meta`).
     type ClientCapabilities: Clone + Debug + Send + Sync + 'static;
@@ -116,6 +116,20 @@ pub trait LegacySchema: Schema {
     /// A modern handler's input request (`InputRequest`, as JSON) as the legacy
     /// server-to-client request that asks the client for it.
     fn input_to_legacy(request: Value) -> Result<LegacyInput, String>;
+
+    /// The methods of the legacy requests the modern handlers answer once converted (the
+    /// generated requests' `METHOD`); a session's request of any other is not found.
+    const SHARED_METHODS: &'static [&'static str];
+    /// The error codes that differ between the eras (the generated `ERROR_CODE_FACTS`).
+    const ERROR_CODE_FACTS: &'static [ErrorCodeFact];
+
+    /// A legacy request (JSON), read as the legacy `ClientRequest` and converted to the
+    /// modern one.
+    fn request_to_modern(message: Value) -> Result<Self::ClientRequest, String>;
+    /// The modern `result` of a request of `method` (one of [`LegacySchema::SHARED_METHODS`])
+    /// as the legacy result, without the members the legacy type does not declare; `None`
+    /// for any other method.
+    fn result_to_legacy(method: &str, result: Value) -> Option<Result<Value, String>>;
 }
 
 /// Binds a generated module to this crate: `mcp_server::bind!(pub Mcp = crate::mcp);` declares
@@ -179,6 +193,28 @@ macro_rules! bind {
             type ClientCapabilities = m::ClientCapabilities;
             type Implementation = m::Implementation;
 
+            const ERROR_CODE_FACTS: &'static [::mcp_runtime::era::ErrorCodeFact] =
+                m::ERROR_CODE_FACTS;
+
+            // The requests a session may send that the modern handlers answer, each with the
+            // result type it is answered with (the same names in both revisions).
+            $crate::bind!(@shared
+                ListToolsRequest => ListToolsResult,
+                CallToolRequest => CallToolResult,
+                ListPromptsRequest => ListPromptsResult,
+                GetPromptRequest => GetPromptResult,
+                ListResourcesRequest => ListResourcesResult,
+                ListResourceTemplatesRequest => ListResourceTemplatesResult,
+                ReadResourceRequest => ReadResourceResult,
+                CompleteRequest => CompleteResult,
+            );
+
+            fn request_to_modern(message: ::serde_json::Value) -> Result<m::ClientRequest, String> {
+                let request: l::ClientRequest =
+                    ::serde_json::from_value(message).map_err(|e| e.to_string())?;
+                m::ClientRequest::try_from(request).map_err(|e| e.to_string())
+            }
+
             fn input_to_legacy(request: ::serde_json::Value) -> Result<$crate::LegacyInput, String> {
                 use $crate::legacy::convert::{to_legacy, to_modern};
                 use ::mcp_runtime::Request as R;
@@ -202,6 +238,28 @@ macro_rules! bind {
                     },
                 })
             }
+        }
+    };
+    (@shared $($request:ident => $result:ident),* $(,)?) => {
+        const SHARED_METHODS: &'static [&'static str] =
+            &[$(<l::$request as ::mcp_runtime::Request>::METHOD),*];
+
+        fn result_to_legacy(
+            method: &str,
+            result: ::serde_json::Value,
+        ) -> Option<Result<::serde_json::Value, String>> {
+            $(if method == <l::$request as ::mcp_runtime::Request>::METHOD {
+                let fail = |e: String| format!("{} for a legacy client: {e}", stringify!($result));
+                let convert = || {
+                    let modern: m::$result =
+                        ::serde_json::from_value(result).map_err(|e| fail(e.to_string()))?;
+                    let mut older = l::$result::try_from(modern).map_err(|e| fail(e.to_string()))?;
+                    older.extra.clear();
+                    ::serde_json::to_value(&older).map_err(|e| fail(e.to_string()))
+                };
+                return Some(convert());
+            })*
+            None
         }
     };
     (@impl $name:ident) => {

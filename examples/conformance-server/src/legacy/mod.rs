@@ -12,7 +12,7 @@
 //!   modern client sends them with each request), and answered by the modern handler through
 //!   `mcp_server::bridge`: an `input_required` answer becomes server-to-client requests on
 //!   the request's SSE stream (`mcp_server::legacy::peer`), and the final result is converted back
-//!   ([`convert`]), as is an error whose code 2025-11-25 writes otherwise (an unknown
+//!   (`mcp_server::legacy::convert`), as is an error whose code 2025-11-25 writes otherwise (an unknown
 //!   resource: the generated `ERROR_CODE_FACTS`);
 //! - a JSON-RPC response from the client is handed to the server request waiting on it.
 //!
@@ -27,7 +27,6 @@
 //! `Mcp-Session-Id` is refused with 400, one with an id the server does not know (or that
 //! another principal opened) with 404; `DELETE` ends a session; `GET` opens its stream.
 
-mod convert;
 pub use mcp_server::streams;
 
 use std::sync::Arc;
@@ -45,7 +44,7 @@ use crate::probe::Envelope;
 use crate::rpc::{Ctx, Msg, Notifier, Refused};
 use crate::work::Cancel;
 use crate::{App, Mcp, mcp};
-use mcp_server::legacy::{OpenError, SessionPeer};
+use mcp_server::legacy::{OpenError, SessionPeer, convert};
 
 /// A legacy session of this server (`mcp_server::legacy::Session`).
 pub type Session = mcp_server::legacy::Session<Mcp>;
@@ -193,20 +192,9 @@ fn modern_only(id: &mcp::RequestId, requested: &str) -> Refused {
     mcp_server::modern::unsupported_version(id, requested, crate::MODERN_VERSIONS, message)
 }
 
-/// A successful JSON-RPC response of a legacy session.
-#[derive(Serialize)]
-struct ResultResponse<'a, T> {
-    jsonrpc: &'static str,
-    id: &'a mcp::RequestId,
-    result: T,
-}
-
+/// The response to request `id` with `result` (`mcp_server::legacy::convert`).
 fn result_text<T: Serialize>(id: &mcp::RequestId, result: T) -> Result<String, Refused> {
-    crate::rpc::to_json(&ResultResponse {
-        jsonrpc: "2.0",
-        id,
-        result,
-    })
+    convert::result_text(id, result)
 }
 
 /// The capabilities a legacy client is told: those `server/discover` lists, in the
