@@ -1,12 +1,15 @@
 //! Legacy (2025-11-25) sessions on the same endpoint as the modern requests: the session
 //! table ([`sessions`]: ids, principal binding, idle expiry, bounds, the server's requests
 //! waiting for answers, subscriptions, the requests being handled), a session's client as the
-//! bridge's [`Peer`](crate::bridge::Peer) ([`peer`]), and the conversions between the eras'
-//! types they use ([`convert`]), for any [`LegacySchema`](crate::LegacySchema).
+//! bridge's [`Peer`](crate::bridge::Peer) ([`peer`]), the era of a POST
+//! ([`route`](mod@route)), and the conversions between the eras' types they use
+//! ([`convert`]), for any [`LegacySchema`](crate::LegacySchema).
 
 pub mod convert;
 pub mod peer;
+pub mod route;
 pub mod sessions;
 
 pub use peer::SessionPeer;
+pub use route::{Route, is_initialize, route};
 pub use sessions::{OpenError, QueueFull, Session, Sessions};

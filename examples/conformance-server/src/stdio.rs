@@ -81,7 +81,7 @@ impl Session {
         out: Outgoing,
     ) -> Option<String> {
         if let Ok(envelope) = read_envelope::<Mcp>(line)
-            && legacy::is_initialize(&envelope)
+            && legacy::is_initialize::<Mcp>(&envelope)
         {
             return Some(already_initialized(envelope.id.flatten().as_ref()));
         }
@@ -99,7 +99,7 @@ impl mcp_server::stdio::Legacy for Session {
             return Some(Box::pin(self.in_session(session, line, out.clone())));
         }
         let envelope = read_envelope::<Mcp>(line).ok()?;
-        if !legacy::is_initialize(&envelope) {
+        if !legacy::is_initialize::<Mcp>(&envelope) {
             return None;
         }
         let id = envelope.id.flatten();

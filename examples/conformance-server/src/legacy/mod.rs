@@ -33,8 +33,7 @@ use std::sync::Arc;
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use mcp_runtime::era::{self, Classified, Incoming, Kind, Legacy, Transport, Unclassified};
-use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR, SESSION_NOT_FOUND};
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR};
 use mcp_runtime::{Notification, Request, RpcError};
 use serde::{Deserialize as _, Serialize};
 use serde_json::Value;
@@ -60,126 +59,19 @@ pub const SESSION_HEADER: &str = mcp_server::http::SESSION_HEADER;
 /// Rounds of input one legacy request may take before it is answered with an error.
 const MAX_ROUNDS: usize = 8;
 
-/// Where a POST goes.
-pub enum Route {
-    /// The modern checks and handlers.
-    Modern,
-    /// `initialize`: a new session.
-    Initialize,
-    /// A message of this live session.
-    Session(Arc<Session>),
-    /// Refused before it is read further.
-    Refuse(Refused),
-}
+/// Where a POST goes (`mcp_server::legacy::Route`).
+pub type Route = mcp_server::legacy::Route<Mcp>;
+pub use mcp_server::legacy::is_initialize;
 
-/// The `_meta` protocol version of the message, if a string (the modern marker).
-#[derive(serde::Deserialize)]
-struct MetaVersion {
-    #[serde(rename = "io.modelcontextprotocol/protocolVersion")]
-    version: Option<String>,
-}
-
-/// The era of a POSTed message (`mcp_runtime::era::classify`), with the session it names.
+/// The era of a POSTed message (`mcp_server::legacy::route`), with the session it names.
 pub fn route(
     app: &App,
     headers: &HeaderMap,
     envelope: &Envelope<'_, mcp::RequestId>,
     principal: &str,
 ) -> Route {
-    let header = |name| {
-        headers
-            .get(name)
-            .and_then(|v: &HeaderValue| v.to_str().ok())
-    };
-    let (session, found) = match header(SESSION_HEADER) {
-        None => (era::Session::None, None),
-        Some(id) => match app.sessions.find(id.trim(), principal) {
-            Some(s) => (era::Session::Known, Some(s)),
-            None => (era::Session::Unknown, None),
-        },
-    };
-    let transport = Transport::Http {
-        protocol_version: header("mcp-protocol-version").map(str::trim),
-    };
-    let meta = meta_version(envelope);
-    let incoming = incoming(envelope, meta.as_ref(), transport, session);
-    let id = envelope.id.clone().flatten();
-    match era::classify(&incoming) {
-        Classified::Legacy(Legacy::Initialize) => Route::Initialize,
-        Classified::Legacy(Legacy::Session) => match found {
-            Some(s) => Route::Session(s),
-            None => Route::Modern, // classify saw a known session: unreachable in practice
-        },
-        Classified::Neither(Unclassified::UnknownSession) => {
-            let mut f = Refused::new(
-                id.as_ref(),
-                RpcError::new(SESSION_NOT_FOUND, "Session not found"),
-            );
-            f.status = StatusCode::NOT_FOUND;
-            Route::Refuse(f)
-        }
-        Classified::Neither(Unclassified::NoVersion { header: Some(v) })
-            if !app.config.modern_only && is_legacy_version(v) =>
-        {
-            let mut f = Refused::new(
-                id.as_ref(),
-                RpcError::new(
-                    SERVER_ERROR,
-                    "Bad Request: no Mcp-Session-Id (send initialize first)",
-                ),
-            );
-            f.status = StatusCode::BAD_REQUEST;
-            Route::Refuse(f)
-        }
-        _ => Route::Modern,
-    }
-}
-
-/// The `_meta` protocol version of `envelope`'s params, if it declares one.
-fn meta_version(envelope: &Envelope<'_, mcp::RequestId>) -> Option<MetaVersion> {
-    envelope
-        .params
-        .as_ref()
-        .and_then(|p| p.0.meta)
-        .and_then(|raw| serde_json::from_str(raw.get()).ok())
-}
-
-/// What `mcp_runtime::era::classify` reads of a message (`meta` is [`meta_version`]'s).
-fn incoming<'a>(
-    envelope: &'a Envelope<'_, mcp::RequestId>,
-    meta: Option<&'a MetaVersion>,
-    transport: Transport<'a>,
-    session: era::Session,
-) -> Incoming<'a> {
-    let kind = match (envelope.method.as_deref(), envelope.id.is_some()) {
-        (Some(method), true) => Kind::Request { method },
-        (Some(method), false) => Kind::Notification { method },
-        (None, _) => Kind::Response,
-    };
-    Incoming {
-        kind,
-        meta_version: meta.and_then(|m| m.version.as_deref()),
-        transport,
-        session,
-    }
-}
-
-/// Whether a message of a process with no legacy session open (stdio) is the `initialize`
-/// that opens one (`mcp_runtime::era::classify`); every other message is a modern one.
-pub fn is_initialize(envelope: &Envelope<'_, mcp::RequestId>) -> bool {
-    let meta = meta_version(envelope);
-    let incoming = incoming(
-        envelope,
-        meta.as_ref(),
-        Transport::Stdio,
-        era::Session::None,
-    );
-    era::classify(&incoming) == Classified::Legacy(Legacy::Initialize)
-}
-
-/// Dated revisions before 2026-07-28 (the ones with the `initialize` handshake).
-fn is_legacy_version(version: &str) -> bool {
-    version.len() == 10 && version < "2026-07-28"
+    let modern_only = app.config.modern_only;
+    mcp_server::legacy::route(&app.sessions, modern_only, headers, envelope, principal)
 }
 
 /// `--modern-only`: `initialize` answered with `UnsupportedProtocolVersion` naming the versions
