@@ -2,14 +2,17 @@
 //! table ([`sessions`]: ids, principal binding, idle expiry, bounds, the server's requests
 //! waiting for answers, subscriptions, the requests being handled), a session's client as the
 //! bridge's [`Peer`](crate::bridge::Peer) ([`peer`]), the era of a POST
-//! ([`route`](mod@route)), and the conversions between the eras' types they use
+//! ([`route`](mod@route)), a session's messages served with a modern
+//! [`Service`](crate::Service) ([`serve`](mod@serve)), and the conversions between the eras' types they use
 //! ([`convert`]), for any [`LegacySchema`](crate::LegacySchema).
 
 pub mod convert;
 pub mod peer;
 pub mod route;
+pub mod serve;
 pub mod sessions;
 
 pub use peer::SessionPeer;
 pub use route::{Route, is_initialize, route};
+pub use serve::{LEGACY_VERSION, Started, post, start};
 pub use sessions::{OpenError, QueueFull, Session, Sessions};

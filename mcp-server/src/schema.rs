@@ -42,7 +42,7 @@ pub trait Schema: Send + Sync + 'static {
     /// Every request a client may send (`ClientRequest`), read whole once it passed the
     /// checks of its envelope. Its tag values (the derive's `TaggedUnion`) are the methods a
     /// client may call.
-    type ClientRequest: DeserializeOwned + TaggedUnion + Send + 'static;
+    type ClientRequest: DeserializeOwned + TaggedUnion + Send + Sync + 'static;
     /// A request's `params._meta` (`RequestMetaObject`): its protocol version, the client's
     /// capabilities, its progress token and log level.
     type RequestMeta: DeserializeOwned + Clone + Debug + Send + Sync + 'static;
@@ -103,6 +103,19 @@ pub struct LegacyInput {
     pub answer: fn(Value) -> Result<Value, String>,
 }
 
+/// A request of a method the modern revision removed, answered by the legacy session itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LegacyOnly<L> {
+    /// `ping`.
+    Ping,
+    /// `logging/setLevel`, with its level.
+    SetLevel(L),
+    /// `resources/subscribe`, with the resource's URI.
+    Subscribe(String),
+    /// `resources/unsubscribe`, with the resource's URI.
+    Unsubscribe(String),
+}
+
 /// What legacy (2025-11-25) sessions need of the generated module besides [`Schema`]:
 /// implemented by [`bind!`](crate::bind) when its `legacy = ...` module is given.
 pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize + Clone> {
@@ -130,6 +143,27 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
     /// as the legacy result, without the members the legacy type does not declare; `None`
     /// for any other method.
     fn result_to_legacy(method: &str, result: Value) -> Option<Result<Value, String>>;
+
+    /// The method of the legacy `notifications/cancelled`.
+    const CANCELLED: &'static str;
+
+    /// The request `message` of `method`, if it is one of the methods the modern revision
+    /// removed ([`LegacyOnly`]): read as its legacy type, or why it could not be.
+    fn legacy_only(
+        method: &str,
+        message: &Value,
+    ) -> Option<Result<LegacyOnly<Self::LoggingLevel>, String>>;
+
+    /// The `_meta` a modern client would send with each request, from what a session stands
+    /// for: its client's capabilities and info, the `version` it speaks, the level
+    /// `logging/setLevel` set, and the request's own progress token (legacy JSON).
+    fn session_meta(
+        capabilities: &Self::ClientCapabilities,
+        client_info: &Self::Implementation,
+        version: &str,
+        level: Option<Self::LoggingLevel>,
+        progress_token: Option<&Value>,
+    ) -> Self::RequestMeta;
 }
 
 /// Binds a generated module to this crate: `mcp_server::bind!(pub Mcp = crate::mcp);` declares
@@ -208,6 +242,53 @@ macro_rules! bind {
                 ReadResourceRequest => ReadResourceResult,
                 CompleteRequest => CompleteResult,
             );
+
+            const CANCELLED: &'static str =
+                <l::CancelledNotification as ::mcp_runtime::Notification>::METHOD;
+
+            fn legacy_only(
+                method: &str,
+                message: &::serde_json::Value,
+            ) -> Option<Result<$crate::LegacyOnly<m::LoggingLevel>, String>> {
+                use $crate::LegacyOnly as O;
+                use ::mcp_runtime::Request as R;
+                macro_rules! read {
+                    ($t:ty) => {
+                        ::serde_json::from_value::<$t>(message.clone()).map_err(|e| e.to_string())
+                    };
+                }
+                Some(if method == <l::PingRequest as R>::METHOD {
+                    Ok(O::Ping)
+                } else if method == <l::SetLevelRequest as R>::METHOD {
+                    read!(l::SetLevelRequest).map(|r| O::SetLevel(r.params.level.into()))
+                } else if method == <l::SubscribeRequest as R>::METHOD {
+                    read!(l::SubscribeRequest).map(|r| O::Subscribe(r.params.uri))
+                } else if method == <l::UnsubscribeRequest as R>::METHOD {
+                    read!(l::UnsubscribeRequest).map(|r| O::Unsubscribe(r.params.uri))
+                } else {
+                    return None;
+                })
+            }
+
+            fn session_meta(
+                capabilities: &m::ClientCapabilities,
+                client_info: &m::Implementation,
+                version: &str,
+                level: Option<m::LoggingLevel>,
+                progress_token: Option<&::serde_json::Value>,
+            ) -> m::RequestMetaObject {
+                let mut meta = m::RequestMetaObject::new(capabilities.clone(), version)
+                    .with_client_info(client_info.clone());
+                if let Some(level) = level {
+                    meta = meta.with_log_level(level);
+                }
+                let token = progress_token
+                    .and_then(|t| ::serde_json::from_value::<m::ProgressToken>(t.clone()).ok());
+                if let Some(token) = token {
+                    meta = meta.with_progress_token(token);
+                }
+                meta
+            }
 
             fn request_to_modern(message: ::serde_json::Value) -> Result<m::ClientRequest, String> {
                 let request: l::ClientRequest =

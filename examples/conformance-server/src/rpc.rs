@@ -15,13 +15,6 @@ use crate::{App, MODERN_VERSIONS, Mcp, mcp};
 /// status: `mcp_server`'s, bound to the generated module.
 pub type Refused = mcp_server::Refused<Mcp>;
 
-/// What a handler task sends to the transport (`mcp_server::answer`), bound to the generated
-/// module.
-pub type Msg = mcp_server::answer::Msg<Mcp>;
-
-/// Where a handler sends its notifications (`mcp_server::Notifier`).
-pub type Notifier = mcp_server::Notifier<Mcp>;
-
 /// The logger this server's log messages name.
 pub const LOGGER: &str = "mcp-conformance-server";
 
@@ -105,6 +98,10 @@ impl mcp_server::Service<Mcp> for App {
 
     fn logger(&self) -> &'static str {
         LOGGER
+    }
+
+    fn changes_resource(&self, uri: &str) -> bool {
+        crate::features::changing_resource(uri).is_some()
     }
 
     fn running(&self) -> Option<&mcp_server::work::Running> {
