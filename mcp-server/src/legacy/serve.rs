@@ -355,3 +355,125 @@ pub fn delete<S: LegacySchema>(sessions: &Sessions<S>, principal: &str, id: &str
         (StatusCode::NOT_FOUND, "Session not found").into_response()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::eras::{Eras, client, mcp};
+    use serde_json::json;
+
+    /// A server with no tools, whose resources under `test://fixed/` never change.
+    struct NoTools;
+
+    impl Service<Eras> for NoTools {
+        async fn call(
+            self: Arc<Self>,
+            ctx: Ctx<Eras>,
+            _request: mcp::ClientRequest,
+        ) -> Result<String, Refused<Eras>> {
+            let result = json!({"tools": [], "cacheScope": "public", "ttlMs": 5});
+            convert::result_text(&ctx.id, result)
+        }
+
+        fn versions(&self) -> &[&'static str] {
+            &["2026-07-28"]
+        }
+
+        fn changes_resource(&self, uri: &str) -> bool {
+            !uri.starts_with("test://fixed/")
+        }
+    }
+
+    fn session() -> Arc<Session<Eras>> {
+        let sessions = Sessions::new(Arc::new(Config::default()));
+        let (capabilities, info) = client();
+        sessions.open("p", capabilities, info).unwrap()
+    }
+
+    fn start_with(session: &Arc<Session<Eras>>, message: Value) -> Started<Eras> {
+        let body = serde_json::to_vec(&message).unwrap();
+        start(
+            Arc::new(NoTools),
+            &Config::default(),
+            Arc::clone(session),
+            &body,
+        )
+    }
+
+    /// The response a message is answered with at once, as JSON.
+    fn answered(started: Started<Eras>) -> Result<Value, Refused<Eras>> {
+        match started {
+            Started::Answer(answer) => answer.map(|t| serde_json::from_str(&t).unwrap()),
+            _ => panic!("not answered at once"),
+        }
+    }
+
+    fn request(id: i64, method: &str, params: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    }
+
+    #[test]
+    fn ping_and_set_level_are_answered_in_the_session() {
+        let session = session();
+        let pong = answered(start_with(&session, request(1, "ping", json!({})))).unwrap();
+        assert_eq!(pong["result"], json!({}));
+        let set = request(2, "logging/setLevel", json!({"level": "warning"}));
+        answered(start_with(&session, set)).unwrap();
+        assert_eq!(session.log_level(), Some(mcp::LoggingLevel::Warning));
+        let bad = request(3, "logging/setLevel", json!({"level": "loud"}));
+        let refused = answered(start_with(&session, bad)).unwrap_err();
+        assert_eq!(refused.error.code, INVALID_PARAMS);
+        assert_eq!(refused.status, StatusCode::OK);
+    }
+
+    #[test]
+    fn only_a_resource_that_can_change_is_followed() {
+        let session = session();
+        let follow = |uri: &str| request(4, "resources/subscribe", json!({"uri": uri}));
+        answered(start_with(&session, follow("test://live"))).unwrap();
+        answered(start_with(&session, follow("test://fixed/a"))).unwrap();
+        assert!(session.is_subscribed("test://live"));
+        assert!(!session.is_subscribed("test://fixed/a"));
+        let stop = request(5, "resources/unsubscribe", json!({"uri": "test://live"}));
+        answered(start_with(&session, stop)).unwrap();
+        assert!(!session.is_subscribed("test://live"));
+    }
+
+    #[tokio::test]
+    async fn a_shared_request_is_answered_by_the_service_in_legacy_types() {
+        let session = session();
+        let Started::Running {
+            mut rx,
+            cancel: _cancel,
+        } = start_with(&session, request(6, "tools/list", json!({})))
+        else {
+            panic!("not started");
+        };
+        let Some(Msg::Done(Ok(text))) = rx.recv().await else {
+            panic!("no answer");
+        };
+        let response: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(response["id"], 6);
+        assert_eq!(response["result"], json!({"tools": []}));
+    }
+
+    #[test]
+    fn notifications_and_responses_are_accepted_and_unknown_methods_not_found() {
+        let session = session();
+        let (id, mut answer) = session.expect_answer().unwrap();
+        let response = json!({"jsonrpc": "2.0", "id": id, "result": {}});
+        assert!(matches!(start_with(&session, response), Started::Accepted));
+        assert!(answer.try_recv().is_ok());
+        let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 9}});
+        assert!(matches!(start_with(&session, cancelled), Started::Accepted));
+        let unknown = request(7, "server/discover", json!({}));
+        let refused = answered(start_with(&session, unknown)).unwrap_err();
+        assert_eq!(
+            refused.error.code,
+            mcp_runtime::error_code::METHOD_NOT_FOUND
+        );
+        let garbage = start(Arc::new(NoTools), &Config::default(), session, b"{");
+        assert_eq!(answered(garbage).unwrap_err().error.code, INVALID_PARAMS);
+    }
+}
