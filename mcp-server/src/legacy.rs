@@ -2,16 +2,18 @@
 //! table ([`sessions`]: ids, principal binding, idle expiry, bounds, the server's requests
 //! waiting for answers, subscriptions, the requests being handled), a session's client as the
 //! bridge's [`Peer`](crate::bridge::Peer) ([`peer`]), the era of a POST
-//! ([`route`](mod@route)), a session's messages served with a modern
+//! ([`route`](mod@route)), `initialize` ([`initialize`](mod@initialize)), a session's messages served with a modern
 //! [`Service`](crate::Service) ([`serve`](mod@serve)), and the conversions between the eras' types they use
 //! ([`convert`]), for any [`LegacySchema`](crate::LegacySchema).
 
 pub mod convert;
+pub mod initialize;
 pub mod peer;
 pub mod route;
 pub mod serve;
 pub mod sessions;
 
+pub use initialize::{Initialize, initialize, open};
 pub use peer::SessionPeer;
 pub use route::{Route, is_initialize, route};
 pub use serve::{LEGACY_VERSION, Started, post, start};

@@ -77,6 +77,8 @@ pub use accept::serve;
 pub use config::Config;
 pub use ctx::{Ctx, Notifier};
 pub use refused::Refused;
-pub use schema::{LegacyInput, LegacyOnly, LegacySchema, Method, Named, Schema, ToolCall};
+pub use schema::{
+    LegacyInitialize, LegacyInput, LegacyOnly, LegacySchema, Method, Named, Schema, ToolCall,
+};
 pub use service::Service;
 pub use status::{BOUND_REACHED, bound_reached, status_for, status_of};

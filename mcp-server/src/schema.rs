@@ -116,6 +116,19 @@ pub enum LegacyOnly<L> {
     Unsubscribe(String),
 }
 
+/// A legacy `initialize` request, read.
+pub struct LegacyInitialize<S: LegacySchema> {
+    /// Its id.
+    pub id: S::RequestId,
+    /// The protocol version the client asks for.
+    pub protocol_version: String,
+    /// The client's capabilities as the modern handlers read them, or why they could not be
+    /// converted.
+    pub capabilities: Result<S::ClientCapabilities, String>,
+    /// The client's name and version.
+    pub client_info: S::Implementation,
+}
+
 /// What legacy (2025-11-25) sessions need of the generated module besides [`Schema`]:
 /// implemented by [`bind!`](crate::bind) when its `legacy = ...` module is given.
 pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize + Clone> {
@@ -125,6 +138,8 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
     /// The client's name and version of `initialize`, as a modern `_meta` carries it
     /// (`Implementation`).
     type Implementation: Clone + Debug + Send + Sync + 'static;
+    /// What the server offers, as the modern `server/discover` lists it (`ServerCapabilities`).
+    type ServerCapabilities: Send + 'static;
 
     /// A modern handler's input request (`InputRequest`, as JSON) as the legacy
     /// server-to-client request that asks the client for it.
@@ -143,6 +158,21 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
     /// as the legacy result, without the members the legacy type does not declare; `None`
     /// for any other method.
     fn result_to_legacy(method: &str, result: Value) -> Option<Result<Value, String>>;
+
+    /// `body` read as the legacy `InitializeRequest`.
+    fn read_initialize(body: &[u8]) -> Result<LegacyInitialize<Self>, String>
+    where
+        Self: Sized;
+
+    /// The legacy `InitializeResult` (JSON) of a server offering `capabilities` (modern: its
+    /// extensions left out, resource subscriptions added, which a legacy session answers),
+    /// named `server_info`, speaking `version`, with its `instructions`.
+    fn initialize_result(
+        capabilities: Self::ServerCapabilities,
+        server_info: Self::Implementation,
+        version: &str,
+        instructions: Option<&str>,
+    ) -> Result<Value, String>;
 
     /// The method of the legacy `notifications/cancelled`.
     const CANCELLED: &'static str;
@@ -226,6 +256,38 @@ macro_rules! bind {
         impl $crate::LegacySchema for $name {
             type ClientCapabilities = m::ClientCapabilities;
             type Implementation = m::Implementation;
+            type ServerCapabilities = m::ServerCapabilities;
+
+            fn read_initialize(body: &[u8]) -> Result<$crate::LegacyInitialize<Self>, String> {
+                let request: l::InitializeRequest =
+                    ::serde_json::from_slice(body).map_err(|e| e.to_string())?;
+                let params = request.params;
+                Ok($crate::LegacyInitialize {
+                    id: request.id,
+                    protocol_version: params.protocol_version,
+                    capabilities: m::ClientCapabilities::try_from(params.capabilities)
+                        .map_err(|e| e.to_string()),
+                    client_info: params.client_info,
+                })
+            }
+
+            fn initialize_result(
+                mut capabilities: m::ServerCapabilities,
+                server_info: m::Implementation,
+                version: &str,
+                instructions: Option<&str>,
+            ) -> Result<::serde_json::Value, String> {
+                capabilities.extensions = None;
+                let mut caps =
+                    l::ServerCapabilities::try_from(capabilities).map_err(|e| e.to_string())?;
+                caps.extra.clear();
+                caps.resources.get_or_insert_with(Default::default).subscribe = Some(true);
+                let mut result = l::InitializeResult::new(caps, version, server_info);
+                if let Some(instructions) = instructions {
+                    result = result.with_instructions(instructions);
+                }
+                ::serde_json::to_value(&result).map_err(|e| e.to_string())
+            }
 
             const ERROR_CODE_FACTS: &'static [::mcp_runtime::era::ErrorCodeFact] =
                 m::ERROR_CODE_FACTS;

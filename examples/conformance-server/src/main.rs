@@ -57,7 +57,7 @@ use tokio::sync::{broadcast, watch};
 
 /// The modern revisions (a protocol version on every request) this server implements: what
 /// `server/discover` lists in `supportedVersions` and an `UnsupportedProtocolVersionError`
-/// in `supported`. The server also speaks `legacy::LEGACY_VERSION` (2025-11-25) to clients
+/// in `supported`. The server also speaks `mcp_server::legacy::LEGACY_VERSION` (2025-11-25) to clients
 /// that open an `initialize` session, which is not a version a modern request may declare.
 pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 

@@ -108,3 +108,19 @@ impl mcp_server::Service<Mcp> for App {
         Some(&self.running)
     }
 }
+
+/// What a legacy `initialize` tells the client: what `server/discover` lists, this server's
+/// name and its instructions.
+impl mcp_server::legacy::Initialize<Mcp> for App {
+    fn capabilities(&self) -> mcp::ServerCapabilities {
+        crate::features::capabilities()
+    }
+
+    fn server_info(&self) -> mcp::Implementation {
+        crate::server_info()
+    }
+
+    fn instructions(&self) -> Option<&str> {
+        Some(crate::features::INSTRUCTIONS)
+    }
+}

@@ -31,17 +31,13 @@ pub use mcp_server::streams;
 
 use std::sync::Arc;
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use mcp_runtime::RpcError;
-use mcp_runtime::error_code::INTERNAL_ERROR;
-use serde::Serialize;
 
 use crate::probe::Envelope;
 use crate::rpc::Refused;
 use crate::{App, Mcp, mcp};
-use mcp_server::legacy::serve::{in_session, invalid, json, resume};
-use mcp_server::legacy::{OpenError, convert};
+use mcp_server::legacy::serve::resume;
 
 /// What a message of a session comes to (`mcp_server::legacy::Started`).
 pub type Started = mcp_server::legacy::Started<Mcp>;
@@ -52,11 +48,6 @@ pub type Session = mcp_server::legacy::Session<Mcp>;
 pub type Sessions = mcp_server::legacy::Sessions<Mcp>;
 
 use mcp::v2025_11_25 as legacy;
-
-/// The revision a legacy session speaks: the only one before 2026-07-28 generated here.
-pub const LEGACY_VERSION: &str = mcp_server::legacy::LEGACY_VERSION;
-/// The header that names a legacy session.
-pub const SESSION_HEADER: &str = mcp_server::http::SESSION_HEADER;
 
 /// Where a POST goes (`mcp_server::legacy::Route`).
 pub type Route = mcp_server::legacy::Route<Mcp>;
@@ -73,81 +64,16 @@ pub fn route(
     mcp_server::legacy::route(&app.sessions, modern_only, headers, envelope, principal)
 }
 
-/// `--modern-only`: `initialize` answered with `UnsupportedProtocolVersion` naming the versions
-/// served (400).
-fn modern_only(id: &mcp::RequestId, requested: &str) -> Refused {
-    let message = format!(
-        "Unsupported protocol version {requested:?}: this server serves only {} (no initialize)",
-        crate::MODERN_VERSIONS.join(", ")
-    );
-    mcp_server::modern::unsupported_version(id, requested, crate::MODERN_VERSIONS, message)
-}
-
-/// The response to request `id` with `result` (`mcp_server::legacy::convert`).
-fn result_text<T: Serialize>(id: &mcp::RequestId, result: T) -> Result<String, Refused> {
-    convert::result_text(id, result)
-}
-
-/// The capabilities a legacy client is told: those `server/discover` lists, in the
-/// 2025-11-25 shape (no extensions, which that revision lacks), and resource subscriptions,
-/// a legacy-only method this server answers.
-fn legacy_capabilities() -> Result<legacy::ServerCapabilities, String> {
-    let mut modern = crate::features::capabilities();
-    modern.extensions = None;
-    let mut caps = legacy::ServerCapabilities::try_from(modern).map_err(|e| e.to_string())?;
-    caps.extra.clear();
-    let resources = caps.resources.get_or_insert_with(Default::default);
-    resources.subscribe = Some(true);
-    Ok(caps)
-}
-
-/// `initialize`: a new session for `principal`, its id in `Mcp-Session-Id`.
+/// `initialize`: a new session for `principal`, its id in `Mcp-Session-Id`
+/// (`mcp_server::legacy::initialize`).
 pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
-    match open(app, principal, body) {
-        Ok((session, text)) => {
-            let mut response = json(StatusCode::OK, text);
-            if let Ok(v) = HeaderValue::from_str(&session.id) {
-                response.headers_mut().insert(SESSION_HEADER, v);
-            }
-            response
-        }
-        Err(f) => f.into_response(),
-    }
+    mcp_server::legacy::initialize(app, &app.sessions, &app.config, principal, body)
 }
 
-/// `initialize` (`body`): a new session for `principal` and the response that tells of it;
-/// refused with the HTTP status of the refusal.
+/// `initialize` (`body`): a new session for `principal` and the response that tells of it
+/// (`mcp_server::legacy::open`).
 pub fn open(app: &App, principal: &str, body: &[u8]) -> Result<(Arc<Session>, String), Refused> {
-    let request: legacy::InitializeRequest =
-        serde_json::from_slice(body).map_err(|e| invalid(None, &e.to_string()))?;
-    let id = request.id.clone();
-    if app.config.modern_only {
-        return Err(modern_only(&id, &request.params.protocol_version));
-    }
-    let capabilities = mcp::ClientCapabilities::try_from(request.params.capabilities)
-        .map_err(|e| invalid(Some(&id), &e.to_string()))?;
-    let session = app
-        .sessions
-        .open(principal, capabilities, request.params.client_info)
-        .map_err(|e| match e {
-            OpenError::Full(n) => {
-                let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
-                in_session(Refused::new(Some(&id), mcp_server::bound_reached(message)))
-            }
-            OpenError::NoRandomness(e) => {
-                in_session(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e)))
-            }
-        })?;
-    // The one revision this server speaks in a session: a client asking another one reads
-    // this answer and decides whether to go on.
-    let result = legacy_capabilities()
-        .map(|caps| {
-            legacy::InitializeResult::new(caps, LEGACY_VERSION, crate::server_info())
-                .with_instructions(crate::features::INSTRUCTIONS)
-        })
-        .map_err(|e| in_session(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e))))?;
-    let text = result_text(&id, result).map_err(in_session)?;
-    Ok((session, text))
+    mcp_server::legacy::open(app, &app.sessions, &app.config, principal, body)
 }
 
 /// A message of a live session (`mcp_server::legacy::post`).
