@@ -115,3 +115,102 @@ fn modern_only<S: LegacySchema, V: Service<S>>(
     );
     crate::modern::unsupported_version(id, requested, versions, message)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::eras::{Eras, mcp};
+    use serde_json::{Value, json};
+
+    /// A server with tools and resources, and no handlers.
+    struct Fixture;
+
+    impl Service<Eras> for Fixture {
+        async fn call(
+            self: Arc<Self>,
+            ctx: Ctx,
+            _request: mcp::ClientRequest,
+        ) -> Result<String, Refused<Eras>> {
+            Err(ctx.fail(RpcError::internal_error("no handlers")))
+        }
+
+        fn versions(&self) -> &[&'static str] {
+            &["2026-07-28"]
+        }
+    }
+
+    type Ctx = crate::Ctx<Eras>;
+
+    impl Initialize<Eras> for Fixture {
+        fn capabilities(&self) -> mcp::ServerCapabilities {
+            mcp::ServerCapabilities::new()
+                .with_tools(mcp::ServerCapabilitiesTools::default())
+                .with_resources(mcp::ServerCapabilitiesResources::default())
+        }
+
+        fn server_info(&self) -> mcp::Implementation {
+            mcp::Implementation::new("fixture", "1.0")
+        }
+
+        fn instructions(&self) -> Option<&str> {
+            Some("be brief")
+        }
+    }
+
+    fn body(version: &str) -> Vec<u8> {
+        serde_json::to_vec(&json!({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {},
+                "clientInfo": {"name": "c", "version": "1"}}
+        }))
+        .unwrap()
+    }
+
+    fn opened(config: &Config, body: &[u8]) -> Result<(Arc<Session<Eras>>, String), Refused<Eras>> {
+        let sessions = Sessions::new(Arc::new(config.clone()));
+        open(&Fixture, &sessions, config, "p", body)
+    }
+
+    /// The refusal of an `initialize` that must not open a session.
+    fn refused(config: &Config, body: &[u8]) -> Refused<Eras> {
+        match opened(config, body) {
+            Err(f) => f,
+            Ok(_) => panic!("a session opened"),
+        }
+    }
+
+    #[test]
+    fn initialize_tells_the_legacy_version_capabilities_and_info() {
+        let (session, text) = opened(&Config::default(), &body("2025-11-25")).unwrap();
+        assert_eq!(session.principal, "p");
+        let response: Value = serde_json::from_str(&text).unwrap();
+        let result = &response["result"];
+        assert_eq!(result["protocolVersion"], LEGACY_VERSION);
+        assert_eq!(result["serverInfo"]["name"], "fixture");
+        assert_eq!(result["instructions"], "be brief");
+        assert_eq!(result["capabilities"]["resources"]["subscribe"], true);
+    }
+
+    #[test]
+    fn modern_only_refuses_initialize_with_the_versions_served() {
+        let config = Config {
+            modern_only: true,
+            ..Config::default()
+        };
+        let refused = refused(&config, &body("2025-11-25"));
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        assert!(refused.error.message.contains("2026-07-28"));
+    }
+
+    #[test]
+    fn an_unreadable_initialize_or_a_full_table_is_refused() {
+        let unreadable = refused(&Config::default(), b"{\"id\": 1}");
+        assert_eq!(unreadable.status, StatusCode::OK);
+        let config = Config {
+            max_sessions: 0,
+            ..Config::default()
+        };
+        let full = refused(&config, &body("2025-11-25"));
+        assert_eq!(full.status, StatusCode::TOO_MANY_REQUESTS);
+    }
+}
