@@ -30,7 +30,7 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
-use mcp_server::{Config, headers, probe, work};
+use mcp_server::{Config, work};
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the

@@ -27,17 +27,13 @@
 //! `Mcp-Session-Id` is refused with 400, one with an id the server does not know (or that
 //! another principal opened) with 404; `DELETE` ends a session; `GET` opens its stream.
 
-pub use mcp_server::streams;
-
 use std::sync::Arc;
 
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use tokio::sync::{broadcast, watch};
 
-use crate::probe::Envelope;
 use crate::rpc::Refused;
 use crate::{App, Mcp, mcp};
-use mcp_server::legacy::serve::resume;
+use mcp_server::legacy::LegacyService;
 
 /// What a message of a session comes to (`mcp_server::legacy::Started`).
 pub type Started = mcp_server::legacy::Started<Mcp>;
@@ -49,42 +45,12 @@ pub type Sessions = mcp_server::legacy::Sessions<Mcp>;
 
 use mcp::v2025_11_25 as legacy;
 
-/// Where a POST goes (`mcp_server::legacy::Route`).
-pub type Route = mcp_server::legacy::Route<Mcp>;
 pub use mcp_server::legacy::is_initialize;
-
-/// The era of a POSTed message (`mcp_server::legacy::route`), with the session it names.
-pub fn route(
-    app: &App,
-    headers: &HeaderMap,
-    envelope: &Envelope<'_, mcp::RequestId>,
-    principal: &str,
-) -> Route {
-    let modern_only = app.config.modern_only;
-    mcp_server::legacy::route(&app.sessions, modern_only, headers, envelope, principal)
-}
-
-/// `initialize`: a new session for `principal`, its id in `Mcp-Session-Id`
-/// (`mcp_server::legacy::initialize`).
-pub fn initialize(app: &App, principal: &str, body: &[u8]) -> Response {
-    mcp_server::legacy::initialize(app, &app.sessions, &app.config, principal, body)
-}
 
 /// `initialize` (`body`): a new session for `principal` and the response that tells of it
 /// (`mcp_server::legacy::open`).
 pub fn open(app: &App, principal: &str, body: &[u8]) -> Result<(Arc<Session>, String), Refused> {
     mcp_server::legacy::open(app, &app.sessions, &app.config, principal, body)
-}
-
-/// A message of a live session (`mcp_server::legacy::post`).
-pub async fn post(
-    app: Arc<App>,
-    session: Arc<Session>,
-    headers: &HeaderMap,
-    body: &[u8],
-) -> Response {
-    let config = Arc::clone(&app.config);
-    mcp_server::legacy::post(app, &config, session, headers, body).await
 }
 
 /// Serves the message `body` of `session`, whatever carries it (`mcp_server::legacy::start`).
@@ -93,45 +59,60 @@ pub fn start(app: Arc<App>, session: Arc<Session>, body: &[u8]) -> Started {
     mcp_server::legacy::start(app, &config, session, body)
 }
 
-/// `GET` with a session: with `Last-Event-ID`, the stream that event belongs to, resumed
-/// ([`streams`]; 400 if it cannot be); without, a new `GET` stream of server messages, taking
-/// over from the one before: the list changes, and the updates of the resources the session
-/// subscribed to (a legacy client learns of them only here).
-pub fn get(app: &Arc<App>, headers: &HeaderMap, id: &str) -> Response {
-    let Some(session) = app.sessions.find(id, &crate::headers::principal(headers)) else {
-        return (StatusCode::NOT_FOUND, "Session not found").into_response();
-    };
-    if let Some(last) = headers.get("last-event-id") {
-        return resume(&session, last);
+/// This server's legacy sessions, served by `mcp_server::legacy`; a session's `GET` stream
+/// carries the list changes and the updates of the resources the session subscribed to (a
+/// legacy client learns of them only here).
+impl LegacyService<Mcp> for App {
+    fn sessions(&self) -> &Sessions {
+        &self.sessions
     }
-    let (number, connection, mut current) = session.open_get_stream();
-    let mut changes = app.changes.subscribe();
-    let mut shutdown = app.shutdown.clone();
-    tokio::spawn(async move {
-        loop {
-            let change = tokio::select! {
-                // A later GET took over, or the session ended.
-                _ = current.changed() => {
-                    if *current.borrow_and_update() != number {
-                        break;
-                    }
-                    continue;
-                }
-                _ = shutdown.changed() => break,
-                change = changes.recv() => change,
-            };
-            let text = match change {
-                Ok(change) => change_text(&session, change),
-                // Changes were missed: the stream ends rather than skip them.
-                Err(_) => break,
-            };
-            if let Some(text) = text {
-                session.streams.send(number, text);
-            }
-        }
+
+    fn config(&self) -> &mcp_server::Config {
+        &self.config
+    }
+
+    async fn feed_get_stream(
+        self: Arc<Self>,
+        session: Arc<Session>,
+        number: u64,
+        current: watch::Receiver<u64>,
+    ) {
+        let changes = self.changes.subscribe();
+        let shutdown = self.shutdown.clone();
+        follow_changes(&session, number, current, changes, shutdown).await;
         session.streams.finish(number);
-    });
-    streams::response(connection)
+    }
+}
+
+/// Sends `session`'s GET stream `number` the changes it is told of, until a later GET takes
+/// over, the session ends, the server shuts down, or changes were missed (the stream ends
+/// rather than skip them).
+async fn follow_changes(
+    session: &Session,
+    number: u64,
+    mut current: watch::Receiver<u64>,
+    mut changes: broadcast::Receiver<crate::Change>,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    loop {
+        let change = tokio::select! {
+            // A later GET took over, or the session ended.
+            _ = current.changed() => {
+                if *current.borrow_and_update() != number {
+                    break;
+                }
+                continue;
+            }
+            _ = shutdown.changed() => break,
+            change = changes.recv() => change,
+        };
+        let Ok(change) = change else {
+            break;
+        };
+        if let Some(text) = change_text(session, change) {
+            session.streams.send(number, text);
+        }
+    }
 }
 
 /// The notification that tells `session` of `change`, if it is told of it: the list changes,
@@ -150,10 +131,4 @@ pub fn change_text(session: &Session, change: crate::Change) -> Option<String> {
         crate::Change::Resource(_) => return None,
     };
     text.ok()
-}
-
-/// `DELETE` with a session: ends it (`mcp_server::legacy::serve::delete`).
-pub fn delete(app: &App, headers: &HeaderMap, id: &str) -> Response {
-    let principal = crate::headers::principal(headers);
-    mcp_server::legacy::serve::delete(&app.sessions, &principal, id)
 }
