@@ -1,8 +1,8 @@
 //! A legacy session's messages, served with a modern [`Service`]: a response to one of the
 //! server's requests handed to the request that waits on it, `notifications/cancelled`
 //! stopping the request it names, the methods the modern revision removed answered here
-//! ([`LegacyOnly`]), and every other request converted ([`convert`](super::convert)) and
-//! answered by the modern handler through the [`bridge`](crate::bridge), its input requests
+//! ([`LegacyOnly`]), and every other request converted ([`convert`]) and
+//! answered by the modern handler through the [`bridge`], its input requests
 //! asked of the client on the request's SSE stream ([`SessionPeer`]).
 //!
 //! Over HTTP ([`post`]) an answer is plain JSON when the handler finished before it sent
