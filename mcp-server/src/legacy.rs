@@ -4,7 +4,8 @@
 //! bridge's [`Peer`](crate::bridge::Peer) ([`peer`]), the era of a POST
 //! ([`route`](mod@route)), `initialize` ([`initialize`](mod@initialize)), a session's messages served with a modern
 //! [`Service`](crate::Service) ([`serve`](mod@serve)), all of it as the HTTP endpoint's hook
-//! for any [`LegacyService`] ([`hook`]), and the conversions between the eras' types they use
+//! for any [`LegacyService`] ([`hook`]) and the stdio endpoint's ([`stdio`](mod@stdio)), and
+//! the conversions between the eras' types they use
 //! ([`convert`]), for any [`LegacySchema`](crate::LegacySchema).
 
 pub mod convert;
@@ -14,6 +15,7 @@ pub mod peer;
 pub mod route;
 pub mod serve;
 pub mod sessions;
+pub mod stdio;
 
 pub use hook::{HttpSessions, LegacyService};
 pub use initialize::{Initialize, initialize, open};
@@ -21,3 +23,4 @@ pub use peer::SessionPeer;
 pub use route::{Route, is_initialize, route};
 pub use serve::{LEGACY_VERSION, Started, post, start};
 pub use sessions::{OpenError, QueueFull, Session, Sessions};
+pub use stdio::StdioSession;

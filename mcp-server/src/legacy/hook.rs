@@ -18,6 +18,7 @@ use super::sessions::{Session, Sessions};
 use crate::headers::principal;
 use crate::http::{self, Route};
 use crate::modern::Read;
+use crate::stdio::Outgoing;
 use crate::{Config, LegacySchema, Service, streams};
 
 /// A server that serves legacy sessions: its session table, its configuration, and what its
@@ -43,6 +44,18 @@ pub trait LegacyService<S: LegacySchema>: Service<S> + Initialize<S> {
             taken_over(current, number).await;
             session.streams.finish(number);
         }
+    }
+
+    /// Writes to `out` what `session`'s `GET` stream would carry over HTTP, as it happens,
+    /// for as long as the stdio connection lasts (the task is stopped with it). By default
+    /// there is nothing to write.
+    fn follow_on_stdio(
+        self: Arc<Self>,
+        session: Arc<Session<S>>,
+        out: Outgoing,
+    ) -> impl Future<Output = ()> + Send {
+        drop((session, out));
+        std::future::ready(())
     }
 }
 
