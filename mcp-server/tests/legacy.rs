@@ -159,3 +159,59 @@ async fn a_legacy_session_is_opened_served_streamed_and_ended() {
         .unwrap();
     assert_eq!(gone.status(), StatusCode::NOT_FOUND);
 }
+
+/// The server, and its endpoint on one stdio connection with its legacy session.
+fn on_stdio() -> (Arc<OneTool>, mcp_server::stdio::Endpoint<Mcp, OneTool>) {
+    let config = Arc::new(Config::default());
+    let server = Arc::new(OneTool {
+        sessions: Sessions::new(Arc::clone(&config)),
+        config,
+    });
+    let session = mcp_server::legacy::StdioSession::new(Arc::clone(&server));
+    let endpoint = mcp_server::stdio::Endpoint::new(Arc::clone(&server), Some(Box::new(session)));
+    (server, endpoint)
+}
+
+#[tokio::test]
+async fn over_stdio_the_process_is_the_one_session() {
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+    let (server, endpoint) = on_stdio();
+    let (mut input, server_input) = tokio::io::duplex(1 << 16);
+    let (server_output, output) = tokio::io::duplex(1 << 16);
+    let config = Config::default();
+    let serving = tokio::spawn(async move {
+        mcp_server::stdio::serve(server_input, server_output, endpoint, &config).await
+    });
+    let mut lines = BufReader::new(output).lines();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}});
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let again = json!({"jsonrpc": "2.0", "id": 3, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}});
+    let mut answers = Vec::new();
+    for message in [&initialize, &list, &again] {
+        input
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+        let line = lines.next_line().await.unwrap().unwrap();
+        answers.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    assert_eq!(answers[0]["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(answers[1]["result"]["tools"][0]["name"], "echo");
+    assert!(
+        answers[1]["result"].get("ttlMs").is_none(),
+        "a 2025-11-25 result"
+    );
+    assert_eq!(answers[2]["error"]["code"], -32600, "already initialized");
+    assert_eq!(server.sessions.count(), 1);
+    drop(input);
+    serving.await.unwrap().unwrap();
+    assert_eq!(
+        server.sessions.count(),
+        0,
+        "the session ends with the connection"
+    );
+}
