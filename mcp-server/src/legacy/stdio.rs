@@ -1,5 +1,5 @@
 //! The legacy session of a stdio process ([`StdioSession`], the stdio endpoint's
-//! [`Legacy`](crate::stdio::Legacy) hook for any [`LegacyService`]): `initialize` opens the
+//! [`Legacy`] hook for any [`LegacyService`]): `initialize` opens the
 //! one session of the process (no session id: the process is the session); from then on every
 //! message is the session's, served as a session's POSTs are ([`start`]), its server-to-client
 //! requests written as lines. What a session's `GET` stream carries over HTTP is written as
