@@ -23,6 +23,11 @@
 //! - [`modern`]: the checks of a modern message and its dispatch to a [`Service`], shared by
 //!   the transports (the checks that read headers asked of [`modern::Headers`]);
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
+//! - [`legacy`]: the legacy (2025-11-25) sessions of any [`legacy::LegacyService`] (a
+//!   [`Service`] with its session table, for a [`LegacySchema`]): ids, principal binding, idle
+//!   expiry and bounds, `initialize`, a session's messages converted and bridged to the modern
+//!   handlers, served as the HTTP endpoint's hook ([`legacy::HttpSessions`]) and on stdio
+//!   ([`legacy::StdioSession`]);
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
 //! - [`bridge`]: a modern handler that answers `input_required`, served to a legacy session
@@ -56,6 +61,7 @@ mod config;
 pub mod ctx;
 pub mod headers;
 pub mod http;
+pub mod legacy;
 pub mod modern;
 pub mod probe;
 mod refused;
@@ -74,6 +80,8 @@ pub use accept::serve;
 pub use config::Config;
 pub use ctx::{Ctx, Notifier};
 pub use refused::Refused;
-pub use schema::{Method, Named, Schema, ToolCall};
+pub use schema::{
+    LegacyInitialize, LegacyInput, LegacyOnly, LegacySchema, Method, Named, Schema, ToolCall,
+};
 pub use service::Service;
 pub use status::{BOUND_REACHED, bound_reached, status_for, status_of};

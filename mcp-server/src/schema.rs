@@ -3,7 +3,7 @@
 
 use std::fmt::Debug;
 
-use mcp_runtime::era::Era;
+use mcp_runtime::era::{Era, ErrorCodeFact};
 use mcp_runtime::{ErrorResponse, TaggedUnion};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -42,7 +42,7 @@ pub trait Schema: Send + Sync + 'static {
     /// Every request a client may send (`ClientRequest`), read whole once it passed the
     /// checks of its envelope. Its tag values (the derive's `TaggedUnion`) are the methods a
     /// client may call.
-    type ClientRequest: DeserializeOwned + TaggedUnion + Send + 'static;
+    type ClientRequest: DeserializeOwned + TaggedUnion + Send + Sync + 'static;
     /// A request's `params._meta` (`RequestMetaObject`): its protocol version, the client's
     /// capabilities, its progress token and log level.
     type RequestMeta: DeserializeOwned + Clone + Debug + Send + Sync + 'static;
@@ -92,10 +92,115 @@ pub trait Schema: Send + Sync + 'static {
     fn log(level: Self::LoggingLevel, data: Value, logger: &str, era: Era) -> Option<String>;
 }
 
+/// A server-to-client request of a legacy session, converted from a modern handler's input
+/// request: what is sent, and how the client's result is read back.
+pub struct LegacyInput {
+    /// The legacy request's method (the generated type's `METHOD`).
+    pub method: &'static str,
+    /// Its params, in the legacy types, as JSON.
+    pub params: Option<Value>,
+    /// Converts the client's `result` (a legacy result) into the modern input response.
+    pub answer: fn(Value) -> Result<Value, String>,
+}
+
+/// A request of a method the modern revision removed, answered by the legacy session itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LegacyOnly<L> {
+    /// `ping`.
+    Ping,
+    /// `logging/setLevel`, with its level.
+    SetLevel(L),
+    /// `resources/subscribe`, with the resource's URI.
+    Subscribe(String),
+    /// `resources/unsubscribe`, with the resource's URI.
+    Unsubscribe(String),
+}
+
+/// A legacy `initialize` request, read.
+pub struct LegacyInitialize<S: LegacySchema> {
+    /// Its id.
+    pub id: S::RequestId,
+    /// The protocol version the client asks for.
+    pub protocol_version: String,
+    /// The client's capabilities as the modern handlers read them, or why they could not be
+    /// converted.
+    pub capabilities: Result<S::ClientCapabilities, String>,
+    /// The client's name and version.
+    pub client_info: S::Implementation,
+}
+
+/// What legacy (2025-11-25) sessions need of the generated module besides [`Schema`]:
+/// implemented by [`bind!`](crate::bind) when its `legacy = ...` module is given.
+pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize + Clone> {
+    /// The client's capabilities of `initialize`, as the modern handlers read them (the
+    /// modern `ClientCapabilities` of a request's `_meta`).
+    type ClientCapabilities: Clone + Debug + Send + Sync + 'static;
+    /// The client's name and version of `initialize`, as a modern `_meta` carries it
+    /// (`Implementation`).
+    type Implementation: Clone + Debug + Send + Sync + 'static;
+    /// What the server offers, as the modern `server/discover` lists it (`ServerCapabilities`).
+    type ServerCapabilities: Send + 'static;
+
+    /// A modern handler's input request (`InputRequest`, as JSON) as the legacy
+    /// server-to-client request that asks the client for it.
+    fn input_to_legacy(request: Value) -> Result<LegacyInput, String>;
+
+    /// The methods of the legacy requests the modern handlers answer once converted (the
+    /// generated requests' `METHOD`); a session's request of any other is not found.
+    const SHARED_METHODS: &'static [&'static str];
+    /// The error codes that differ between the eras (the generated `ERROR_CODE_FACTS`).
+    const ERROR_CODE_FACTS: &'static [ErrorCodeFact];
+
+    /// A legacy request (JSON), read as the legacy `ClientRequest` and converted to the
+    /// modern one.
+    fn request_to_modern(message: Value) -> Result<Self::ClientRequest, String>;
+    /// The modern `result` of a request of `method` (one of [`LegacySchema::SHARED_METHODS`])
+    /// as the legacy result, without the members the legacy type does not declare; `None`
+    /// for any other method.
+    fn result_to_legacy(method: &str, result: Value) -> Option<Result<Value, String>>;
+
+    /// `body` read as the legacy `InitializeRequest`.
+    fn read_initialize(body: &[u8]) -> Result<LegacyInitialize<Self>, String>
+    where
+        Self: Sized;
+
+    /// The legacy `InitializeResult` (JSON) of a server offering `capabilities` (modern: its
+    /// extensions left out, resource subscriptions added, which a legacy session answers),
+    /// named `server_info`, speaking `version`, with its `instructions`.
+    fn initialize_result(
+        capabilities: Self::ServerCapabilities,
+        server_info: Self::Implementation,
+        version: &str,
+        instructions: Option<&str>,
+    ) -> Result<Value, String>;
+
+    /// The method of the legacy `notifications/cancelled`.
+    const CANCELLED: &'static str;
+
+    /// The request `message` of `method`, if it is one of the methods the modern revision
+    /// removed ([`LegacyOnly`]): read as its legacy type, or why it could not be.
+    fn legacy_only(
+        method: &str,
+        message: &Value,
+    ) -> Option<Result<LegacyOnly<Self::LoggingLevel>, String>>;
+
+    /// The `_meta` a modern client would send with each request, from what a session stands
+    /// for: its client's capabilities and info, the `version` it speaks, the level
+    /// `logging/setLevel` set, and the request's own progress token (legacy JSON).
+    fn session_meta(
+        capabilities: &Self::ClientCapabilities,
+        client_info: &Self::Implementation,
+        version: &str,
+        level: Option<Self::LoggingLevel>,
+        progress_token: Option<&Value>,
+    ) -> Self::RequestMeta;
+}
+
 /// Binds a generated module to this crate: `mcp_server::bind!(pub Mcp = crate::mcp);` declares
 /// the marker type `Mcp` and implements [`Schema`] for it with the module's types. With
 /// `, legacy = crate::mcp::v2025_11_25` the legacy revision's module is bound too: the
-/// notifications a handler sends to a legacy client are written in its types.
+/// notifications a handler sends to a legacy client are written in its types, and the marker
+/// implements [`LegacySchema`] (the legacy sessions of [`crate::legacy`]).
 ///
 /// ```
 /// # use mcp_tests::mcp;
@@ -139,12 +244,166 @@ macro_rules! bind {
                 ::serde_json::to_string(&older).ok()
             }
             $crate::bind!(@impl $name);
+            $crate::bind!(@legacy $name);
         };
     };
     (@declare $vis:vis $name:ident) => {
         /// The generated module, bound to `mcp_server` ([`mcp_server::Schema`]).
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         $vis struct $name;
+    };
+    (@legacy $name:ident) => {
+        impl $crate::LegacySchema for $name {
+            type ClientCapabilities = m::ClientCapabilities;
+            type Implementation = m::Implementation;
+            type ServerCapabilities = m::ServerCapabilities;
+
+            fn read_initialize(body: &[u8]) -> Result<$crate::LegacyInitialize<Self>, String> {
+                let request: l::InitializeRequest =
+                    ::serde_json::from_slice(body).map_err(|e| e.to_string())?;
+                let params = request.params;
+                Ok($crate::LegacyInitialize {
+                    id: request.id,
+                    protocol_version: params.protocol_version,
+                    capabilities: m::ClientCapabilities::try_from(params.capabilities)
+                        .map_err(|e| e.to_string()),
+                    client_info: params.client_info,
+                })
+            }
+
+            fn initialize_result(
+                mut capabilities: m::ServerCapabilities,
+                server_info: m::Implementation,
+                version: &str,
+                instructions: Option<&str>,
+            ) -> Result<::serde_json::Value, String> {
+                capabilities.extensions = None;
+                let mut caps =
+                    l::ServerCapabilities::try_from(capabilities).map_err(|e| e.to_string())?;
+                caps.extra.clear();
+                caps.resources.get_or_insert_with(Default::default).subscribe = Some(true);
+                let mut result = l::InitializeResult::new(caps, version, server_info);
+                if let Some(instructions) = instructions {
+                    result = result.with_instructions(instructions);
+                }
+                ::serde_json::to_value(&result).map_err(|e| e.to_string())
+            }
+
+            const ERROR_CODE_FACTS: &'static [::mcp_runtime::era::ErrorCodeFact] =
+                m::ERROR_CODE_FACTS;
+
+            // The requests a session may send that the modern handlers answer, each with the
+            // result type it is answered with (the same names in both revisions).
+            $crate::bind!(@shared
+                ListToolsRequest => ListToolsResult,
+                CallToolRequest => CallToolResult,
+                ListPromptsRequest => ListPromptsResult,
+                GetPromptRequest => GetPromptResult,
+                ListResourcesRequest => ListResourcesResult,
+                ListResourceTemplatesRequest => ListResourceTemplatesResult,
+                ReadResourceRequest => ReadResourceResult,
+                CompleteRequest => CompleteResult,
+            );
+
+            const CANCELLED: &'static str =
+                <l::CancelledNotification as ::mcp_runtime::Notification>::METHOD;
+
+            fn legacy_only(
+                method: &str,
+                message: &::serde_json::Value,
+            ) -> Option<Result<$crate::LegacyOnly<m::LoggingLevel>, String>> {
+                use $crate::LegacyOnly as O;
+                use ::mcp_runtime::Request as R;
+                macro_rules! read {
+                    ($t:ty) => {
+                        ::serde_json::from_value::<$t>(message.clone()).map_err(|e| e.to_string())
+                    };
+                }
+                Some(if method == <l::PingRequest as R>::METHOD {
+                    Ok(O::Ping)
+                } else if method == <l::SetLevelRequest as R>::METHOD {
+                    read!(l::SetLevelRequest).map(|r| O::SetLevel(r.params.level.into()))
+                } else if method == <l::SubscribeRequest as R>::METHOD {
+                    read!(l::SubscribeRequest).map(|r| O::Subscribe(r.params.uri))
+                } else if method == <l::UnsubscribeRequest as R>::METHOD {
+                    read!(l::UnsubscribeRequest).map(|r| O::Unsubscribe(r.params.uri))
+                } else {
+                    return None;
+                })
+            }
+
+            fn session_meta(
+                capabilities: &m::ClientCapabilities,
+                client_info: &m::Implementation,
+                version: &str,
+                level: Option<m::LoggingLevel>,
+                progress_token: Option<&::serde_json::Value>,
+            ) -> m::RequestMetaObject {
+                let mut meta = m::RequestMetaObject::new(capabilities.clone(), version)
+                    .with_client_info(client_info.clone());
+                if let Some(level) = level {
+                    meta = meta.with_log_level(level);
+                }
+                let token = progress_token
+                    .and_then(|t| ::serde_json::from_value::<m::ProgressToken>(t.clone()).ok());
+                if let Some(token) = token {
+                    meta = meta.with_progress_token(token);
+                }
+                meta
+            }
+
+            fn request_to_modern(message: ::serde_json::Value) -> Result<m::ClientRequest, String> {
+                let request: l::ClientRequest =
+                    ::serde_json::from_value(message).map_err(|e| e.to_string())?;
+                m::ClientRequest::try_from(request).map_err(|e| e.to_string())
+            }
+
+            fn input_to_legacy(request: ::serde_json::Value) -> Result<$crate::LegacyInput, String> {
+                use $crate::legacy::convert::{to_legacy, to_modern};
+                use ::mcp_runtime::Request as R;
+                let request: m::InputRequest = ::serde_json::from_value(request)
+                    .map_err(|e| format!("not an input request: {e}"))?;
+                Ok(match request {
+                    m::InputRequest::ElicitRequest(r) => $crate::LegacyInput {
+                        method: <l::ElicitRequest as R>::METHOD,
+                        params: Some(to_legacy::<_, l::ElicitRequestParams>(r.params)?),
+                        answer: to_modern::<l::ElicitResult, m::ElicitResult>,
+                    },
+                    m::InputRequest::CreateMessageRequest(r) => $crate::LegacyInput {
+                        method: <l::CreateMessageRequest as R>::METHOD,
+                        params: Some(to_legacy::<_, l::CreateMessageRequestParams>(*r.params)?),
+                        answer: to_modern::<l::CreateMessageResult, m::CreateMessageResult>,
+                    },
+                    m::InputRequest::ListRootsRequest(_) => $crate::LegacyInput {
+                        method: <l::ListRootsRequest as R>::METHOD,
+                        params: None,
+                        answer: to_modern::<l::ListRootsResult, m::ListRootsResult>,
+                    },
+                })
+            }
+        }
+    };
+    (@shared $($request:ident => $result:ident),* $(,)?) => {
+        const SHARED_METHODS: &'static [&'static str] =
+            &[$(<l::$request as ::mcp_runtime::Request>::METHOD),*];
+
+        fn result_to_legacy(
+            method: &str,
+            result: ::serde_json::Value,
+        ) -> Option<Result<::serde_json::Value, String>> {
+            $(if method == <l::$request as ::mcp_runtime::Request>::METHOD {
+                let fail = |e: String| format!("{} for a legacy client: {e}", stringify!($result));
+                let convert = || {
+                    let modern: m::$result =
+                        ::serde_json::from_value(result).map_err(|e| fail(e.to_string()))?;
+                    let mut older = l::$result::try_from(modern).map_err(|e| fail(e.to_string()))?;
+                    older.extra.clear();
+                    ::serde_json::to_value(&older).map_err(|e| fail(e.to_string()))
+                };
+                return Some(convert());
+            })*
+            None
+        }
     };
     (@impl $name:ident) => {
         impl $crate::Schema for $name {

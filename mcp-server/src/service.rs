@@ -74,6 +74,14 @@ pub trait Service<S: Schema>: Send + Sync + 'static {
         DEFAULT_LOGGER
     }
 
+    /// Whether the resource `uri` can change, so that a legacy session's
+    /// `resources/subscribe` follows it (its updates sent on the session's `GET` stream). By
+    /// default every resource can (a session follows a bounded number).
+    fn changes_resource(&self, uri: &str) -> bool {
+        let _ = uri;
+        true
+    }
+
     /// The count of the handlers running now, if the server keeps one.
     fn running(&self) -> Option<&Running> {
         None

@@ -31,7 +31,7 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
-use mcp_server::{Config, headers, probe, work};
+use mcp_server::{Config, work};
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -58,7 +58,7 @@ use tokio::sync::{broadcast, watch};
 
 /// The modern revisions (a protocol version on every request) this server implements: what
 /// `server/discover` lists in `supportedVersions` and an `UnsupportedProtocolVersionError`
-/// in `supported`. The server also speaks `legacy::LEGACY_VERSION` (2025-11-25) to clients
+/// in `supported`. The server also speaks `mcp_server::legacy::LEGACY_VERSION` (2025-11-25) to clients
 /// that open an `initialize` session, which is not a version a modern request may declare.
 pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
@@ -86,8 +86,8 @@ pub struct App {
     pub config: Arc<Config>,
     /// The handlers running now (`mcp_server::work`): a response whose client went away leaves none.
     pub running: work::Running,
-    /// The legacy (2025-11-25) sessions (`legacy/sessions.rs`).
-    pub sessions: legacy::sessions::Sessions,
+    /// The legacy (2025-11-25) sessions (`mcp_server::legacy::sessions`).
+    pub sessions: legacy::Sessions,
     /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
     /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
     pub watched_version: std::sync::atomic::AtomicU64,
@@ -304,7 +304,7 @@ pub fn new_app_with(
         tasks: tasks::store::start(task_settings),
         changes,
         shutdown,
-        sessions: legacy::sessions::Sessions::new(Arc::clone(&config)),
+        sessions: legacy::Sessions::new(Arc::clone(&config)),
         config,
         running: work::Running::default(),
         watched_version: std::sync::atomic::AtomicU64::new(1),

@@ -13,13 +13,6 @@ use crate::{App, Mcp, mcp};
 /// status: `mcp_server`'s, bound to the generated module.
 pub type Refused = mcp_server::Refused<Mcp>;
 
-/// What a handler task sends to the transport (`mcp_server::answer`), bound to the generated
-/// module.
-pub type Msg = mcp_server::answer::Msg<Mcp>;
-
-/// Where a handler sends its notifications (`mcp_server::Notifier`).
-pub type Notifier = mcp_server::Notifier<Mcp>;
-
 /// The logger this server's log messages name.
 pub const LOGGER: &str = "mcp-conformance-server";
 

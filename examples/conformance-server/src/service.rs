@@ -56,7 +56,27 @@ impl mcp_server::Service<Mcp> for App {
         LOGGER
     }
 
+    fn changes_resource(&self, uri: &str) -> bool {
+        crate::features::changing_resource(uri).is_some()
+    }
+
     fn running(&self) -> Option<&mcp_server::work::Running> {
         Some(&self.running)
+    }
+}
+
+/// What a legacy `initialize` tells the client: what `server/discover` lists, this server's
+/// name and its instructions.
+impl mcp_server::legacy::Initialize<Mcp> for App {
+    fn capabilities(&self) -> mcp::ServerCapabilities {
+        crate::features::capabilities()
+    }
+
+    fn server_info(&self) -> mcp::Implementation {
+        crate::server_info()
+    }
+
+    fn instructions(&self) -> Option<&str> {
+        Some(crate::features::INSTRUCTIONS)
     }
 }

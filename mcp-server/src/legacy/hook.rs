@@ -1,0 +1,135 @@
+//! The legacy sessions of a server ([`LegacyService`]) as the HTTP endpoint's hook
+//! ([`http::Legacy`]): check 7 routes a POST by its era ([`route`](super::route())),
+//! `initialize` and a session's messages are served here, as are `GET` (a session's stream,
+//! or one resumed) and `DELETE` with an `Mcp-Session-Id`.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use tokio::sync::watch;
+
+use super::initialize::{Initialize, initialize};
+use super::route::{Route as Era, route};
+use super::serve::{delete, post, resume};
+use super::sessions::{Session, Sessions};
+use crate::headers::principal;
+use crate::http::{self, Route};
+use crate::modern::Read;
+use crate::stdio::Outgoing;
+use crate::{Config, LegacySchema, Service, streams};
+
+/// A server that serves legacy sessions: its session table, its configuration, and what its
+/// sessions' `GET` streams carry.
+pub trait LegacyService<S: LegacySchema>: Service<S> + Initialize<S> {
+    /// The server's legacy sessions.
+    fn sessions(&self) -> &Sessions<S>;
+
+    /// The server's bounds and switches.
+    fn config(&self) -> &Config;
+
+    /// Feeds the `GET` stream `number` of `session` with the server's notifications (its
+    /// list changes, the updates of the resources the session follows) until `current` names
+    /// another stream (a later `GET` took over, or the session ended), then finishes it. By
+    /// default the stream carries nothing and is finished when taken over.
+    fn feed_get_stream(
+        self: Arc<Self>,
+        session: Arc<Session<S>>,
+        number: u64,
+        current: watch::Receiver<u64>,
+    ) -> impl Future<Output = ()> + Send {
+        async move {
+            taken_over(current, number).await;
+            session.streams.finish(number);
+        }
+    }
+
+    /// Writes to `out` what `session`'s `GET` stream would carry over HTTP, as it happens,
+    /// for as long as the stdio connection lasts (the task is stopped with it). By default
+    /// there is nothing to write.
+    fn follow_on_stdio(
+        self: Arc<Self>,
+        session: Arc<Session<S>>,
+        out: Outgoing,
+    ) -> impl Future<Output = ()> + Send {
+        drop((session, out));
+        std::future::ready(())
+    }
+}
+
+/// Resolves once `current` names a stream other than `number`, or its session is gone.
+pub async fn taken_over(mut current: watch::Receiver<u64>, number: u64) {
+    while *current.borrow_and_update() == number {
+        if current.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// The legacy sessions of the server `V`, as the HTTP endpoint's hook.
+pub struct HttpSessions<V>(pub Arc<V>);
+
+impl<S: LegacySchema, V: LegacyService<S>> http::Legacy<S> for HttpSessions<V> {
+    fn route(
+        &self,
+        headers: &HeaderMap,
+        envelope: &Read<'_, S>,
+        principal: &str,
+        body: &Bytes,
+    ) -> Route<S> {
+        let service = &self.0;
+        let modern_only = service.config().modern_only;
+        match route(
+            service.sessions(),
+            modern_only,
+            headers,
+            envelope,
+            principal,
+        ) {
+            Era::Modern => Route::Modern,
+            Era::Initialize => {
+                let (sessions, config) = (service.sessions(), service.config());
+                let response = initialize(&**service, sessions, config, principal, body);
+                Route::Legacy(Box::pin(std::future::ready(response)))
+            }
+            Era::Session(session) => {
+                let (service, headers, body) = (Arc::clone(service), headers.clone(), body.clone());
+                Route::Legacy(Box::pin(async move {
+                    let config = service.config().clone();
+                    post(service, &config, session, &headers, &body).await
+                }))
+            }
+            Era::Refuse(f) => Route::Refuse(f),
+        }
+    }
+
+    fn get(&self, headers: &HeaderMap, id: &str) -> Response {
+        get(&self.0, headers, id)
+    }
+
+    fn delete(&self, headers: &HeaderMap, id: &str) -> Response {
+        delete(self.0.sessions(), &principal(headers), id)
+    }
+}
+
+/// `GET` with a session: with `Last-Event-ID`, the stream that event belongs to, resumed
+/// ([`streams`]; 400 if it cannot be); without, a new `GET` stream of server messages
+/// ([`LegacyService::feed_get_stream`]), taking over from the one before.
+pub fn get<S: LegacySchema, V: LegacyService<S>>(
+    service: &Arc<V>,
+    headers: &HeaderMap,
+    id: &str,
+) -> Response {
+    let Some(session) = service.sessions().find(id, &principal(headers)) else {
+        return (StatusCode::NOT_FOUND, "Session not found").into_response();
+    };
+    if let Some(last) = headers.get("last-event-id") {
+        return resume(&session, last);
+    }
+    let (number, connection, current) = session.open_get_stream();
+    let feed = Arc::clone(service).feed_get_stream(session, number, current);
+    tokio::spawn(feed);
+    streams::response(connection)
+}

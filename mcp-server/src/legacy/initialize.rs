@@ -1,0 +1,216 @@
+//! `initialize`: a new legacy session for a principal, and the response that tells the client
+//! of it (the legacy `InitializeResult`, with what the server offers: [`Initialize`]).
+
+use std::sync::Arc;
+
+use axum::http::{HeaderValue, StatusCode};
+use axum::response::Response;
+use mcp_runtime::RpcError;
+use mcp_runtime::error_code::INTERNAL_ERROR;
+
+use super::convert::result_text;
+use super::serve::{LEGACY_VERSION, in_session, invalid, json};
+use super::sessions::{OpenError, Session, Sessions};
+use crate::http::SESSION_HEADER;
+use crate::{Config, LegacySchema, Refused, Service, bound_reached};
+
+/// What `initialize` tells a legacy client of the server.
+pub trait Initialize<S: LegacySchema> {
+    /// What the server offers, as `server/discover` lists it (modern capabilities; the
+    /// legacy client is told them in its revision's shape).
+    fn capabilities(&self) -> S::ServerCapabilities;
+    /// The server's name and version.
+    fn server_info(&self) -> S::Implementation;
+    /// Instructions for the client's model, if any.
+    fn instructions(&self) -> Option<&str> {
+        None
+    }
+}
+
+/// `initialize` (`body`) of `principal` as an HTTP response: the session's id in
+/// `Mcp-Session-Id`, or the refusal with its status.
+pub fn initialize<S, V>(
+    service: &V,
+    sessions: &Sessions<S>,
+    config: &Config,
+    principal: &str,
+    body: &[u8],
+) -> Response
+where
+    S: LegacySchema,
+    V: Service<S> + Initialize<S>,
+{
+    match open(service, sessions, config, principal, body) {
+        Ok((session, text)) => {
+            let mut response = json(StatusCode::OK, text);
+            if let Ok(v) = HeaderValue::from_str(&session.id) {
+                response.headers_mut().insert(SESSION_HEADER, v);
+            }
+            response
+        }
+        Err(f) => f.into_response(),
+    }
+}
+
+/// `initialize` (`body`): a new session for `principal` and the response that tells of it;
+/// refused with the HTTP status of the refusal ([`Config::modern_only`]: the versions served,
+/// 400).
+pub fn open<S, V>(
+    service: &V,
+    sessions: &Sessions<S>,
+    config: &Config,
+    principal: &str,
+    body: &[u8],
+) -> Result<(Arc<Session<S>>, String), Refused<S>>
+where
+    S: LegacySchema,
+    V: Service<S> + Initialize<S>,
+{
+    let request = S::read_initialize(body).map_err(|e| invalid(None, &e))?;
+    let id = request.id;
+    if config.modern_only {
+        return Err(modern_only(service, &id, &request.protocol_version));
+    }
+    let capabilities = request.capabilities.map_err(|e| invalid(Some(&id), &e))?;
+    let session = sessions
+        .open(principal, capabilities, request.client_info)
+        .map_err(|e| in_session(not_opened(&id, e)))?;
+    // The one revision this server speaks in a session: a client asking another one reads
+    // this answer and decides whether to go on.
+    let internal =
+        |e: String| in_session(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e)));
+    let result = S::initialize_result(
+        service.capabilities(),
+        service.server_info(),
+        LEGACY_VERSION,
+        service.instructions(),
+    )
+    .map_err(internal)?;
+    let text = result_text(&id, result).map_err(in_session)?;
+    Ok((session, text))
+}
+
+/// Why no session was opened, as the refusal of `initialize` `id`.
+fn not_opened<S: LegacySchema>(id: &S::RequestId, e: OpenError) -> Refused<S> {
+    match e {
+        OpenError::Full(n) => {
+            let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
+            Refused::new(Some(id), bound_reached(message))
+        }
+        OpenError::NoRandomness(e) => Refused::new(Some(id), RpcError::new(INTERNAL_ERROR, e)),
+    }
+}
+
+/// [`Config::modern_only`]: `initialize` answered with `UnsupportedProtocolVersion` naming the
+/// versions served (400).
+fn modern_only<S: LegacySchema, V: Service<S>>(
+    service: &V,
+    id: &S::RequestId,
+    requested: &str,
+) -> Refused<S> {
+    let versions = service.versions();
+    let message = format!(
+        "Unsupported protocol version {requested:?}: this server serves only {} (no initialize)",
+        versions.join(", ")
+    );
+    crate::modern::unsupported_version(id, requested, versions, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::eras::{Eras, mcp};
+    use serde_json::{Value, json};
+
+    /// A server with tools and resources, and no handlers.
+    struct Fixture;
+
+    impl Service<Eras> for Fixture {
+        async fn call(
+            self: Arc<Self>,
+            ctx: Ctx,
+            _request: mcp::ClientRequest,
+        ) -> Result<String, Refused<Eras>> {
+            Err(ctx.fail(RpcError::internal_error("no handlers")))
+        }
+
+        fn versions(&self) -> &[&'static str] {
+            &["2026-07-28"]
+        }
+    }
+
+    type Ctx = crate::Ctx<Eras>;
+
+    impl Initialize<Eras> for Fixture {
+        fn capabilities(&self) -> mcp::ServerCapabilities {
+            mcp::ServerCapabilities::new()
+                .with_tools(mcp::ServerCapabilitiesTools::default())
+                .with_resources(mcp::ServerCapabilitiesResources::default())
+        }
+
+        fn server_info(&self) -> mcp::Implementation {
+            mcp::Implementation::new("fixture", "1.0")
+        }
+
+        fn instructions(&self) -> Option<&str> {
+            Some("be brief")
+        }
+    }
+
+    fn body(version: &str) -> Vec<u8> {
+        serde_json::to_vec(&json!({
+            "jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": version, "capabilities": {},
+                "clientInfo": {"name": "c", "version": "1"}}
+        }))
+        .unwrap()
+    }
+
+    fn opened(config: &Config, body: &[u8]) -> Result<(Arc<Session<Eras>>, String), Refused<Eras>> {
+        let sessions = Sessions::new(Arc::new(config.clone()));
+        open(&Fixture, &sessions, config, "p", body)
+    }
+
+    /// The refusal of an `initialize` that must not open a session.
+    fn refused(config: &Config, body: &[u8]) -> Refused<Eras> {
+        match opened(config, body) {
+            Err(f) => f,
+            Ok(_) => panic!("a session opened"),
+        }
+    }
+
+    #[test]
+    fn initialize_tells_the_legacy_version_capabilities_and_info() {
+        let (session, text) = opened(&Config::default(), &body("2025-11-25")).unwrap();
+        assert_eq!(session.principal, "p");
+        let response: Value = serde_json::from_str(&text).unwrap();
+        let result = &response["result"];
+        assert_eq!(result["protocolVersion"], LEGACY_VERSION);
+        assert_eq!(result["serverInfo"]["name"], "fixture");
+        assert_eq!(result["instructions"], "be brief");
+        assert_eq!(result["capabilities"]["resources"]["subscribe"], true);
+    }
+
+    #[test]
+    fn modern_only_refuses_initialize_with_the_versions_served() {
+        let config = Config {
+            modern_only: true,
+            ..Config::default()
+        };
+        let refused = refused(&config, &body("2025-11-25"));
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+        assert!(refused.error.message.contains("2026-07-28"));
+    }
+
+    #[test]
+    fn an_unreadable_initialize_or_a_full_table_is_refused() {
+        let unreadable = refused(&Config::default(), b"{\"id\": 1}");
+        assert_eq!(unreadable.status, StatusCode::OK);
+        let config = Config {
+            max_sessions: 0,
+            ..Config::default()
+        };
+        let full = refused(&config, &body("2025-11-25"));
+        assert_eq!(full.status, StatusCode::TOO_MANY_REQUESTS);
+    }
+}

@@ -1,0 +1,479 @@
+//! A legacy session's messages, served with a modern [`Service`]: a response to one of the
+//! server's requests handed to the request that waits on it, `notifications/cancelled`
+//! stopping the request it names, the methods the modern revision removed answered here
+//! ([`LegacyOnly`]), and every other request converted ([`convert`]) and
+//! answered by the modern handler through the [`bridge`], its input requests
+//! asked of the client on the request's SSE stream ([`SessionPeer`]).
+//!
+//! Over HTTP ([`post`]) an answer is plain JSON when the handler finished before it sent
+//! anything else, else one of the session's resumable streams ([`crate::streams`]); over
+//! stdio the same [`start`] serves the process's one session.
+
+use std::sync::Arc;
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use mcp_runtime::RpcError;
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR};
+use serde_json::{Map, Value};
+use tokio::sync::{mpsc, oneshot};
+
+use super::convert;
+use super::peer::SessionPeer;
+use super::sessions::{Session, Sessions};
+use crate::answer::Msg;
+use crate::bridge::{self, BridgeError, Retry};
+use crate::streams::{self, ResumeError};
+use crate::work::Cancel;
+use crate::{Config, Ctx, LegacyOnly, LegacySchema, Notifier, Refused, Service};
+
+/// The revision a legacy session speaks.
+pub const LEGACY_VERSION: &str = "2025-11-25";
+/// Rounds of input one legacy request may take before it is answered with an error.
+pub const MAX_ROUNDS: usize = 8;
+
+/// What a message of a session comes to.
+pub enum Started<S: LegacySchema> {
+    /// A notification or a response: nothing to answer.
+    Accepted,
+    /// Answered at once.
+    Answer(Result<String, Refused<S>>),
+    /// Its handler runs: what it sends (server-to-client requests included), then its
+    /// response, come on `rx`; dropping `cancel` before the response stops it.
+    Running {
+        /// What the handler sends.
+        rx: mpsc::UnboundedReceiver<Msg<S>>,
+        /// Stops the handler when dropped before its response.
+        cancel: Cancel,
+    },
+}
+
+/// A JSON-RPC error of a legacy session: errors are JSON-RPC results of the exchange, sent
+/// with 200 (transport refusals are made before this), except a bound reached (429).
+pub fn in_session<S: LegacySchema>(mut f: Refused<S>) -> Refused<S> {
+    if f.status != StatusCode::TOO_MANY_REQUESTS {
+        f.status = StatusCode::OK;
+    }
+    f
+}
+
+/// Invalid params (`e`) of request `id`, as a session answers them.
+pub fn invalid<S: LegacySchema>(id: Option<&S::RequestId>, e: &str) -> Refused<S> {
+    let error = RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}"));
+    in_session(Refused::new(id, error))
+}
+
+/// JSON text as a response of `status`.
+pub fn json(status: StatusCode, text: String) -> Response {
+    (status, [(header::CONTENT_TYPE, "application/json")], text).into_response()
+}
+
+/// A refusal as a session's response.
+fn reply<S: LegacySchema>(f: Refused<S>) -> Response {
+    in_session(f).into_response()
+}
+
+/// The refusal of a POST whose `MCP-Protocol-Version` is not the session's.
+fn version_mismatch<S: LegacySchema>(headers: &HeaderMap) -> Option<Refused<S>> {
+    let v = headers.get("mcp-protocol-version")?.to_str().ok()?;
+    if v.trim() == LEGACY_VERSION {
+        return None;
+    }
+    let message =
+        format!("Bad Request: MCP-Protocol-Version {v:?} is not the session's {LEGACY_VERSION}");
+    let error = RpcError::new(SERVER_ERROR, message);
+    Some(Refused::new(None, error).with_status(StatusCode::BAD_REQUEST))
+}
+
+/// A message (`body`) POSTed to live `session`, answered by `service`.
+pub async fn post<S: LegacySchema, V: Service<S>>(
+    service: Arc<V>,
+    config: &Config,
+    session: Arc<Session<S>>,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Response {
+    if let Some(f) = version_mismatch::<S>(headers) {
+        return f.into_response();
+    }
+    match start(service, config, Arc::clone(&session), body) {
+        Started::Accepted => StatusCode::ACCEPTED.into_response(),
+        Started::Answer(Ok(text)) => json(StatusCode::OK, text),
+        Started::Answer(Err(f)) => reply(f),
+        Started::Running { rx, cancel } => respond(session, rx, cancel).await,
+    }
+}
+
+/// Serves the message `body` of `session`, whatever carries it: a response to one of the
+/// server's requests handed to the request that waits on it, `notifications/cancelled`
+/// stopping the request it names, a request started.
+pub fn start<S: LegacySchema, V: Service<S>>(
+    service: Arc<V>,
+    config: &Config,
+    session: Arc<Session<S>>,
+    body: &[u8],
+) -> Started<S> {
+    let message: Value = match serde_json::from_slice(body) {
+        Ok(m) => m,
+        Err(e) => return Started::Answer(Err(invalid(None, &e.to_string()))),
+    };
+    let method = message.get("method").and_then(Value::as_str);
+    let id: Option<S::RequestId> = message
+        .get("id")
+        .and_then(|id| serde_json::from_value(id.clone()).ok());
+    match (method, id) {
+        (None, _) => {
+            // A response to one of the server's requests.
+            if let Some(id) = message.get("id").and_then(Value::as_str) {
+                session.answer(id, message.clone());
+            }
+            Started::Accepted
+        }
+        (Some(m), None) if m == S::CANCELLED => {
+            if let Some(request) = message.pointer("/params/requestId") {
+                session.cancel(request);
+            }
+            Started::Accepted
+        }
+        (Some(_), None) => Started::Accepted,
+        (Some(method), Some(id)) => {
+            let method = method.to_owned();
+            request(service, config, session, id, method, message)
+        }
+    }
+}
+
+/// A request of a session: the legacy-only methods answered here, the rest started with the
+/// modern handlers.
+fn request<S: LegacySchema, V: Service<S>>(
+    service: Arc<V>,
+    config: &Config,
+    session: Arc<Session<S>>,
+    id: S::RequestId,
+    method: String,
+    message: Value,
+) -> Started<S> {
+    if let Some(answer) = legacy_only(&*service, &session, &id, &method, &message) {
+        return Started::Answer(answer);
+    }
+    let meta = session_meta(&session, &message);
+    let modern = match convert::request_to_modern::<S>(&id, message, &meta) {
+        Ok(m) => m,
+        Err(f) => return Started::Answer(Err(f)),
+    };
+    let (tx, rx) = mpsc::unbounded_channel();
+    let running = service.running().map(|r| r.enter());
+    // The task waits for its `Tracked` (which lists it for `notifications/cancelled`), so it
+    // cannot finish before it is listed; dropped with the task, the guard unlists it.
+    let (listed, is_listed) = oneshot::channel();
+    let request = Request {
+        session: Arc::clone(&session),
+        id: id.clone(),
+        method,
+        meta,
+        modern,
+        tx: tx.clone(),
+        timeout: config.input_timeout,
+    };
+    let handler = tokio::spawn(async move {
+        let _running = running;
+        let Ok(_tracked) = is_listed.await else {
+            return;
+        };
+        let tx = request.tx.clone();
+        let done = serve(service, request).await;
+        let _ = tx.send(Msg::Done(done));
+    });
+    let _ = listed.send(session.track(&id, handler.abort_handle(), tx));
+    Started::Running {
+        rx,
+        cancel: Cancel::new(handler.abort_handle()),
+    }
+}
+
+/// The methods the modern revision removed, answered here ([`LegacyOnly`]); `None` for any
+/// other. A resource is followed only if `service` says it can change
+/// ([`Service::changes_resource`]), and within the session's bounds.
+fn legacy_only<S: LegacySchema, V: Service<S>>(
+    service: &V,
+    session: &Session<S>,
+    id: &S::RequestId,
+    method: &str,
+    message: &Value,
+) -> Option<Result<String, Refused<S>>> {
+    let read = match S::legacy_only(method, message)? {
+        Ok(read) => read,
+        Err(e) => return Some(Err(invalid(Some(id), &e))),
+    };
+    match read {
+        LegacyOnly::Ping => {}
+        LegacyOnly::SetLevel(level) => session.set_log_level(level),
+        LegacyOnly::Subscribe(uri) => {
+            if service.changes_resource(&uri) {
+                session.subscribe(&uri);
+            }
+        }
+        LegacyOnly::Unsubscribe(uri) => session.unsubscribe(&uri),
+    }
+    Some(convert::result_text(id, Map::new()))
+}
+
+/// What a modern client would send in `_meta`, from the session and the request's own
+/// progress token.
+fn session_meta<S: LegacySchema>(session: &Session<S>, message: &Value) -> S::RequestMeta {
+    S::session_meta(
+        &session.capabilities,
+        &session.client_info,
+        LEGACY_VERSION,
+        session.log_level(),
+        message.pointer("/params/_meta/progressToken"),
+    )
+}
+
+/// A converted request of a session, and where its handler's messages go.
+struct Request<S: LegacySchema> {
+    session: Arc<Session<S>>,
+    id: S::RequestId,
+    method: String,
+    meta: S::RequestMeta,
+    modern: S::ClientRequest,
+    tx: mpsc::UnboundedSender<Msg<S>>,
+    timeout: std::time::Duration,
+}
+
+/// Answers a converted request with the modern handler, through the bridge.
+async fn serve<S: LegacySchema, V: Service<S>>(
+    service: Arc<V>,
+    r: Request<S>,
+) -> Result<String, Refused<S>> {
+    let notifier = Notifier::new(Some(r.tx.clone()), &r.meta)
+        .legacy()
+        .with_logger(service.logger());
+    let peer = SessionPeer::new(Arc::clone(&r.session), r.tx.clone(), r.timeout);
+    let handler = |retry: Option<Retry>| {
+        let ctx = Ctx {
+            id: r.id.clone(),
+            meta: r.meta.clone(),
+            principal: r.session.principal.clone(),
+            notifier: notifier.clone(),
+        };
+        let request = convert::with_retry(&r.modern, retry);
+        let service = Arc::clone(&service);
+        async move {
+            let id = ctx.id.clone();
+            let request = request.map_err(|e| invalid(Some(&id), &e.to_string()))?;
+            let text = service.call(ctx, request).await?;
+            convert::result_of(&id, &text)
+        }
+    };
+    let outcome = bridge::serve(handler, &peer, MAX_ROUNDS).await;
+    bridged(&r.id, &r.method, outcome)
+}
+
+/// The legacy response to request `id` of `method` for what the bridge came to.
+fn bridged<S: LegacySchema>(
+    id: &S::RequestId,
+    method: &str,
+    outcome: Result<Value, BridgeError<Refused<S>, String>>,
+) -> Result<String, Refused<S>> {
+    let internal = |message: String| Refused::new(Some(id), RpcError::new(INTERNAL_ERROR, message));
+    match outcome {
+        Ok(result) => convert::result_to_legacy(id, method, result),
+        Err(BridgeError::Handler(f)) => Err(convert::failure_to_legacy(f)),
+        Err(BridgeError::Peer { key, error }) => Err(internal(format!(
+            "the client did not answer the server's request for input {key:?}: {error}"
+        ))),
+        Err(e) => Err(internal(e.to_string())),
+    }
+}
+
+/// The answer to a request of a session: plain JSON when the handler finished before it sent
+/// anything else (as the modern era's responses are), else one of the session's resumable
+/// streams, fed by a task of its own until the handler answers or is cancelled.
+///
+/// `cancel` stops the handler if the client goes away before the stream opens; once it is
+/// open, the handler runs on without a connection (its stream resumes, and 2025-11-25 asks
+/// for `notifications/cancelled` to cancel), until it answers or a bound stops it.
+async fn respond<S: LegacySchema>(
+    session: Arc<Session<S>>,
+    mut rx: mpsc::UnboundedReceiver<Msg<S>>,
+    cancel: Cancel,
+) -> Response {
+    let first = match rx.recv().await {
+        Some(m @ (Msg::Note(_) | Msg::EndConnection)) => m,
+        Some(Msg::Cancelled) => return streams::response(mpsc::channel(1).1),
+        Some(Msg::Done(Ok(body))) => return json(StatusCode::OK, body),
+        Some(Msg::Done(Err(f))) => return reply(f),
+        None => {
+            let error = RpcError::new(INTERNAL_ERROR, "the handler stopped without answering");
+            return reply(Refused::<S>::new(None, error));
+        }
+    };
+    let (number, connection) = session.streams.open();
+    tokio::spawn(async move {
+        let _cancel = cancel;
+        let mut next = Some(first);
+        while let Some(m) = next {
+            match m {
+                Msg::Cancelled => break,
+                Msg::EndConnection => session.streams.end_connection(number),
+                m @ Msg::Done(_) => {
+                    let text = m.into_text().unwrap_or_default();
+                    session.streams.send(number, text);
+                    break;
+                }
+                Msg::Note(text) => session.streams.send(number, text),
+            }
+            next = rx.recv().await;
+        }
+        session.streams.finish(number);
+    });
+    streams::response(connection)
+}
+
+/// A `GET` with `Last-Event-ID` (`last`): the stream that event belongs to, resumed
+/// ([`streams`]); 400 if it cannot be.
+pub fn resume<S: LegacySchema>(session: &Session<S>, last: &HeaderValue) -> Response {
+    let resumed = last
+        .to_str()
+        .map_err(|_| ResumeError::Unreadable)
+        .and_then(|last| session.streams.resume(last));
+    match resumed {
+        Ok((_, connection)) => streams::response(connection),
+        Err(e) => {
+            let message = format!("Bad Request: cannot resume: {e}");
+            (StatusCode::BAD_REQUEST, message).into_response()
+        }
+    }
+}
+
+/// `DELETE` of session `id` by `principal`: ends it; 404 if there is no such session.
+pub fn delete<S: LegacySchema>(sessions: &Sessions<S>, principal: &str, id: &str) -> Response {
+    if sessions.end(id, principal) {
+        StatusCode::OK.into_response()
+    } else {
+        (StatusCode::NOT_FOUND, "Session not found").into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::eras::{Eras, client, mcp};
+    use serde_json::json;
+
+    /// A server with no tools, whose resources under `test://fixed/` never change.
+    struct NoTools;
+
+    impl Service<Eras> for NoTools {
+        async fn call(
+            self: Arc<Self>,
+            ctx: Ctx<Eras>,
+            _request: mcp::ClientRequest,
+        ) -> Result<String, Refused<Eras>> {
+            let result = json!({"tools": [], "cacheScope": "public", "ttlMs": 5});
+            convert::result_text(&ctx.id, result)
+        }
+
+        fn versions(&self) -> &[&'static str] {
+            &["2026-07-28"]
+        }
+
+        fn changes_resource(&self, uri: &str) -> bool {
+            !uri.starts_with("test://fixed/")
+        }
+    }
+
+    fn session() -> Arc<Session<Eras>> {
+        let sessions = Sessions::new(Arc::new(Config::default()));
+        let (capabilities, info) = client();
+        sessions.open("p", capabilities, info).unwrap()
+    }
+
+    fn start_with(session: &Arc<Session<Eras>>, message: Value) -> Started<Eras> {
+        let body = serde_json::to_vec(&message).unwrap();
+        start(
+            Arc::new(NoTools),
+            &Config::default(),
+            Arc::clone(session),
+            &body,
+        )
+    }
+
+    /// The response a message is answered with at once, as JSON.
+    fn answered(started: Started<Eras>) -> Result<Value, Refused<Eras>> {
+        match started {
+            Started::Answer(answer) => answer.map(|t| serde_json::from_str(&t).unwrap()),
+            _ => panic!("not answered at once"),
+        }
+    }
+
+    fn request(id: i64, method: &str, params: Value) -> Value {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+    }
+
+    #[test]
+    fn ping_and_set_level_are_answered_in_the_session() {
+        let session = session();
+        let pong = answered(start_with(&session, request(1, "ping", json!({})))).unwrap();
+        assert_eq!(pong["result"], json!({}));
+        let set = request(2, "logging/setLevel", json!({"level": "warning"}));
+        answered(start_with(&session, set)).unwrap();
+        assert_eq!(session.log_level(), Some(mcp::LoggingLevel::Warning));
+        let bad = request(3, "logging/setLevel", json!({"level": "loud"}));
+        let refused = answered(start_with(&session, bad)).unwrap_err();
+        assert_eq!(refused.error.code, INVALID_PARAMS);
+        assert_eq!(refused.status, StatusCode::OK);
+    }
+
+    #[test]
+    fn only_a_resource_that_can_change_is_followed() {
+        let session = session();
+        let follow = |uri: &str| request(4, "resources/subscribe", json!({"uri": uri}));
+        answered(start_with(&session, follow("test://live"))).unwrap();
+        answered(start_with(&session, follow("test://fixed/a"))).unwrap();
+        assert!(session.is_subscribed("test://live"));
+        assert!(!session.is_subscribed("test://fixed/a"));
+        let stop = request(5, "resources/unsubscribe", json!({"uri": "test://live"}));
+        answered(start_with(&session, stop)).unwrap();
+        assert!(!session.is_subscribed("test://live"));
+    }
+
+    #[tokio::test]
+    async fn a_shared_request_is_answered_by_the_service_in_legacy_types() {
+        let session = session();
+        let Started::Running {
+            mut rx,
+            cancel: _cancel,
+        } = start_with(&session, request(6, "tools/list", json!({})))
+        else {
+            panic!("not started");
+        };
+        let Some(Msg::Done(Ok(text))) = rx.recv().await else {
+            panic!("no answer");
+        };
+        let response: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(response["id"], 6);
+        assert_eq!(response["result"], json!({"tools": []}));
+    }
+
+    #[test]
+    fn notifications_and_responses_are_accepted_and_unknown_methods_not_found() {
+        let session = session();
+        let (id, mut answer) = session.expect_answer().unwrap();
+        let response = json!({"jsonrpc": "2.0", "id": id, "result": {}});
+        assert!(matches!(start_with(&session, response), Started::Accepted));
+        assert!(answer.try_recv().is_ok());
+        let cancelled = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 9}});
+        assert!(matches!(start_with(&session, cancelled), Started::Accepted));
+        let unknown = request(7, "server/discover", json!({}));
+        let refused = answered(start_with(&session, unknown)).unwrap_err();
+        assert_eq!(
+            refused.error.code,
+            mcp_runtime::error_code::METHOD_NOT_FOUND
+        );
+        let garbage = start(Arc::new(NoTools), &Config::default(), session, b"{");
+        assert_eq!(answered(garbage).unwrap_err().error.code, INVALID_PARAMS);
+    }
+}
