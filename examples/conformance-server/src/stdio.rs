@@ -18,10 +18,8 @@
 use std::sync::Arc;
 
 use mcp_server::legacy::StdioSession;
-use mcp_server::stdio::{Endpoint, Outgoing};
-use tokio::sync::broadcast;
+use mcp_server::stdio::Endpoint;
 
-use crate::legacy::{Session, change_text};
 use crate::{App, Mcp};
 
 /// This server on one stdio connection: its handlers, and its legacy session
@@ -29,31 +27,6 @@ use crate::{App, Mcp};
 pub fn endpoint(app: Arc<App>) -> Endpoint<Mcp, App> {
     let session = StdioSession::new(Arc::clone(&app));
     Endpoint::new(app, Some(Box::new(session)))
-}
-
-/// Writes the notifications of the changes `session` is told of until the output closes.
-pub async fn follow_changes(
-    session: Arc<Session>,
-    mut changes: broadcast::Receiver<crate::Change>,
-    out: Outgoing,
-) {
-    loop {
-        let change = match changes.recv().await {
-            Ok(change) => change,
-            Err(broadcast::error::RecvError::Lagged(n)) => {
-                eprintln!(
-                    "mcp-conformance-server: {n} change notifications missed (stdio output too slow)"
-                );
-                continue;
-            }
-            Err(broadcast::error::RecvError::Closed) => return,
-        };
-        if let Some(text) = change_text(&session, change)
-            && out.send(text).await.is_err()
-        {
-            return;
-        }
-    }
 }
 
 /// Serves `app` on standard input and output until the input ends.

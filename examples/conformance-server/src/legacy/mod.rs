@@ -47,7 +47,7 @@ impl LegacyService<Mcp> for App {
 
     async fn follow_on_stdio(self: Arc<Self>, session: Arc<Session>, out: Outgoing) {
         let changes = self.changes.subscribe();
-        crate::stdio::follow_changes(session, changes, out).await;
+        follow_changes_on_stdio(session, changes, out).await;
     }
 }
 
@@ -98,4 +98,29 @@ pub fn change_text(session: &Session, change: crate::Change) -> Option<String> {
         crate::Change::Resource(_) => return None,
     };
     text.ok()
+}
+
+/// Writes the notifications of the changes `session` is told of until the output closes.
+async fn follow_changes_on_stdio(
+    session: Arc<Session>,
+    mut changes: broadcast::Receiver<crate::Change>,
+    out: Outgoing,
+) {
+    loop {
+        let change = match changes.recv().await {
+            Ok(change) => change,
+            Err(broadcast::error::RecvError::Lagged(n)) => {
+                eprintln!(
+                    "mcp-conformance-server: {n} change notifications missed (stdio output too slow)"
+                );
+                continue;
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        };
+        if let Some(text) = change_text(&session, change)
+            && out.send(text).await.is_err()
+        {
+            return;
+        }
+    }
 }
