@@ -83,3 +83,28 @@ async fn accept(
     drop(listener);
     let _ = tokio::time::timeout(shutdown_grace, graceful.shutdown()).await;
 }
+
+/// Resolves when the process is asked to stop: Ctrl-C (`SIGINT`) or, on Unix, `SIGTERM` (what
+/// a service manager or a container runtime sends), then after a moment for the responses in
+/// flight. The `shutdown` future of [`serve`] for a server that stops on a signal.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = term => {}
+    }
+    tokio::time::sleep(Duration::from_millis(10)).await;
+}

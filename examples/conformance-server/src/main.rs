@@ -337,7 +337,7 @@ async fn serve(args: Args) -> Result<(), String> {
     eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
     let config = Arc::clone(&app.config);
     let server = mcp_server::serve(listener, http::router(app), &config, async move {
-        shutdown_signal().await;
+        mcp_server::accept::shutdown_signal().await;
         eprintln!("mcp-conformance-server: shutting down");
         // Ends the open subscriptions/listen streams, so that graceful shutdown can finish.
         let _ = stop.send(true);
@@ -345,27 +345,4 @@ async fn serve(args: Args) -> Result<(), String> {
     tokio::spawn(server)
         .await
         .map_err(|e| format!("server task: {e}"))
-}
-
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
-    }
-    // Give in-flight responses a moment; streams end on the shutdown signal.
-    tokio::time::sleep(Duration::from_millis(10)).await;
 }
