@@ -25,6 +25,12 @@ fail() {
 args=()
 for c in "${CRATES[@]}"; do args+=(-p "$c"); done
 
+# cargo verifies each package against the others of this run through a local registry, which
+# it extracts into CARGO_HOME/registry/src/<hash>/NAME-VERSION, and it reuses an extraction of
+# the same name and version left by an earlier run: remove ours, so that the verification
+# builds this tree's packages and not a stale copy.
+for c in "${CRATES[@]}"; do rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$c-$VERSION"; done
+
 # 1. Package and verify, every warning fatal.
 status=0
 cargo package --locked "${args[@]}" "$@" 2>"$LOG/package.stderr" || status=$?
