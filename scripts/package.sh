@@ -28,8 +28,13 @@ for c in "${CRATES[@]}"; do args+=(-p "$c"); done
 # cargo verifies each package against the others of this run through a local registry, which
 # it extracts into CARGO_HOME/registry/src/<hash>/NAME-VERSION, and it reuses an extraction of
 # the same name and version left by an earlier run: remove ours, so that the verification
-# builds this tree's packages and not a stale copy.
-for c in "${CRATES[@]}"; do rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$c-$VERSION"; done
+# builds this tree's packages and not a stale copy; likewise what an earlier verification
+# built of them in the shared build directory (cargo never rebuilds a registry package of a
+# version it has built).
+for c in "${CRATES[@]}"; do
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"$c-$VERSION" "$TARGET"/debug/.fingerprint/"$c"-*
+done
+rm -rf "$TARGET/package"
 
 # 1. Package and verify, every warning fatal.
 status=0
