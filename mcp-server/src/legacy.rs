@@ -9,6 +9,7 @@
 //! ([`convert`]), for any [`LegacySchema`](crate::LegacySchema).
 
 pub mod convert;
+pub mod follow;
 pub mod hook;
 pub mod initialize;
 pub mod peer;

@@ -22,12 +22,16 @@
 //!   [`http::serve`] serves it at `/mcp` on a listener in one call;
 //! - [`modern`]: the checks of a modern message and its dispatch to a [`Service`], shared by
 //!   the transports (the checks that read headers asked of [`modern::Headers`]);
+//! - [`options`]: the command-line options of a server binary (transport, hosts, every
+//!   bound, sealing), with a usage text written from the defaults;
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`legacy`]: the legacy (2025-11-25) sessions of any [`legacy::LegacyService`] (a
 //!   [`Service`] with its session table, for a [`LegacySchema`]): ids, principal binding, idle
 //!   expiry and bounds, `initialize`, a session's messages converted and bridged to the modern
 //!   handlers, served as the HTTP endpoint's hook ([`legacy::HttpSessions`]) and on stdio
 //!   ([`legacy::StdioSession`]);
+//! - [`changes`]: what changed on a server (lists, resources), told to the streams that
+//!   follow it, modern listen streams and legacy sessions alike;
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
 //! - [`bridge`]: a modern handler that answers `input_required`, served to a legacy session
@@ -56,6 +60,7 @@
 pub mod accept;
 pub mod answer;
 pub mod bridge;
+pub mod changes;
 pub mod checks;
 mod config;
 pub mod ctx;
@@ -63,6 +68,7 @@ pub mod headers;
 pub mod http;
 pub mod legacy;
 pub mod modern;
+pub mod options;
 pub mod probe;
 mod refused;
 mod schema;

@@ -174,6 +174,9 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
         instructions: Option<&str>,
     ) -> Result<Value, String>;
 
+    /// The legacy notification (JSON text) that tells a session of `change`.
+    fn change_notification(change: &crate::changes::Change) -> Option<String>;
+
     /// The method of the legacy `notifications/cancelled`.
     const CANCELLED: &'static str;
 
@@ -304,6 +307,21 @@ macro_rules! bind {
                 ReadResourceRequest => ReadResourceResult,
                 CompleteRequest => CompleteResult,
             );
+
+            fn change_notification(change: &$crate::changes::Change) -> Option<String> {
+                use $crate::changes::Change as C;
+                match change {
+                    C::Tools => ::serde_json::to_string(&l::ToolListChangedNotification::new()),
+                    C::Prompts => ::serde_json::to_string(&l::PromptListChangedNotification::new()),
+                    C::Resources => {
+                        ::serde_json::to_string(&l::ResourceListChangedNotification::new())
+                    }
+                    C::Resource(uri) => ::serde_json::to_string(&l::ResourceUpdatedNotification::new(
+                        l::ResourceUpdatedNotificationParams::new(&**uri),
+                    )),
+                }
+                .ok()
+            }
 
             const CANCELLED: &'static str =
                 <l::CancelledNotification as ::mcp_runtime::Notification>::METHOD;

@@ -14,8 +14,9 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
 use crate::rpc::{Ctx, RESOURCE_NOT_FOUND, Refused, answer, to_json};
-use crate::{App, Change, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
+use crate::{App, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
 use mcp_runtime::RpcError;
+use mcp_server::changes::{Change, Next};
 
 /// 1x1 red PNG.
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -378,7 +379,9 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
         }
         "test_update_watched_resource" => {
             let version = ctx.app.watched_version.fetch_add(1, Ordering::SeqCst) + 1;
-            let _ = ctx.app.changes.send(Change::Resource(WATCHED_RESOURCE));
+            ctx.app
+                .changes
+                .send(Change::Resource(WATCHED_RESOURCE.into()));
             tool_result(vec![text(format!(
                 "{WATCHED_RESOURCE} is now at version {version}"
             ))])
@@ -390,11 +393,11 @@ async fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolO
             tool_result(vec![text("test_reconnection answered")])
         }
         "test_trigger_tool_change" => {
-            let _ = ctx.app.changes.send(Change::Tools);
+            ctx.app.changes.send(Change::Tools);
             tool_result(vec![text("Tool list change announced")])
         }
         "test_trigger_prompt_change" => {
-            let _ = ctx.app.changes.send(Change::Prompts);
+            ctx.app.changes.send(Change::Prompts);
             tool_result(vec![text("Prompt list change announced")])
         }
         "json_schema_2020_12_tool" => tool_result(vec![text(format!(
@@ -720,7 +723,6 @@ pub fn listen(
     }
     let mut changes = app.changes.subscribe();
     let mut task_updates = app.tasks.subscribe();
-    let mut shutdown = app.shutdown.clone();
     let tools = honoured.tools_list_changed == Some(true);
     let prompts = honoured.prompts_list_changed == Some(true);
     let params = move |id: &mcp::RequestId| mcp::NotificationParams::new().with_meta(tag(id));
@@ -728,29 +730,28 @@ pub fn listen(
         let end = loop {
             let note = tokio::select! {
                 () = tx.closed() => return,
-                _ = shutdown.changed() => {
-                    let done = request.respond(mcp::SubscriptionsListenResult::new(
-                        mcp::SubscriptionsListenResultMetaObject::new(subscription.clone())
-                            .with_server_info(crate::server_info()),
-                    ));
-                    break to_json(&done).ok();
-                }
-                change = changes.recv() => match change {
-                    Ok(Change::Tools) if tools => to_json(
+                change = changes.next() => match change {
+                    Next::Change(Change::Tools) if tools => to_json(
                         &mcp::ToolListChangedNotification::new().with_params(params(&subscription)),
                     ),
-                    Ok(Change::Prompts) if prompts => to_json(
+                    Next::Change(Change::Prompts) if prompts => to_json(
                         &mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
                     ),
-                    Ok(Change::Resource(uri)) if watched.contains(&uri) => to_json(
+                    Next::Change(Change::Resource(uri)) if watched.contains(&&*uri) => to_json(
                         &mcp::ResourceUpdatedNotification::new(
-                            mcp::ResourceUpdatedNotificationParams::new(uri)
+                            mcp::ResourceUpdatedNotificationParams::new(&*uri)
                                 .with_meta(tag(&subscription)),
                         ),
                     ),
-                    Ok(_) => continue,
-                    Err(broadcast::error::RecvError::Lagged(n)) => break Some(fell_behind(&subscription, n)),
-                    Err(broadcast::error::RecvError::Closed) => return,
+                    Next::Change(_) => continue,
+                    Next::Missed(n) => break Some(fell_behind(&subscription, n)),
+                    Next::Stopped => {
+                        let done = request.respond(mcp::SubscriptionsListenResult::new(
+                            mcp::SubscriptionsListenResultMetaObject::new(subscription.clone())
+                                .with_server_info(crate::server_info()),
+                        ));
+                        break to_json(&done).ok();
+                    }
                 },
                 update = task_updates.recv() => match update {
                     Ok(u) if u.principal == principal && followed.contains(&u.task.task_id) => {

@@ -11,10 +11,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::watch;
 
+use super::follow;
 use super::initialize::{Initialize, initialize};
 use super::route::{Route as Era, route};
 use super::serve::{delete, post, resume};
 use super::sessions::{Session, Sessions};
+use crate::changes::Changes;
 use crate::headers::principal;
 use crate::http::{self, Route};
 use crate::modern::Read;
@@ -30,32 +32,48 @@ pub trait LegacyService<S: LegacySchema>: Service<S> + Initialize<S> {
     /// The server's bounds and switches.
     fn config(&self) -> &Config;
 
-    /// Feeds the `GET` stream `number` of `session` with the server's notifications (its
-    /// list changes, the updates of the resources the session follows) until `current` names
-    /// another stream (a later `GET` took over, or the session ended), then finishes it. By
-    /// default the stream carries nothing and is finished when taken over.
+    /// The server's changes, told to its sessions (the list changes, and the updates of the
+    /// resources a session follows); by default none.
+    fn changes(&self) -> Option<&Changes> {
+        None
+    }
+
+    /// Feeds the `GET` stream `number` of `session` with the server's notifications until
+    /// `current` names another stream (a later `GET` took over, or the session ended), then
+    /// finishes it. By default the stream carries the [`changes`](LegacyService::changes)
+    /// the session is told of ([`follow`]).
     fn feed_get_stream(
         self: Arc<Self>,
         session: Arc<Session<S>>,
         number: u64,
         current: watch::Receiver<u64>,
     ) -> impl Future<Output = ()> + Send {
+        let feed = self.changes().map(Changes::subscribe);
         async move {
-            taken_over(current, number).await;
-            session.streams.finish(number);
+            match feed {
+                Some(feed) => follow::get_stream(&session, number, current, feed).await,
+                None => {
+                    taken_over(current, number).await;
+                    session.streams.finish(number);
+                }
+            }
         }
     }
 
     /// Writes to `out` what `session`'s `GET` stream would carry over HTTP, as it happens,
     /// for as long as the stdio connection lasts (the task is stopped with it). By default
-    /// there is nothing to write.
+    /// the [`changes`](LegacyService::changes) the session is told of.
     fn follow_on_stdio(
         self: Arc<Self>,
         session: Arc<Session<S>>,
         out: Outgoing,
     ) -> impl Future<Output = ()> + Send {
-        drop((session, out));
-        std::future::ready(())
+        let feed = self.changes().map(Changes::subscribe);
+        async move {
+            if let Some(feed) = feed {
+                follow::stdio(&session, feed, out).await;
+            }
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! The bounds of `limits.rs` on a loopback port, each pushed past its limit by a short
+//! The bounds of `mcp_server::Config` (options in `mcp_server::options`) on a loopback port, each pushed past its limit by a short
 //! flood that stops by itself: routing headers given twice, `Accept`, `Content-Type` and
 //! `Host` parsed, the body limit and the three timeouts, the connection cap, cancellation when
 //! the client goes away, an unread listen stream and one that falls behind the shared change
@@ -11,10 +11,9 @@ use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
 use super::{assert_error, call, eventually, meta, post, serve_app, serve_app_until, start_app};
-use crate::Change;
-use crate::limits::CHANGE_BUFFER;
 use crate::tasks::store::Settings;
 use mcp_server::Config;
+use mcp_server::changes::{Change, Changes};
 
 /// `host:port` of a server URL.
 fn addr(url: &str) -> &str {
@@ -74,7 +73,7 @@ const SECOND: Duration = Duration::from_secs(1);
 
 #[tokio::test]
 async fn a_routing_header_given_twice_is_refused_with_400() {
-    let (url, _app, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _app) = start_app(Settings::default(), Config::default()).await;
     let once = exchange(&url, simple_call(&[]).as_bytes(), 5 * SECOND).await;
     assert_eq!(status(&once), Some(200), "{once}");
     for twice in [
@@ -98,7 +97,7 @@ async fn a_routing_header_given_twice_is_refused_with_400() {
 
 #[tokio::test]
 async fn accept_content_type_and_host_are_read_as_the_transport_says() {
-    let (url, _app, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _app) = start_app(Settings::default(), Config::default()).await;
     let body = call(1, "test_simple_text", json!({}), json!({}));
     let name = Some("test_simple_text");
     assert_eq!(post(&url, &body, name, &[]).await.0, 200);
@@ -123,7 +122,7 @@ async fn the_body_limit_and_the_body_timeout_hold() {
         body_read: Duration::from_millis(300),
         ..Config::default()
     };
-    let (url, _app, _stop) = start_app(Settings::default(), limits).await;
+    let (url, _app) = start_app(Settings::default(), limits).await;
     let padding = "x".repeat(2000);
     let big = call(
         1,
@@ -148,7 +147,7 @@ async fn a_slow_head_and_an_idle_connection_are_closed() {
         header_read: Duration::from_millis(300),
         ..Config::default()
     };
-    let (url, _app, _stop) = start_app(Settings::default(), limits).await;
+    let (url, _app) = start_app(Settings::default(), limits).await;
     // Half a request head, then nothing.
     let mut slow = TcpStream::connect(addr(&url)).await.unwrap();
     slow.write_all(b"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\n")
@@ -171,7 +170,7 @@ async fn connections_beyond_the_cap_wait_until_one_closes() {
         max_connections: 2,
         ..Config::default()
     };
-    let (url, _app, _stop) = start_app(Settings::default(), limits).await;
+    let (url, _app) = start_app(Settings::default(), limits).await;
     let first = TcpStream::connect(addr(&url)).await.unwrap();
     let _second = TcpStream::connect(addr(&url)).await.unwrap();
     let mut third = TcpStream::connect(addr(&url)).await.unwrap();
@@ -185,7 +184,7 @@ async fn connections_beyond_the_cap_wait_until_one_closes() {
 
 #[tokio::test]
 async fn closing_the_connection_cancels_the_call() {
-    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, app) = start_app(Settings::default(), Config::default()).await;
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
@@ -211,7 +210,7 @@ fn listen_request() -> String {
 
 /// Waits (at most 5 s) until `app` has a listen stream following its changes.
 async fn until_listening(app: &crate::App) {
-    eventually(5 * SECOND, || app.changes.receiver_count() > 0).await;
+    eventually(5 * SECOND, || app.changes.feeds() > 0).await;
 }
 
 /// The JSON-RPC messages of an SSE stream's `data:` lines, and how many of them are tool-list
@@ -240,7 +239,7 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
     listening.set_send_buffer_size(4096).unwrap();
     listening.bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let server_sends = listening.send_buffer_size().unwrap() as usize;
-    let (url, app, _stop) = serve_app(listening.listen(16).unwrap(), Settings::default(), limits);
+    let (url, app) = serve_app(listening.listen(16).unwrap(), Settings::default(), limits);
     let socket = tokio::net::TcpSocket::new_v4().unwrap();
     socket.set_recv_buffer_size(4096).unwrap();
     let client_receives = socket.recv_buffer_size().unwrap() as usize;
@@ -252,7 +251,7 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
     const CHANGES: usize = 60_000;
     for _ in 0..CHANGES / 100 {
         for _ in 0..100 {
-            let _ = app.changes.send(Change::Tools);
+            app.changes.send(Change::Tools);
         }
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
@@ -280,7 +279,7 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
 
 #[tokio::test]
 async fn a_listen_stream_behind_the_change_buffer_ends_with_an_error_instead_of_skipping() {
-    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, app) = start_app(Settings::default(), Config::default()).await;
     let mut stream = TcpStream::connect(addr(&url)).await.unwrap();
     stream.write_all(listen_request().as_bytes()).await.unwrap();
     until_listening(&app).await;
@@ -288,8 +287,8 @@ async fn a_listen_stream_behind_the_change_buffer_ends_with_an_error_instead_of_
     // single-threaded runtime the stream's forwarding task reads none of them in between, so
     // it finds the oldest gone (before: it skipped them and went on).
     const MORE: usize = 10;
-    for _ in 0..CHANGE_BUFFER + MORE {
-        let _ = app.changes.send(Change::Tools);
+    for _ in 0..Changes::DEFAULT_BUFFER + MORE {
+        app.changes.send(Change::Tools);
     }
     let (text, closed) = read_until_closed(&mut stream, 5 * SECOND).await;
     assert!(closed, "the stream did not end: {text}");
@@ -328,7 +327,7 @@ async fn tasks_are_capped_per_principal_and_in_all() {
         max_total: 5,
         ..Settings::default()
     };
-    let (url, app, _stop) = start_app(settings, Config::default()).await;
+    let (url, app) = start_app(settings, Config::default()).await;
     for _ in 0..3 {
         let (status, r) = create_task(&url, "a").await;
         assert!(status == 200 && r["result"]["taskId"].is_string(), "{r}");
@@ -351,7 +350,7 @@ async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
         sweep_every: Duration::from_millis(50),
         ..Settings::default()
     };
-    let (url, app, _stop) = start_app(settings, Config::default()).await;
+    let (url, app) = start_app(settings, Config::default()).await;
     assert_eq!(create_task(&url, "a").await.0, 200);
     // Gone without any request to sweep it (an expired task counts until it is swept).
     assert!(eventually(10 * SECOND, || app.tasks.is_empty()).await);
@@ -359,8 +358,7 @@ async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
 }
 
 /// The server as `main` runs it, with an accept loop that stops when the returned sender is
-/// used: its URL, its state, the sender, the loop's task (done once the loop has returned), and
-/// the sender that ends its listen streams.
+/// used: its URL, its state, the sender, and the loop's task (done once the loop has returned).
 async fn start_stoppable(
     limits: Config,
 ) -> (
@@ -368,16 +366,14 @@ async fn start_stoppable(
     std::sync::Arc<crate::App>,
     tokio::sync::oneshot::Sender<()>,
     tokio::task::JoinHandle<()>,
-    tokio::sync::watch::Sender<bool>,
 ) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let (trigger, shutdown) = tokio::sync::oneshot::channel::<()>();
     let shutdown = async move {
         let _ = shutdown.await;
     };
-    let (url, app, stop, serving) =
-        serve_app_until(listener, Settings::default(), limits, shutdown);
-    (url, app, trigger, serving, stop)
+    let (url, app, serving) = serve_app_until(listener, Settings::default(), limits, shutdown);
+    (url, app, trigger, serving)
 }
 
 #[tokio::test]
@@ -386,7 +382,7 @@ async fn a_shutdown_waits_for_a_response_in_progress_within_the_grace() {
         shutdown_grace: 30 * SECOND,
         ..Config::default()
     };
-    let (url, app, trigger, serving, _stop) = start_stoppable(limits).await;
+    let (url, app, trigger, serving) = start_stoppable(limits).await;
     let request = raw_call("slow_compute", json!({"seconds": 1}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
@@ -411,7 +407,7 @@ async fn a_shutdown_stops_waiting_for_connections_after_the_grace() {
         shutdown_grace: grace,
         ..Config::default()
     };
-    let (url, app, trigger, serving, _stop) = start_stoppable(limits).await;
+    let (url, app, trigger, serving) = start_stoppable(limits).await;
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();

@@ -129,7 +129,7 @@ fn limits(change: impl FnOnce(&mut Config)) -> Config {
 
 #[tokio::test]
 async fn initialize_opens_a_session_that_later_requests_need() {
-    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, app) = start_app(Settings::default(), Config::default()).await;
     let resp = send(&url, None, None, &initialize(1)).await;
     let id = resp.headers()["mcp-session-id"]
         .to_str()
@@ -182,7 +182,7 @@ async fn initialize_opens_a_session_that_later_requests_need() {
 
 #[tokio::test]
 async fn legacy_requests_are_answered_by_the_modern_handlers_without_modern_members() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let (status, list) = post(&url, Some(&id), &request(2, "tools/list", json!({}))).await;
     assert_eq!(status, 200);
@@ -235,7 +235,7 @@ async fn legacy_requests_are_answered_by_the_modern_handlers_without_modern_memb
 /// invalid params stay -32602.
 #[tokio::test]
 async fn an_unknown_resource_is_resource_not_found_in_a_session() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let read = request(2, "resources/read", json!({"uri": "test://missing"}));
     let (status, answer) = post(&url, Some(&id), &read).await;
@@ -256,7 +256,7 @@ async fn an_unknown_resource_is_resource_not_found_in_a_session() {
 #[tokio::test]
 async fn the_requests_only_the_legacy_era_has_are_answered_in_a_session_alone() {
     use mcp_runtime::era::{Era, INITIALIZE, MessageKind, MethodFact};
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let legacy_only = MethodFact::only_messages_of(crate::mcp::METHOD_FACTS, Era::Legacy)
         .filter(|f| f.kind == MessageKind::Request && !f.exists_in(Era::Modern))
@@ -283,7 +283,7 @@ async fn the_requests_only_the_legacy_era_has_are_answered_in_a_session_alone() 
 
 #[tokio::test]
 async fn an_input_required_handler_asks_a_legacy_client_on_the_request_stream() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let call = request(
         9,
@@ -319,7 +319,7 @@ async fn an_input_required_handler_asks_a_legacy_client_on_the_request_stream() 
 #[tokio::test]
 async fn a_client_that_never_answers_gets_an_error_after_the_input_timeout() {
     let limits = limits(|l| l.input_timeout = Duration::from_millis(200));
-    let (url, app, _stop) = start_app(Settings::default(), limits).await;
+    let (url, app) = start_app(Settings::default(), limits).await;
     let id = open(&url).await;
     let call = request(
         3,
@@ -353,7 +353,7 @@ async fn sessions_are_capped_and_idle_ones_expire() {
         l.max_sessions = 2;
         l.session_idle = IDLE;
     });
-    let (url, app, _stop) = start_app(Settings::default(), limits).await;
+    let (url, app) = start_app(Settings::default(), limits).await;
     let first = open(&url).await;
     // The first session was last used before its answer came: idle past IDLE from now on.
     let idle_from = tokio::time::Instant::now() + IDLE;
@@ -383,7 +383,7 @@ async fn sessions_are_capped_and_idle_ones_expire() {
 #[tokio::test]
 async fn server_requests_waiting_in_one_session_are_bounded() {
     let limits = limits(|l| l.session_queue = 1);
-    let (url, _, _stop) = start_app(Settings::default(), limits).await;
+    let (url, _) = start_app(Settings::default(), limits).await;
     let id = open(&url).await;
     let call = |n| {
         request(
@@ -408,7 +408,7 @@ async fn server_requests_waiting_in_one_session_are_bounded() {
 async fn modern_only_refuses_initialize_naming_the_versions_it_serves() {
     let sealer = mcp_runtime::seal::Sealer::new([7; 32]);
     let config = Config::default().modern_only(true);
-    let (app, _stop) = crate::new_app_with(config, Settings::default(), sealer);
+    let app = crate::new_app_with(config, Settings::default(), sealer);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let router = crate::http::router(Arc::clone(&app));
@@ -436,7 +436,7 @@ async fn modern_only_refuses_initialize_naming_the_versions_it_serves() {
 
 #[tokio::test]
 async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let mut init = initialize(1);
     init["params"]["capabilities"]["roots"] = json!({});
     let resp = send(&url, None, None, &init).await;
@@ -475,7 +475,7 @@ async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
 
 #[tokio::test]
 async fn a_multi_round_tool_gets_each_round_s_own_state_through_the_bridge() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let call = request(
         6,
@@ -513,7 +513,7 @@ async fn a_multi_round_tool_gets_each_round_s_own_state_through_the_bridge() {
 
 #[tokio::test]
 async fn list_changes_reach_a_session_on_its_get_stream() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let get = || {
         reqwest::Client::new()
@@ -550,7 +550,7 @@ async fn list_changes_reach_a_session_on_its_get_stream() {
 
 #[tokio::test]
 async fn a_cancelled_legacy_request_stops_its_handler_and_gets_no_answer() {
-    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, app) = start_app(Settings::default(), Config::default()).await;
     let id = open(&url).await;
     let call = request(
         7,

@@ -11,7 +11,6 @@ mod subscriptions;
 mod tasks;
 
 use serde_json::{Value, json};
-use tokio::sync::watch;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,28 +24,13 @@ async fn start() -> String {
 
 /// A server whose tasks live and poll as `settings` say.
 async fn start_with(settings: Settings) -> String {
-    let (url, stop) = start_with_stop(settings).await;
-    tokio::spawn(async move {
-        // Held while the server runs: dropping it would end the listen streams.
-        let _stop = stop;
-        std::future::pending::<()>().await
-    });
-    url
-}
-
-/// A server on a loopback port: its URL, and the sender that ends its `subscriptions/listen`
-/// streams as a shutdown does.
-async fn start_with_stop(settings: Settings) -> (String, watch::Sender<bool>) {
-    let (url, _, stop) = start_app(settings, Config::default()).await;
-    (url, stop)
+    start_app(settings, Config::default()).await.0
 }
 
 /// A server on a loopback port, served as `main` serves it (the accept loop of `mcp_server::serve`),
-/// with `limits`: its URL, its state, and the sender that ends its listen streams.
-async fn start_app(
-    settings: Settings,
-    limits: Config,
-) -> (String, Arc<crate::App>, watch::Sender<bool>) {
+/// with `limits`: its URL and its state (whose `changes.stop()` ends its streams as a
+/// shutdown does).
+async fn start_app(settings: Settings, limits: Config) -> (String, Arc<crate::App>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     serve_app(listener, settings, limits)
 }
@@ -56,10 +40,10 @@ fn serve_app(
     listener: tokio::net::TcpListener,
     settings: Settings,
     limits: Config,
-) -> (String, Arc<crate::App>, watch::Sender<bool>) {
+) -> (String, Arc<crate::App>) {
     let forever = std::future::pending::<()>();
-    let (url, app, stop, _) = serve_app_until(listener, settings, limits, forever);
-    (url, app, stop)
+    let (url, app, _) = serve_app_until(listener, settings, limits, forever);
+    (url, app)
 }
 
 /// [`serve_app`] until `shutdown` resolves; also the accept loop's task, done once the loop
@@ -69,17 +53,12 @@ fn serve_app_until(
     settings: Settings,
     limits: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> (
-    String,
-    Arc<crate::App>,
-    watch::Sender<bool>,
-    tokio::task::JoinHandle<()>,
-) {
-    let (app, stop) = crate::new_app(Vec::new(), settings, limits).unwrap();
+) -> (String, Arc<crate::App>, tokio::task::JoinHandle<()>) {
+    let app = crate::new_app(Vec::new(), settings, limits).unwrap();
     let addr = listener.local_addr().unwrap();
     let router = crate::http::router(Arc::clone(&app));
     let serving = tokio::spawn(mcp_server::serve(listener, router, &app.config, shutdown));
-    (format!("http://{addr}/mcp"), app, stop, serving)
+    (format!("http://{addr}/mcp"), app, serving)
 }
 
 pub(super) fn meta(caps: Value) -> Value {

@@ -69,7 +69,7 @@ fn reconnection(id: i64) -> Value {
 
 #[tokio::test]
 async fn a_stream_ended_early_resumes_with_its_answer_and_only_its_own_events() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let session = open(&url).await;
     let resp = send(&url, Some(&session), None, &reconnection(2)).await;
     assert_eq!(resp.headers()["content-type"], "text/event-stream");
@@ -112,7 +112,7 @@ async fn a_stream_ended_early_resumes_with_its_answer_and_only_its_own_events() 
 
 #[tokio::test]
 async fn a_modern_client_gets_the_reconnection_answer_at_once() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let call = super::call(1, "test_reconnection", json!({}), json!({}));
     let (status, answer) = super::post(&url, &call, Some("test_reconnection"), &[]).await;
     assert_eq!(status, 200, "{answer}");
@@ -124,7 +124,7 @@ async fn a_modern_client_gets_the_reconnection_answer_at_once() {
 
 #[tokio::test]
 async fn over_http_a_resume_past_the_replay_buffer_or_the_kept_streams_is_refused() {
-    let (url, _, _stop) = start_app(Settings::default(), limits(2, 60_000, 1)).await;
+    let (url, _) = start_app(Settings::default(), limits(2, 60_000, 1)).await;
     let session = open(&url).await;
     let level = request(2, "logging/setLevel", json!({"level": "debug"}));
     assert_eq!(post(&url, Some(&session), &level).await.0, 200);
@@ -191,7 +191,7 @@ async fn events_until(
 
 #[tokio::test]
 async fn a_request_still_running_answers_on_the_stream_resumed_after_a_broken_connection() {
-    let (url, app, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, app) = start_app(Settings::default(), Config::default()).await;
     let session = open(&url).await;
     let call = request(
         9,

@@ -22,7 +22,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::{meta, start, start_with_stop};
+use super::{meta, start, start_app};
 use crate::mcp;
 use crate::tasks::store::Settings;
 
@@ -235,7 +235,7 @@ async fn sweep(url: &str) -> Vec<Exchange> {
 /// A `subscriptions/listen` stream told of one tool list change, then ended by a shutdown:
 /// the acknowledgement, the change notification and the final result.
 async fn listen_stream() -> Exchange {
-    let (url, stop) = start_with_stop(Settings::default()).await;
+    let (url, app) = start_app(Settings::default(), mcp_server::Config::default()).await;
     let listen = request(
         1,
         "subscriptions/listen",
@@ -252,7 +252,7 @@ async fn listen_stream() -> Exchange {
     assert_eq!(triggered.status, 200, "{}", triggered.body);
     let changed = "notifications/tools/list_changed";
     read_until(&mut response, &mut e.body, Some(changed)).await;
-    stop.send(true).unwrap();
+    app.changes.stop();
     read_until(&mut response, &mut e.body, None).await;
     e
 }

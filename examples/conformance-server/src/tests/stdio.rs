@@ -19,12 +19,10 @@ struct Client {
     output: Lines<BufReader<DuplexStream>>,
     served: JoinHandle<std::io::Result<()>>,
     app: Arc<crate::App>,
-    // Held while the server runs: dropping it would end the listen streams.
-    _stop: tokio::sync::watch::Sender<bool>,
 }
 
 fn start() -> Client {
-    let (app, stop) = crate::new_app(Vec::new(), Settings::default(), Config::default()).unwrap();
+    let app = crate::new_app(Vec::new(), Settings::default(), Config::default()).unwrap();
     let (input, server_input) = tokio::io::duplex(1 << 16);
     let (server_output, output) = tokio::io::duplex(1 << 16);
     let server = crate::stdio::endpoint(Arc::clone(&app));
@@ -37,7 +35,6 @@ fn start() -> Client {
         output: BufReader::new(output).lines(),
         served,
         app,
-        _stop: stop,
     }
 }
 

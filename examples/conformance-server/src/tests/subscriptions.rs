@@ -26,7 +26,7 @@ fn is_method(message: &Value, method: &str) -> bool {
 
 #[tokio::test]
 async fn a_legacy_subscriber_is_told_of_updates_on_its_get_stream_until_it_unsubscribes() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let session = open(&url).await;
     let mut stream = reqwest::Client::new()
         .get(&url)
@@ -88,7 +88,7 @@ async fn a_legacy_subscriber_is_told_of_updates_on_its_get_stream_until_it_unsub
 
 #[tokio::test]
 async fn a_modern_listen_stream_gets_the_same_update_tagged_with_its_subscription() {
-    let (url, _, _stop) = start_app(Settings::default(), Config::default()).await;
+    let (url, _) = start_app(Settings::default(), Config::default()).await;
     let listen = json!({"jsonrpc": "2.0", "id": "watch", "method": "subscriptions/listen",
     "params": {
         "notifications": {"resourceSubscriptions": [WATCHED, "test://nowhere", "test://static-text"]},

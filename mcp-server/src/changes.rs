@@ -1,0 +1,184 @@
+//! What changed on a server, told to the streams that follow it: a `subscriptions/listen`
+//! stream of a modern client, a legacy session's `GET` stream (or, over stdio, its output).
+//!
+//! A server keeps one [`Changes`]; a handler that changes a list or a resource
+//! [`sends`](Changes::send) it; each stream reads its own [`Feed`], which ends when the server
+//! [stops](Changes::stop) (a graceful shutdown) or when the stream falls further behind than
+//! the buffer (it is told how many it missed rather than skip them).
+//!
+//! ```
+//! use mcp_server::changes::{Change, Changes, Next};
+//!
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let changes = Changes::new(16);
+//! let mut feed = changes.subscribe();
+//! changes.send(Change::Resource("file:///notes.txt".into()));
+//! changes.stop();
+//! assert_eq!(feed.next().await, Next::Change(Change::Resource("file:///notes.txt".into())));
+//! assert_eq!(feed.next().await, Next::Stopped);
+//! # });
+//! ```
+
+use std::sync::Arc;
+
+use tokio::sync::{broadcast, watch};
+
+/// A change a stream may be told of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// The list of tools changed.
+    Tools,
+    /// The list of prompts changed.
+    Prompts,
+    /// The list of resources changed.
+    Resources,
+    /// The resource of this URI changed.
+    Resource(Arc<str>),
+}
+
+/// The changes of one server, and the switch that ends every feed of them.
+#[derive(Debug)]
+pub struct Changes {
+    sender: broadcast::Sender<Change>,
+    stop: watch::Sender<bool>,
+}
+
+/// What a [`Feed`] reads next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Next {
+    /// A change.
+    Change(Change),
+    /// This many changes were missed: the feed fell further behind than the buffer.
+    Missed(u64),
+    /// The server stopped ([`Changes::stop`]): nothing more comes.
+    Stopped,
+}
+
+impl Changes {
+    /// Changes buffered for a server's streams by default ([`Changes::default`]).
+    pub const DEFAULT_BUFFER: usize = 1024;
+
+    /// The changes of a server, `buffer` of them kept for a feed that has not read them yet
+    /// (at least one).
+    pub fn new(buffer: usize) -> Self {
+        let (sender, _) = broadcast::channel(buffer.max(1));
+        let (stop, _) = watch::channel(false);
+        Changes { sender, stop }
+    }
+
+    /// Tells every feed of `change` (no feed: nothing happens).
+    pub fn send(&self, change: Change) {
+        let _ = self.sender.send(change);
+    }
+
+    /// A feed of the changes sent from now on.
+    pub fn subscribe(&self) -> Feed {
+        Feed {
+            changes: self.sender.subscribe(),
+            stop: self.stop.subscribe(),
+        }
+    }
+
+    /// Ends every feed, those to come included: each reads [`Next::Stopped`] once it has read
+    /// what was sent before.
+    pub fn stop(&self) {
+        self.stop.send_replace(true);
+    }
+
+    /// The feeds that exist now.
+    pub fn feeds(&self) -> usize {
+        self.sender.receiver_count()
+    }
+}
+
+impl Default for Changes {
+    fn default() -> Self {
+        Changes::new(Changes::DEFAULT_BUFFER)
+    }
+}
+
+/// One stream's reading of a server's [`Changes`].
+#[derive(Debug)]
+pub struct Feed {
+    changes: broadcast::Receiver<Change>,
+    stop: watch::Receiver<bool>,
+}
+
+impl Feed {
+    /// The next change, or why there is none.
+    pub async fn next(&mut self) -> Next {
+        if *self.stop.borrow() {
+            return self.pending().unwrap_or(Next::Stopped);
+        }
+        let received = tokio::select! {
+            biased;
+            change = self.changes.recv() => Some(change),
+            _ = self.stop.wait_for(|stopped| *stopped) => None,
+        };
+        match received {
+            Some(Ok(change)) => Next::Change(change),
+            Some(Err(broadcast::error::RecvError::Lagged(n))) => Next::Missed(n),
+            Some(Err(broadcast::error::RecvError::Closed)) => Next::Stopped,
+            None => self.pending().unwrap_or(Next::Stopped),
+        }
+    }
+
+    /// A change sent before the stop and not read yet.
+    fn pending(&mut self) -> Option<Next> {
+        match self.changes.try_recv() {
+            Ok(change) => Some(Next::Change(change)),
+            Err(broadcast::error::TryRecvError::Lagged(n)) => Some(Next::Missed(n)),
+            Err(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_feed_reads_what_was_sent_after_it_in_order() {
+        let changes = Changes::new(4);
+        changes.send(Change::Tools);
+        let mut feed = changes.subscribe();
+        changes.send(Change::Prompts);
+        changes.send(Change::Resources);
+        assert_eq!(changes.feeds(), 1);
+        assert_eq!(feed.next().await, Next::Change(Change::Prompts));
+        assert_eq!(feed.next().await, Next::Change(Change::Resources));
+    }
+
+    #[tokio::test]
+    async fn a_feed_that_fell_behind_is_told_how_many_it_missed() {
+        let changes = Changes::new(2);
+        let mut feed = changes.subscribe();
+        for _ in 0..5 {
+            changes.send(Change::Tools);
+        }
+        assert_eq!(feed.next().await, Next::Missed(3));
+        assert_eq!(feed.next().await, Next::Change(Change::Tools));
+    }
+
+    #[tokio::test]
+    async fn a_stop_ends_every_feed_once_it_has_read_what_came_before() {
+        let changes = Changes::default();
+        let mut before = changes.subscribe();
+        changes.send(Change::Tools);
+        changes.stop();
+        let mut after = changes.subscribe();
+        assert_eq!(before.next().await, Next::Change(Change::Tools));
+        assert_eq!(before.next().await, Next::Stopped);
+        assert_eq!(after.next().await, Next::Stopped);
+    }
+
+    #[tokio::test]
+    async fn a_waiting_feed_wakes_at_the_stop() {
+        let changes = Arc::new(Changes::default());
+        let mut feed = changes.subscribe();
+        let waiting = tokio::spawn(async move { feed.next().await });
+        tokio::task::yield_now().await;
+        changes.stop();
+        assert_eq!(waiting.await.unwrap(), Next::Stopped);
+    }
+}

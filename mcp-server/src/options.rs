@@ -1,0 +1,392 @@
+//! The command-line options of a server binary: where it is reached (`--listen <address:port>`
+//! or `--stdio`), the hosts it answers to, `--modern-only`, every bound of [`Config`] and of
+//! the task store ([`tasks::Settings`]), and with the `seal` feature how `requestState` is
+//! sealed ([`SealOptions`]). One table ([`BOUNDS`]) holds each bound's option, what it bounds
+//! and where it is kept; the usage text ([`usage`]) is written from it and from the defaults.
+//!
+//! ```
+//! use mcp_server::options::{Options, Transport};
+//!
+//! let args = ["--listen", "127.0.0.1:8080", "--max-sessions", "8", "--allow-host", "mcp.example"];
+//! let options = Options::parse(args.map(String::from)).unwrap();
+//! assert!(matches!(options.transport, Transport::Listen(a) if a.port() == 8080));
+//! assert_eq!(options.config.max_sessions, 8);
+//! assert!(options.config.allowed_hosts.iter().any(|h| h == "mcp.example"));
+//! assert!(mcp_server::options::usage().contains("--max-sessions <n>"));
+//! ```
+
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use crate::{Config, tasks};
+
+/// Where a server is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// Streamable HTTP on this address.
+    Listen(SocketAddr),
+    /// Standard input and output.
+    Stdio,
+}
+
+/// A server's command line, read.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// `--listen` or `--stdio`.
+    pub transport: Transport,
+    /// `--allow-host`, `--modern-only` and the transport's bounds.
+    pub config: Config,
+    /// The task store's bounds and the tasks' lifetime.
+    pub tasks: tasks::Settings,
+    /// How `requestState` is sealed.
+    #[cfg(feature = "seal")]
+    pub seal: SealOptions,
+}
+
+/// The value of the option being read, taken from the command line when asked for.
+type Value<'a> = &'a mut dyn FnMut() -> Result<String, OptionsError>;
+
+/// Why a command line was not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// `-h` or `--help`: the caller prints the usage.
+    #[error("help asked for")]
+    Help,
+    /// An option is unknown, lacks its value or has a wrong one.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// One bound's option: its flag, what it bounds, and where its value is kept.
+#[derive(Debug, Clone, Copy)]
+pub struct Bound {
+    /// The option, `--max-body-bytes`.
+    pub flag: &'static str,
+    /// What it bounds, for the usage text.
+    pub what: &'static str,
+    /// Its value in these options (milliseconds for a duration).
+    pub get: fn(&Options) -> u64,
+    /// Sets it (a positive integer; milliseconds for a duration).
+    pub set: fn(&mut Options, u64),
+}
+
+/// Whether a bound is a duration: its option ends in `-ms`.
+fn is_millis(bound: &Bound) -> bool {
+    bound.flag.ends_with("-ms")
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+fn count(n: usize) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX)
+}
+
+fn to_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
+/// Declares [`BOUNDS`]: `flag, what, place.field, count|millis`.
+macro_rules! bounds {
+    ($($flag:literal, $what:literal, $place:ident.$field:ident, $kind:ident;)*) => {
+        /// Every bound a server's command line sets, in the usage text's order.
+        pub const BOUNDS: &[Bound] = &[$(Bound {
+            flag: $flag,
+            what: $what,
+            get: |o| bounds!(@get $kind, o.$place.$field),
+            set: |o, n| o.$place.$field = bounds!(@set $kind, n),
+        }),*];
+    };
+    (@get count, $e:expr) => { count($e) };
+    (@get millis, $e:expr) => { millis($e) };
+    (@set count, $n:expr) => { to_usize($n) };
+    (@set millis, $n:expr) => { Duration::from_millis($n) };
+}
+
+bounds! {
+    "--max-body-bytes", "largest request body", config.max_body, count;
+    "--header-timeout-ms", "to send a request head; also the idle keep-alive timeout", config.header_read, millis;
+    "--body-timeout-ms", "to send a request body", config.body_read, millis;
+    "--max-connections", "connections served at once", config.max_connections, count;
+    "--listen-queue", "notifications queued per unread listen stream", config.listen_queue, count;
+    "--shutdown-grace-ms", "a graceful shutdown waits for open connections", config.shutdown_grace, millis;
+    "--task-ttl-ms", "a task is kept after its creation", tasks.ttl, millis;
+    "--max-tasks", "live tasks in all", tasks.max_total, count;
+    "--max-tasks-per-principal", "live tasks of one principal", tasks.max_per_principal, count;
+    "--max-sessions", "legacy sessions live at once", config.max_sessions, count;
+    "--session-idle-ms", "a legacy session without requests is dropped after", config.session_idle, millis;
+    "--session-queue", "server requests awaiting answers per legacy session", config.session_queue, count;
+    "--input-timeout-ms", "for a legacy client to answer a server request", config.input_timeout, millis;
+    "--replay-events", "events kept per legacy stream for a resume", config.replay_events, count;
+    "--resume-window-ms", "an ended legacy stream stays resumable for", config.resume_window, millis;
+    "--resumable-streams", "ended streams kept resumable per legacy session", config.resumable_streams, count;
+    "--max-in-flight", "requests handled at once on --stdio", config.max_in_flight, count;
+    "--response-gap-ms", "on --stdio, a response's wait after its notifications", config.response_gap, millis;
+}
+
+/// The options that are not bounds, for the usage text.
+const SWITCHES: &str = "  --listen <address:port>     serve Streamable HTTP at http://<address:port>/mcp
+  --stdio                     serve standard input and output, one JSON-RPC message a line
+  --allow-host <name>         also answer to this host name (Host, Origin) [localhost, 127.0.0.1, [::1]]
+  --modern-only               refuse legacy 2025-11-25 sessions (initialize)";
+
+/// The options' usage text: the switches, then each bound with its default.
+pub fn usage() -> String {
+    let defaults = Options::new(Transport::Stdio);
+    let mut text = format!("Options:\n{SWITCHES}\n");
+    #[cfg(feature = "seal")]
+    text.push_str(seal::USAGE);
+    text.push_str("Bounds (defaults in brackets):\n");
+    for bound in BOUNDS {
+        let value = if is_millis(bound) { "<ms>" } else { "<n>" };
+        let option = format!("{} {value}", bound.flag);
+        let default = (bound.get)(&defaults);
+        let _ = writeln!(text, "  {option:<27} {} [{default}]", bound.what);
+    }
+    text
+}
+
+impl Options {
+    /// The defaults, reached through `transport`.
+    pub fn new(transport: Transport) -> Self {
+        Options {
+            transport,
+            config: Config::default(),
+            tasks: tasks::Settings::default(),
+            #[cfg(feature = "seal")]
+            seal: SealOptions::default(),
+        }
+    }
+
+    /// Reads a command line (without the program's name).
+    pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Options, OptionsError> {
+        let mut options = Options::new(Transport::Stdio);
+        let (mut listen, mut stdio) = (None, false);
+        let mut args = args.into_iter();
+        while let Some(flag) = args.next() {
+            let mut value = || {
+                args.next()
+                    .ok_or_else(|| OptionsError::Invalid(format!("{flag} needs a value")))
+            };
+            match flag.as_str() {
+                "-h" | "--help" => return Err(OptionsError::Help),
+                "--listen" => listen = Some(parse_address(&value()?)?),
+                "--stdio" => stdio = true,
+                "--allow-host" => options.config = options.config.allow_host(&value()?),
+                "--modern-only" => options.config.modern_only = true,
+                _ => options.apply(&flag, &mut value)?,
+            }
+        }
+        options.transport = match (listen, stdio) {
+            (Some(address), false) => Transport::Listen(address),
+            (None, true) => Transport::Stdio,
+            (Some(_), true) => return Err(invalid("--listen and --stdio exclude each other")),
+            (None, false) => return Err(invalid("--listen or --stdio is required")),
+        };
+        Ok(options)
+    }
+
+    /// Applies `flag`, a bound (or with the `seal` feature a sealing option), taking its
+    /// value from `value`.
+    fn apply(&mut self, flag: &str, value: Value<'_>) -> Result<(), OptionsError> {
+        #[cfg(feature = "seal")]
+        if let Some(applied) = self.seal.apply(flag, value) {
+            return applied;
+        }
+        let bound = BOUNDS
+            .iter()
+            .find(|b| b.flag == flag)
+            .ok_or_else(|| OptionsError::Invalid(format!("unknown argument {flag:?}")))?;
+        let n = positive(flag, &value()?)?;
+        (bound.set)(self, n);
+        Ok(())
+    }
+}
+
+fn invalid(message: &str) -> OptionsError {
+    OptionsError::Invalid(message.to_owned())
+}
+
+fn parse_address(v: &str) -> Result<SocketAddr, OptionsError> {
+    v.parse()
+        .map_err(|e| OptionsError::Invalid(format!("--listen {v}: {e}")))
+}
+
+/// `v` as a positive integer, or the error that names `flag`.
+fn positive(flag: &str, v: &str) -> Result<u64, OptionsError> {
+    v.parse::<u64>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| OptionsError::Invalid(format!("{flag} {v}: not a positive integer")))
+}
+
+#[cfg(feature = "seal")]
+pub use seal::SealOptions;
+
+#[cfg(feature = "seal")]
+mod seal {
+    use std::path::PathBuf;
+    use std::time::Duration;
+
+    use mcp_runtime::seal::{Mode, Sealer};
+
+    use super::{OptionsError, Value, invalid, positive};
+
+    /// The sealing options, for the usage text.
+    pub(super) const USAGE: &str = "  --seal-keys <file>          the key ring that seals requestState (else $MCP_SEAL_KEYS, else a key of its own)
+  --seal-mode aead|hmac       encrypt and sign requestState, or only sign it [aead]
+  --seal-ttl-s <s>            a sealed requestState expires after [300]
+";
+
+    /// How `requestState` is sealed: the key ring's file, the mode and the lifetime.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct SealOptions {
+        /// `--seal-keys`: the key ring's file (else [`SealOptions::KEYS_VAR`]).
+        pub keys_file: Option<PathBuf>,
+        /// `--seal-mode`: [`Mode::Aead`] by default.
+        pub mode: Mode,
+        /// `--seal-ttl-s`: [`Sealer::DEFAULT_TTL`] by default.
+        pub ttl: Duration,
+    }
+
+    impl Default for SealOptions {
+        fn default() -> Self {
+            SealOptions {
+                keys_file: None,
+                mode: Mode::Aead,
+                ttl: Sealer::DEFAULT_TTL,
+            }
+        }
+    }
+
+    impl SealOptions {
+        /// The environment variable that holds a key ring when `--seal-keys` is not given.
+        pub const KEYS_VAR: &'static str = "MCP_SEAL_KEYS";
+
+        /// The sealer these options describe: its key ring from the file, else from
+        /// [`SealOptions::KEYS_VAR`], else one fresh random key ([`Sealer::from_ring`]).
+        pub fn sealer(&self) -> Result<Sealer, String> {
+            let sealer =
+                Sealer::from_ring(self.keys_file.as_deref(), Self::KEYS_VAR).map_err(|e| {
+                    match &self.keys_file {
+                        Some(_) => format!("--seal-keys {e}"),
+                        None => e.to_string(),
+                    }
+                })?;
+            Ok(sealer.with_mode(self.mode).with_ttl(self.ttl))
+        }
+
+        fn set_mode(&mut self, mode: Mode) -> Result<(), OptionsError> {
+            self.mode = mode;
+            Ok(())
+        }
+
+        /// Applies `flag` if it is a sealing option.
+        pub(super) fn apply(
+            &mut self,
+            flag: &str,
+            value: Value<'_>,
+        ) -> Option<Result<(), OptionsError>> {
+            let applied = match flag {
+                "--seal-keys" => value().map(|file| self.keys_file = Some(file.into())),
+                "--seal-mode" => match value().as_deref() {
+                    Ok("aead") => self.set_mode(Mode::Aead),
+                    Ok("hmac") => self.set_mode(Mode::Hmac),
+                    _ => Err(invalid("--seal-mode needs aead or hmac")),
+                },
+                "--seal-ttl-s" => value()
+                    .and_then(|v| positive(flag, &v))
+                    .map(|s| self.ttl = Duration::from_secs(s)),
+                _ => return None,
+            };
+            Some(applied)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, OptionsError> {
+        Options::parse(args.iter().map(|a| (*a).to_owned()))
+    }
+
+    #[test]
+    fn every_bound_sets_its_place_and_reads_back_what_it_set() {
+        for (i, bound) in BOUNDS.iter().enumerate() {
+            let value = (1000 + i).to_string();
+            let options = parse(&["--stdio", bound.flag, &value]).unwrap();
+            assert_eq!((bound.get)(&options), 1000 + i as u64, "{}", bound.flag);
+        }
+        let options = parse(&["--stdio", "--session-idle-ms", "40", "--max-tasks", "3"]).unwrap();
+        assert_eq!(options.config.session_idle, Duration::from_millis(40));
+        assert_eq!(options.tasks.max_total, 3);
+    }
+
+    #[test]
+    fn a_bound_that_is_not_a_positive_integer_is_refused_naming_it() {
+        for bad in ["0", "x", "-1"] {
+            let refused = parse(&["--stdio", "--max-connections", bad]).unwrap_err();
+            assert_eq!(
+                refused,
+                OptionsError::Invalid(format!("--max-connections {bad}: not a positive integer"))
+            );
+        }
+        let missing = parse(&["--stdio", "--max-tasks"]).unwrap_err();
+        assert_eq!(missing, invalid("--max-tasks needs a value"));
+        let unknown = parse(&["--stdio", "--max-everything", "1"]).unwrap_err();
+        assert_eq!(unknown, invalid("unknown argument \"--max-everything\""));
+    }
+
+    #[test]
+    fn exactly_one_transport_is_required() {
+        let listen = parse(&["--listen", "127.0.0.1:0"]).unwrap();
+        assert!(matches!(listen.transport, Transport::Listen(_)));
+        assert!(parse(&["--stdio"]).is_ok());
+        assert!(parse(&[]).is_err());
+        assert!(parse(&["--stdio", "--listen", "127.0.0.1:0"]).is_err());
+        assert!(parse(&["--listen", "nowhere"]).is_err());
+        assert_eq!(
+            parse(&["--stdio", "--help"]).unwrap_err(),
+            OptionsError::Help
+        );
+    }
+
+    #[test]
+    fn the_usage_lists_every_bound_with_its_default() {
+        let text = usage();
+        let defaults = Options::new(Transport::Stdio);
+        for bound in BOUNDS {
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(bound.flag))
+                .unwrap_or_else(|| panic!("{} missing", bound.flag));
+            assert!(
+                line.ends_with(&format!("[{}]", (bound.get)(&defaults))),
+                "{line}"
+            );
+        }
+        assert!(text.contains("--max-body-bytes <n>"));
+        assert!(text.contains("--session-idle-ms <ms>"));
+    }
+
+    #[cfg(feature = "seal")]
+    #[test]
+    fn the_sealing_options_are_read_and_checked() {
+        use mcp_runtime::seal::Mode;
+        let options = parse(&["--stdio", "--seal-mode", "hmac", "--seal-ttl-s", "7"]).unwrap();
+        assert_eq!(options.seal.mode, Mode::Hmac);
+        assert_eq!(options.seal.ttl, Duration::from_secs(7));
+        assert_eq!(Options::new(Transport::Stdio).seal.mode, Mode::Aead);
+        assert!(parse(&["--stdio", "--seal-mode", "rot13"]).is_err());
+        assert!(parse(&["--stdio", "--seal-ttl-s", "0"]).is_err());
+        let missing = SealOptions {
+            keys_file: Some("/nonexistent/keys".into()),
+            ..SealOptions::default()
+        };
+        assert!(missing.sealer().unwrap_err().starts_with("--seal-keys"));
+    }
+}
