@@ -12,8 +12,7 @@
 /// ```
 /// // In a crate whose build script generated both revisions into `$OUT_DIR/mcp.rs`:
 /// // mod mcp {
-/// //     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
-/// //     pub use v2026_07_28::*;
+/// //     include!(concat!(env!("OUT_DIR"), "/mcp.rs")); // the newest revision's names at its root
 /// // }
 /// use mcp_client_test_types::mcp;
 ///

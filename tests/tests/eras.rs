@@ -360,3 +360,25 @@ fn the_counts_of_shared_and_converted_types_match_the_generated_impls() {
         "update COUNTS and the README's figures on purpose"
     );
 }
+
+/// Code written against one revision's module (`mcp::CallToolRequest`, `mcp::prelude`) keeps
+/// compiling once the older revision is generated beside it (issue 31, item 4): the newer
+/// revision's names are the two-revision module's own, the same types as under its own module.
+mod written_for_one_revision {
+    use mcp_tests::eras as mcp;
+    use mcp_tests::eras::prelude::*;
+
+    fn call(id: i64, name: &str) -> mcp::CallToolRequest {
+        let meta = RequestMetaObject::new(ClientCapabilities::new(), "2026-07-28");
+        CallToolRequest::new(id, CallToolRequestParams::new(meta, name))
+    }
+
+    #[test]
+    fn the_newer_revisions_names_are_the_modules_own() {
+        let request: super::modern::CallToolRequest = call(7, "echo");
+        let text = serde_json::to_string(&request).unwrap();
+        assert!(text.contains(r#""method":"tools/call""#), "{text}");
+        let older = super::legacy::CallToolRequest::try_from(request).unwrap();
+        assert_eq!(older.params.name, "echo");
+    }
+}

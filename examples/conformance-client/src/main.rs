@@ -23,7 +23,6 @@ mod answers;
 #[allow(dead_code, unused_imports, clippy::enum_variant_names)]
 mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
-    pub use v2026_07_28::*;
 }
 
 mcp_client::bind!(Mcp = mcp);

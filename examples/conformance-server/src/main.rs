@@ -41,7 +41,6 @@ use mcp_server::{Config, work};
 #[allow(dead_code, unused_imports, clippy::enum_variant_names)]
 mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
-    pub use v2026_07_28::*;
 }
 
 // The generated module, bound to `mcp_server` (its request id and error response).

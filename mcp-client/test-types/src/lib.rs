@@ -11,5 +11,4 @@
 )]
 pub mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
-    pub use v2026_07_28::*;
 }

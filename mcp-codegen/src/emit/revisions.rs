@@ -23,8 +23,8 @@ pub struct EraModule<'m> {
     pub module: &'m Module,
 }
 
-/// The file's items: the newer revision's module, the older one's, the conversions and the
-/// `tables`.
+/// The file's items: the newer revision's module (its items also re-exported at the file's
+/// root), the older one's, the conversions and the `tables`.
 pub fn emit(
     old: EraModule<'_>,
     new: EraModule<'_>,
@@ -69,6 +69,10 @@ pub fn emit(
         pub mod #new_name {
             #new_body
         }
+
+        // The newer revision's names are also the file's own, so that code written against
+        // it alone keeps compiling once the older revision is added beside it.
+        pub use #new_name::*;
 
         #(#conversions)*
 
