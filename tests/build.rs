@@ -51,6 +51,7 @@ fn main() {
         .schema(dir.join("2025-11-25").join("schema.json"))
         .schema(dir.join("2026-07-28").join("schema.json"))
         .precompile(true)
+        .server(true)
         .generate(out.join("mcp-eras.rs"))
         .unwrap_or_else(|e| panic!("generating 2025-11-25 with 2026-07-28: {e}"));
     let Some(eras) = eras.eras else {

@@ -20,7 +20,7 @@ use crate::passes::lower::{Lowerer, Options};
 use crate::passes::precompile;
 use crate::passes::{cycles, layout, same_shapes, sizes};
 use crate::rules::protocol::Protocol;
-use crate::rules::{markers, overview, roles};
+use crate::rules::{markers, overview, roles, service};
 
 /// Configures and runs the generator.
 ///
@@ -43,6 +43,7 @@ pub struct Builder {
     raw_json: bool,
     json_schema: bool,
     precompile: bool,
+    server: bool,
     cargo: bool,
 }
 
@@ -65,6 +66,7 @@ impl Builder {
             raw_json: false,
             json_schema: false,
             precompile: false,
+            server: false,
             cargo: std::env::var_os("CARGO").is_some() && std::env::var_os("OUT_DIR").is_some(),
         }
     }
@@ -195,6 +197,17 @@ impl Builder {
     /// README's Quickstart.
     pub fn precompile(&mut self, on: bool) -> &mut Self {
         self.precompile = on;
+        self
+    }
+
+    /// Whether to write the service trait (default `false`): `Server<C>`, one `async` method
+    /// per request a client sends (`call_tool`, `list_tools`, ...), each taking the request's
+    /// params and a context `C` of the transport's and returning the request's result or a
+    /// JSON-RPC error (`mcp_runtime::Response`), by default that the method is not found; and
+    /// `serve`, which dispatches a `ClientRequest` to its method (`mcp-server` serves any
+    /// implementation over both transports). With two schemas, the newer revision's only.
+    pub fn server(&mut self, on: bool) -> &mut Self {
+        self.server = on;
         self
     }
 
@@ -359,12 +372,19 @@ impl Builder {
         };
         // overview: the generated module's docs.
         let overview = overview::text(&types, &roles, &markers, defs, &protocol);
+        // service: with `server`, the requests a server answers, a trait method each.
+        let revision = protocol.revision.as_deref();
+        let service = match self.server {
+            true => Some(service::select(&types, &roles, revision, defs_key).map_err(in_schema)?),
+            false => None,
+        };
         let module = Module {
             types,
             roles,
             markers,
             overview,
             precompiled,
+            service,
         };
         let methods = methods_of(&protocol);
         Ok(Lowered {

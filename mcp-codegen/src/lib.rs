@@ -56,6 +56,8 @@
 //!     [`Builder::precompile`], the messages whose reader the module compiles.
 //! 13. **overview** (`overview::text`, `rules/overview.rs`, takes `Roles` and `Markers`): the
 //!     module's docs.
+//! 14. **service** (`service::select`, `rules/service.rs`, takes `Roles`): with
+//!     [`Builder::server`], the requests a server answers, a method each of the service trait.
 //!
 //! Their values make the IR's `Module`, which `emit/` turns into tokens and `output/` into the
 //! file; with two schemas, `join/` joins the two revisions' IRs before emitting

@@ -27,6 +27,8 @@ OPTIONS:
     --raw-json           Keep JSON the protocol does not interpret (any JSON value, open
                          objects such as a tool's inputSchema) as mcp_runtime::RawJson text.
     --json-schema        Also derive schemars::JsonSchema (needs mcp-runtime's schemars feature).
+    --server             Also write the service trait Server<C> (a method per request a
+                         client sends) and serve, its dispatch (for mcp-server).
     --precompile         Compile the messages' JSON readers with the module
                          (mcp_runtime::Wire), for a module in a crate of its own.
     -h, --help           Print this help.
@@ -74,6 +76,9 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             }
             "--json-schema" => {
                 args.builder.json_schema(true);
+            }
+            "--server" => {
+                args.builder.server(true);
             }
             "--precompile" => {
                 args.builder.precompile(true);

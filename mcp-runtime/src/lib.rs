@@ -30,6 +30,8 @@
 //! - `json_schema` (feature `schemars`): what the JSON Schema of a generated type needs beyond
 //!   its fields (constants, `resultType`, at-least-one-of rules).
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
+//! - [`service`]: what the generated service trait (`server(true)`) calls: a request's answer
+//!   from its method's return, and the default answer of a method not implemented.
 //!
 //! What handlers use with the generated types, whatever carries them:
 //!
@@ -100,6 +102,7 @@ pub mod result_type;
 pub mod retry;
 #[cfg(feature = "seal")]
 pub mod seal;
+pub mod service;
 pub mod wire;
 
 pub use mcp_derive::{McpObject, McpResult, McpUnion};

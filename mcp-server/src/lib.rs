@@ -17,6 +17,8 @@
 //! - [`Service`]: the handlers of a server, one method for every checked request, with hooks
 //!   for a `subscriptions/listen` stream and an extension's methods; a handler gets its
 //!   request's [`Ctx`] and sends progress and log messages through its [`Notifier`];
+//! - [`served`]: a server written as the generated service trait (`Builder::server`), served
+//!   over both transports and eras with [`bind_server!`];
 //! - [`http`]: the Streamable HTTP endpoint of a [`Service`] ([`http::endpoint`]), an axum
 //!   service to mount under any path, with a hook for legacy sessions ([`http::Legacy`]);
 //!   [`http::serve`] serves it at `/mcp` on a listener in one call;
@@ -72,6 +74,7 @@ pub mod options;
 pub mod probe;
 mod refused;
 mod schema;
+pub mod served;
 mod service;
 pub mod sse;
 mod status;
@@ -89,5 +92,6 @@ pub use refused::Refused;
 pub use schema::{
     LegacyInitialize, LegacyInput, LegacyOnly, LegacySchema, Method, Named, Schema, ToolCall,
 };
+pub use served::Served;
 pub use service::Service;
 pub use status::{BOUND_REACHED, bound_reached, status_for, status_of};

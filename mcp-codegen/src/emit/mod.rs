@@ -10,6 +10,7 @@ mod construct;
 mod items;
 mod prose;
 pub mod revisions;
+mod service;
 mod table;
 mod tokens;
 mod trait_impls;
@@ -49,12 +50,14 @@ fn emit_without(
     let prelude = prelude(module);
     let overview = overview(module);
     let raw_json = raw_json_check(module);
+    let service = service::emit(module);
     quote! {
         #overview
         #raw_json
         #items
         #roles
         #wire
+        #service
         #prelude
     }
 }

@@ -51,6 +51,45 @@ pub struct Module {
     /// The types whose JSON reader and writer are compiled with the module
     /// (`mcp_runtime::Wire`), in name order; empty unless asked for (see `precompile`).
     pub precompiled: Vec<RustName>,
+    /// The requests a server answers, as a service trait; `None` unless asked for (see
+    /// `rules/service.rs`).
+    pub service: Option<ServiceRole>,
+}
+
+/// A service trait: one method per request a server answers, and the function that
+/// dispatches a request of the union to its method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceRole {
+    /// The trait's name.
+    pub name: RustName,
+    /// The dispatching function's name.
+    pub dispatch: RustName,
+    /// The name of the constant that holds `revision`.
+    pub revision_const: RustName,
+    /// The revision whose requests the trait answers.
+    pub revision: String,
+    /// The union of the requests a client sends.
+    pub requests: RustName,
+    /// One method per variant of `requests` whose response is built from its request, in
+    /// the union's order.
+    pub methods: Vec<ServiceMethod>,
+    /// The other variants, each with its request's method: answered as not found.
+    pub unanswered: Vec<(RustName, String)>,
+}
+
+/// One method of a service trait.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceMethod {
+    /// The method's name (`call_tool`).
+    pub name: RustName,
+    /// The variant of the union that holds the request.
+    pub variant: RustName,
+    /// The request type.
+    pub request: RustName,
+    /// The request's method (`tools/call`), answered as not found by default.
+    pub method: String,
+    /// The type of its parameters.
+    pub params: Ty,
 }
 
 /// The type definitions, keyed (and so ordered) by Rust name: what lowering makes and the

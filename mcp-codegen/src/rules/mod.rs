@@ -3,7 +3,8 @@
 //! rules lowering applies ([`results`]), the roles of the requests, notifications and multi
 //! round-trip types ([`roles`]) with the JSON-RPC error responses ([`jsonrpc_errors`]) and
 //! object schemas ([`object_schemas`]) they name, the extensions' marker types
-//! ([`markers`]), and the generated module's overview ([`overview`]).
+//! ([`markers`]), the generated module's overview ([`overview`]), and with
+//! `Builder::server` the service trait's methods ([`service`]).
 
 pub mod jsonrpc_errors;
 pub mod markers;
@@ -12,3 +13,4 @@ pub mod overview;
 pub mod protocol;
 pub mod results;
 pub mod roles;
+pub mod service;

@@ -1,0 +1,158 @@
+//! A server written as the generated service trait (`Builder::server`), served by
+//! `mcp_server::Served`: its one method answers a modern request and a legacy session's,
+//! the methods it does not implement answer `-32601`.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt as _;
+use mcp_runtime::Response;
+use mcp_server::{Ctx, Served};
+use mcp_tests::eras as mcp;
+use serde_json::{Value, json};
+use tower::ServiceExt as _;
+
+mcp_server::bind!(Mcp = mcp, legacy = mcp::v2025_11_25);
+mcp_server::bind_server!(Mcp = mcp);
+
+/// One tool, `greet`, and nothing else.
+struct Greeter;
+
+impl mcp::Server<Ctx<Mcp>> for Greeter {
+    async fn call_tool(
+        &self,
+        ctx: Ctx<Mcp>,
+        params: &mcp::CallToolRequestParams,
+    ) -> Response<mcp::CallToolRequest> {
+        if params.name != "greet" {
+            let unknown = format!("Unknown tool: {}", params.name);
+            return Err(mcp_runtime::RpcError::invalid_params(unknown));
+        }
+        let text = format!("Hello, {}", ctx.principal);
+        let content = vec![mcp::TextContent::new(text).into()];
+        Ok(mcp::CallToolResult::new(content).into())
+    }
+}
+
+fn app() -> axum::Router {
+    let info = mcp::Implementation::new("greeter", "1.0.0");
+    let tools = mcp::ServerCapabilitiesTools::new();
+    let capabilities = mcp::ServerCapabilities::new().with_tools(tools);
+    let served = Served::<Mcp, _>::new(Greeter, info, capabilities).instructions("Say hello.");
+    mcp_server::served::router(Arc::new(served))
+}
+
+fn meta() -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {}})
+}
+
+/// A modern POST of `message`, with the routing headers of its method (and `name`).
+fn modern(message: &Value, name: Option<&str>) -> Request<Body> {
+    let method = message["method"].as_str().unwrap();
+    let mut request = Request::post("/mcp")
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    if let Some(name) = name {
+        request = request.header("mcp-name", name);
+    }
+    request.body(Body::from(message.to_string())).unwrap()
+}
+
+/// A legacy POST of `message`, in `session` if any.
+fn legacy(message: &Value, session: Option<&str>) -> Request<Body> {
+    let mut request = Request::post("/mcp")
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    if let Some(id) = session {
+        request = request
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", "2025-11-25");
+    }
+    request.body(Body::from(message.to_string())).unwrap()
+}
+
+/// The status, the session id if one was given, and the message (the last `data:` of an SSE
+/// body).
+async fn send(app: &axum::Router, request: Request<Body>) -> (StatusCode, Option<String>, Value) {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let json = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .rfind(|d| !d.trim().is_empty())
+        .unwrap_or(&text);
+    (
+        status,
+        session,
+        serde_json::from_str(json.trim()).unwrap_or(Value::Null),
+    )
+}
+
+#[tokio::test]
+async fn the_implemented_method_answers_a_modern_request() {
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "greet", "_meta": meta()}});
+    let (status, _, answer) = send(&app(), modern(&call, Some("greet"))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["id"], 1);
+    assert_eq!(answer["result"]["content"][0]["text"], "Hello, anonymous");
+    assert_eq!(answer["result"]["resultType"], "complete");
+
+    let other = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "wave", "_meta": meta()}});
+    let (_, _, refused) = send(&app(), modern(&other, Some("wave"))).await;
+    assert_eq!(refused["id"], 2);
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+#[tokio::test]
+async fn a_method_not_implemented_is_not_found() {
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "prompts/list",
+        "params": {"_meta": meta()}});
+    let (_, _, refused) = send(&app(), modern(&list, None)).await;
+    assert_eq!(refused["id"], 3);
+    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    assert_eq!(
+        refused["error"]["message"],
+        "Method not found: prompts/list"
+    );
+}
+
+#[tokio::test]
+async fn the_same_method_answers_a_legacy_session() {
+    let app = app();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}});
+    let (status, session, opened) = send(&app, legacy(&initialize, None)).await;
+    assert_eq!(status, StatusCode::OK, "{opened}");
+    assert_eq!(opened["result"]["serverInfo"]["name"], "greeter");
+    assert_eq!(opened["result"]["instructions"], "Say hello.");
+    assert!(
+        opened["result"]["capabilities"]["tools"].is_object(),
+        "{opened}"
+    );
+    let session = session.expect("a session id");
+
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet"}});
+    let (status, _, answer) = send(&app, legacy(&call, Some(&session))).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["result"]["content"][0]["text"], "Hello, anonymous");
+    assert!(
+        answer["result"].get("resultType").is_none(),
+        "a 2025-11-25 result: {answer}"
+    );
+}
