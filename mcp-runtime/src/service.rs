@@ -9,7 +9,8 @@
 //!
 //! let meta = RequestMetaObject::new(ClientCapabilities::new(), "2026-07-28");
 //! let request = ListToolsRequest::new(4, PaginatedRequestParams::new(meta));
-//! let text = answer(&request, Ok(ListToolsResult::new(vec![]))).unwrap();
+//! let listed = ListToolsResult::new(CacheScope::Public, vec![], 1000_u64);
+//! let text = answer(&request, Ok(listed)).unwrap();
 //! assert!(text.starts_with(r#"{"jsonrpc":"2.0","id":4,"result":"#), "{text}");
 //! let refused = answer(&request, not_served::<ListToolsRequest>()).unwrap_err();
 //! assert_eq!(refused.code, mcp_runtime::error_code::METHOD_NOT_FOUND);
