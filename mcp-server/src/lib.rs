@@ -17,6 +17,8 @@
 //! - [`Service`]: the handlers of a server, one method for every checked request, with hooks
 //!   for a `subscriptions/listen` stream and an extension's methods; a handler gets its
 //!   request's [`Ctx`] and sends progress and log messages through its [`Notifier`];
+//! - [`tools`]: a router of tools, each a plain function whose arguments are a struct
+//!   deriving `schemars::JsonSchema`;
 //! - [`served`]: a server written as the generated service trait (`Builder::server`), served
 //!   over both transports and eras with [`bind_server!`];
 //! - [`http`]: the Streamable HTTP endpoint of a [`Service`] ([`http::endpoint`]), an axum
@@ -83,6 +85,7 @@ pub mod streams;
 pub mod tasks;
 #[cfg(test)]
 mod test_support;
+pub mod tools;
 pub mod work;
 
 pub use accept::serve;

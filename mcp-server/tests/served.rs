@@ -156,3 +156,168 @@ async fn the_same_method_answers_a_legacy_session() {
         "a 2025-11-25 result: {answer}"
     );
 }
+
+#[tokio::test]
+async fn discover_is_answered_from_what_served_holds() {
+    let discover = json!({"jsonrpc": "2.0", "id": 4, "method": "server/discover",
+        "params": {"_meta": meta()}});
+    let (status, _, answer) = send(&app(), modern(&discover, None)).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert!(
+        answer["result"]["capabilities"]["tools"].is_object(),
+        "{answer}"
+    );
+    assert_eq!(answer["result"]["instructions"], "Say hello.");
+}
+
+#[tokio::test]
+async fn the_same_server_answers_on_stdio_in_both_eras() {
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+    let info = mcp::Implementation::new("greeter", "1.0.0");
+    let served = Arc::new(Served::<Mcp, _>::new(
+        Greeter,
+        info,
+        mcp::ServerCapabilities::new(),
+    ));
+    let endpoint = mcp_server::served::stdio_endpoint(Arc::clone(&served));
+    let (mut input, server_input) = tokio::io::duplex(1 << 16);
+    let (server_output, output) = tokio::io::duplex(1 << 16);
+    let config = Arc::clone(served.bounds());
+    tokio::spawn(async move {
+        mcp_server::stdio::serve(server_input, server_output, endpoint, &config).await
+    });
+    let mut lines = BufReader::new(output).lines();
+    let mut ask = async |message: Value| {
+        input
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+        let line = lines.next_line().await.unwrap().unwrap();
+        serde_json::from_str::<Value>(&line).unwrap()
+    };
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "greet", "_meta": meta()}});
+    let modern = ask(call).await;
+    assert_eq!(
+        modern["result"]["content"][0]["text"], "Hello, stdio",
+        "{modern}"
+    );
+    let initialize = json!({"jsonrpc": "2.0", "id": 2, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}});
+    let opened = ask(initialize).await;
+    assert_eq!(
+        opened["result"]["serverInfo"]["name"], "greeter",
+        "{opened}"
+    );
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "greet"}});
+    let legacy = ask(call).await;
+    assert_eq!(
+        legacy["result"]["content"][0]["text"], "Hello, stdio",
+        "{legacy}"
+    );
+    assert!(legacy["result"].get("resultType").is_none(), "{legacy}");
+}
+
+/// The arguments of the tool `add`.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Add {
+    /// The first term.
+    a: i64,
+    /// The second term.
+    b: i64,
+}
+
+/// A server whose only methods are its tools: `add`, and `divide`, which fails on zero.
+fn calculator() -> axum::Router {
+    use mcp_server::tools::{Call, ToolFailed, Tools};
+    type Tools_ = Tools<Mcp, Ctx<Mcp>>;
+    let tools = Tools_::new()
+        .add(
+            "add",
+            "Adds two integers",
+            async |call: Call<Mcp, _, Add>| Ok((call.args.a + call.args.b).to_string()),
+        )
+        .unwrap()
+        .add(
+            "divide",
+            "Divides a by b",
+            async |call: Call<Mcp, _, Add>| {
+                Ok(match call.args.b {
+                    0 => Err(ToolFailed("division by zero".into())),
+                    b => Ok((call.args.a / b).to_string()),
+                })
+            },
+        )
+        .unwrap();
+    struct Nothing;
+    impl mcp::Server<Ctx<Mcp>> for Nothing {}
+    let info = mcp::Implementation::new("calculator", "1.0.0");
+    let served = Served::<Mcp, _>::new(Nothing, info, mcp::ServerCapabilities::new()).tools(tools);
+    mcp_server::served::router(Arc::new(served))
+}
+
+fn call(id: i64, name: &str, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": arguments, "_meta": meta()}})
+}
+
+#[tokio::test]
+async fn tools_are_listed_with_their_schema_and_called_by_name() {
+    let app = calculator();
+    let list =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
+    let (_, _, listed) = send(&app, modern(&list, None)).await;
+    let tools = listed["result"]["tools"].as_array().expect("tools");
+    assert_eq!(tools.len(), 2, "{listed}");
+    assert_eq!(tools[0]["name"], "add");
+    assert_eq!(tools[0]["description"], "Adds two integers");
+    let schema = &tools[0]["inputSchema"];
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["properties"]["a"]["description"], "The first term.");
+    assert_eq!(schema["required"], json!(["a", "b"]));
+
+    let (_, _, sum) = send(
+        &app,
+        modern(&call(2, "add", json!({"a": 2, "b": 3})), Some("add")),
+    )
+    .await;
+    assert_eq!(sum["result"]["content"][0]["text"], "5", "{sum}");
+    assert!(sum["result"].get("isError").is_none(), "{sum}");
+
+    let discover = json!({"jsonrpc": "2.0", "id": 3, "method": "server/discover",
+        "params": {"_meta": meta()}});
+    let (_, _, discovered) = send(&app, modern(&discover, None)).await;
+    assert!(
+        discovered["result"]["capabilities"]["tools"].is_object(),
+        "{discovered}"
+    );
+}
+
+#[tokio::test]
+async fn arguments_that_do_not_fit_are_a_tool_error_and_an_unknown_tool_a_protocol_error() {
+    let app = calculator();
+    let wrong = call(1, "add", json!({"a": "two", "b": 3}));
+    let (_, _, answer) = send(&app, modern(&wrong, Some("add"))).await;
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    let text = answer["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Invalid arguments for tool add: "),
+        "{text}"
+    );
+
+    let by_zero = call(3, "divide", json!({"a": 2, "b": 0}));
+    let (_, _, failed) = send(&app, modern(&by_zero, Some("divide"))).await;
+    assert_eq!(failed["result"]["isError"], true, "{failed}");
+    assert_eq!(failed["result"]["content"][0]["text"], "division by zero");
+    let halved = call(4, "divide", json!({"a": 8, "b": 2}));
+    let (_, _, quotient) = send(&app, modern(&halved, Some("divide"))).await;
+    assert_eq!(quotient["result"]["content"][0]["text"], "4", "{quotient}");
+
+    let unknown = call(2, "multiply", json!({"a": 2, "b": 3}));
+    let (_, _, refused) = send(&app, modern(&unknown, Some("multiply"))).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(refused["error"]["message"], "Unknown tool: multiply");
+}

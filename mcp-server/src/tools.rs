@@ -1,0 +1,235 @@
+//! Tools without boilerplate: a [`Tools`] router that answers `tools/list` and dispatches
+//! `tools/call` by name to plain `async` functions, each taking its arguments as a struct
+//! deriving `serde::Deserialize` and `schemars::JsonSchema` (the tool's `inputSchema` is that
+//! struct's JSON Schema). Arguments that do not fit are told to the model as a tool error
+//! (`isError`), as the specification asks of tool input errors; an unknown tool is the
+//! protocol error `-32602`.
+//!
+//! [`Served::tools`](crate::Served::tools) puts a router in front of a server's
+//! `tools/list` and `tools/call` (and advertises the `tools` capability).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use mcp_runtime::RpcError;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::LegacySchema;
+
+/// What the router needs of the generated module: implemented by
+/// [`bind_server!`](crate::bind_server).
+pub trait ToolTypes: LegacySchema {
+    /// A tool as `tools/list` lists it (`Tool`).
+    type Tool: Clone + Send + Sync + 'static;
+    /// The params of `tools/call` (`CallToolRequestParams`).
+    type CallParams: Clone + Send + Sync + 'static;
+    /// What `tools/call` answers (`CallToolOutcome`).
+    type CallOutcome: Send + 'static;
+    /// What `tools/list` answers (`ListToolsResult`).
+    type ListResult: Send + 'static;
+
+    /// The tool `name` with `description` and `input_schema`, or why it cannot be one.
+    fn tool(name: &str, description: &str, input_schema: Value) -> Result<Self::Tool, String>;
+    /// The name of the tool `params` call.
+    fn tool_name(params: &Self::CallParams) -> &str;
+    /// The arguments `params` carry (none: an empty object).
+    fn arguments(params: &Self::CallParams) -> Option<&Map<String, Value>>;
+    /// A result of one text block, a tool error if `is_error`.
+    fn text_outcome(text: String, is_error: bool) -> Self::CallOutcome;
+    /// The list of `tools`.
+    fn list_result(tools: Vec<Self::Tool>) -> Self::ListResult;
+    /// `capabilities` with the `tools` capability.
+    fn advertise_tools(capabilities: &mut Self::ServerCapabilities);
+}
+
+/// What a tool function may answer: a text (`String`, `&'static str`), a tool error
+/// ([`ToolFailed`]), either (`Result<String, ToolFailed>`), or the generated `CallToolResult` / `CallToolOutcome` (implemented by
+/// [`bind_server!`](crate::bind_server)).
+pub trait ToolOutput<S: ToolTypes> {
+    /// The answer as the outcome of `tools/call`.
+    fn into_outcome(self) -> S::CallOutcome;
+}
+
+impl<S: ToolTypes> ToolOutput<S> for String {
+    fn into_outcome(self) -> S::CallOutcome {
+        S::text_outcome(self, false)
+    }
+}
+
+impl<S: ToolTypes> ToolOutput<S> for &'static str {
+    fn into_outcome(self) -> S::CallOutcome {
+        S::text_outcome(self.to_owned(), false)
+    }
+}
+
+/// A tool that ran and failed: told to the model as a tool error (`isError`), not a protocol
+/// error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolFailed(pub String);
+
+impl<S: ToolTypes> ToolOutput<S> for ToolFailed {
+    fn into_outcome(self) -> S::CallOutcome {
+        S::text_outcome(self.0, true)
+    }
+}
+
+/// A text, or a tool error.
+impl<S: ToolTypes, O: ToolOutput<S>> ToolOutput<S> for Result<O, ToolFailed> {
+    fn into_outcome(self) -> S::CallOutcome {
+        self.map_or_else(|failed| S::text_outcome(failed.0, true), O::into_outcome)
+    }
+}
+
+/// One call of a tool: the context of the request, the arguments read, and the request's
+/// params (for what a multi round-trip tool reads: its input responses and request state).
+pub struct Call<S: ToolTypes, C, A> {
+    /// The context the transport handed the request.
+    pub ctx: C,
+    /// The arguments, read into the tool's argument type.
+    pub args: A,
+    /// The request's params.
+    pub params: S::CallParams,
+}
+
+type Answer<S> = Result<<S as ToolTypes>::CallOutcome, RpcError>;
+type Handler<S, C> = Box<
+    dyn Fn(C, <S as ToolTypes>::CallParams) -> Pin<Box<dyn Future<Output = Answer<S>> + Send>>
+        + Send
+        + Sync,
+>;
+
+/// Tools by name, each a function, listed in the order they were added.
+pub struct Tools<S: ToolTypes, C> {
+    listed: Vec<S::Tool>,
+    handlers: HashMap<String, Handler<S, C>>,
+}
+
+/// A tool that cannot be added.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ToolError {
+    /// Two tools of one name.
+    #[error("tool {0:?} added twice")]
+    Duplicate(String),
+    /// The argument type's schema is not a tool's input schema.
+    #[error("tool {name:?}: {why}")]
+    Schema {
+        /// The tool.
+        name: String,
+        /// What is wrong.
+        why: String,
+    },
+}
+
+impl<S: ToolTypes, C: Send + 'static> Default for Tools<S, C> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
+    /// No tools yet.
+    pub fn new() -> Self {
+        Tools {
+            listed: Vec::new(),
+            handlers: HashMap::new(),
+        }
+    }
+
+    /// Adds the tool `name`, described by `description`, answered by `function`, whose
+    /// arguments are an `A` (its JSON Schema is the tool's `inputSchema`).
+    pub fn add<A, F, Fut, O>(
+        mut self,
+        name: &str,
+        description: &str,
+        function: F,
+    ) -> Result<Self, ToolError>
+    where
+        A: DeserializeOwned + schemars::JsonSchema + Send + 'static,
+        F: Fn(Call<S, C, A>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, RpcError>> + Send + 'static,
+        O: ToolOutput<S>,
+    {
+        if self.handlers.contains_key(name) {
+            return Err(ToolError::Duplicate(name.to_owned()));
+        }
+        let schema = input_schema::<A>();
+        let tool = S::tool(name, description, schema).map_err(|why| ToolError::Schema {
+            name: name.to_owned(),
+            why,
+        })?;
+        let function = Arc::new(function);
+        let handler: Handler<S, C> = Box::new(move |ctx, params| {
+            let function = Arc::clone(&function);
+            Box::pin(async move {
+                let args = match read_arguments::<S, A>(&params) {
+                    Ok(args) => args,
+                    Err(why) => return Ok(S::text_outcome(why, true)),
+                };
+                let answered = function(Call { ctx, args, params }).await?;
+                Ok(answered.into_outcome())
+            })
+        });
+        self.listed.push(tool);
+        self.handlers.insert(name.to_owned(), handler);
+        Ok(self)
+    }
+
+    /// Whether there are no tools.
+    pub fn is_empty(&self) -> bool {
+        self.listed.is_empty()
+    }
+
+    /// `tools/list`: every tool.
+    pub fn list(&self) -> S::ListResult {
+        S::list_result(self.listed.clone())
+    }
+
+    /// `tools/call`: the tool `params` names, called; an unknown tool is `-32602`.
+    pub fn call(
+        &self,
+        ctx: C,
+        params: &S::CallParams,
+    ) -> impl Future<Output = Answer<S>> + Send + use<S, C> {
+        let name = S::tool_name(params);
+        let called = match self.handlers.get(name) {
+            Some(handler) => Ok(handler(ctx, params.clone())),
+            None => Err(RpcError::invalid_params(format!("Unknown tool: {name}"))),
+        };
+        async move { called?.await }
+    }
+}
+
+impl<S: ToolTypes, C> fmt::Debug for Tools<S, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<&String> = self.handlers.keys().collect();
+        names.sort();
+        f.debug_struct("Tools").field("names", &names).finish()
+    }
+}
+
+/// `A`'s JSON Schema as a tool's input schema: an object, subschemas inline.
+fn input_schema<A: schemars::JsonSchema>() -> Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
+        s.inline_subschemas = true;
+        s.meta_schema = None;
+    });
+    let schema = settings.into_generator().into_root_schema_for::<A>();
+    let mut value = schema.to_value();
+    if let Value::Object(object) = &mut value {
+        object.remove("title");
+        object.entry("type").or_insert_with(|| json!("object"));
+    }
+    value
+}
+
+/// The arguments of `params` read as an `A`, or what a model should be told is wrong with
+/// them.
+fn read_arguments<S: ToolTypes, A: DeserializeOwned>(params: &S::CallParams) -> Result<A, String> {
+    let arguments = S::arguments(params).cloned().unwrap_or_default();
+    serde_json::from_value(Value::Object(arguments))
+        .map_err(|e| format!("Invalid arguments for tool {}: {e}", S::tool_name(params)))
+}
