@@ -35,6 +35,12 @@
 #      `Config::response_gap` (5 ms, `--response-gap-ms`) after the notifications, in a later
 #      read (without it "test_tool_with_progress" saw [0,50] in a third of the runs on a
 #      loaded machine).
+#   5. the README Quickstart's server and client (target/quickstart-bin, copied there by
+#      scripts/quickstart.sh; the part is skipped, saying so, without them) against the SDK's:
+#      their client (ts_booking_client.mjs) books a seat on our server in each era, over HTTP
+#      and over stdio, answering its question (elicitation/create on the session, or the
+#      input_required round); our client books one on their booking server
+#      (ts_server.mjs modern|legacy booking), finding the era itself.
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;
@@ -71,7 +77,7 @@ if [[ ! -d $OUT/node_modules ]] || ! cmp -s "$SRC/package-lock.json" "$OUT/packa
   (cd "$OUT" && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
 fi
 # The scripts run from $OUT, beside the node_modules they import.
-cp "$SRC/ts_client.mjs" "$SRC/ts_server.mjs" "$OUT/"
+cp "$SRC/ts_client.mjs" "$SRC/ts_server.mjs" "$SRC/ts_booking_client.mjs" "$OUT/"
 version() { "$NODE" -p "require('$OUT/node_modules/@modelcontextprotocol/$1/package.json').version"; }
 echo "node $("$NODE" --version), @modelcontextprotocol/client $(version client)," \
   "@modelcontextprotocol/server $(version server)"
@@ -97,4 +103,29 @@ fi
 
 echo "== interop 4: the TypeScript SDK's client against the example server over stdio, both eras"
 run_their_stdio_clients ts-stdio-client "$NODE" "$OUT/ts_client.mjs"
+echo "== interop 5: the README Quickstart's server and client against the TypeScript SDK's"
+QUICKSTART=$ROOT/target/quickstart-bin
+if [[ -x $QUICKSTART/server && -x $QUICKSTART/client ]]; then
+  start_server "$OUT/quickstart-server.log" "$QUICKSTART/server" --listen 127.0.0.1:0
+  for era in modern legacy; do
+    timeout 60 "$NODE" "$OUT/ts_booking_client.mjs" "$SERVER_URL" "$era" || FAILED=1
+    timeout 60 "$NODE" "$OUT/ts_booking_client.mjs" stdio "$era" "$QUICKSTART/server" --stdio \
+      || FAILED=1
+  done
+  stop_servers
+  for era in modern legacy; do
+    start_server "$OUT/ts-booking-$era.log" "$NODE" "$OUT/ts_server.mjs" "$era" booking
+    answer=$(timeout 60 "$QUICKSTART/client" "$SERVER_URL" || true)
+    stop_servers
+    expected="${era^}: Booked seat 4C."
+    if [[ $answer == "$expected" ]]; then
+      echo "ok   our Quickstart client against their $era booking server: $answer"
+    else
+      echo "FAIL our Quickstart client against their $era booking server: ${answer@Q}"
+      FAILED=1
+    fi
+  done
+else
+  echo "skipped: no Quickstart binaries in $QUICKSTART (scripts/quickstart.sh puts them there)"
+fi
 interop_verdict "the TypeScript SDK"

@@ -62,7 +62,7 @@ def local(m):
     return f"{name} = {{ {path}, {spec.lstrip('{').lstrip()}"
 named = 0
 for name in [name for name in files if pathlib.PurePosixPath(name).name == "Cargo.toml"]:
-    toml, n = re.subn(r"(?m)^(mcp-codegen|mcp-runtime|mcp-derive) = (.*)$", local, "".join(files[name]))
+    toml, n = re.subn(r"(?m)^(mcp-codegen|mcp-runtime|mcp-derive|mcp-server|mcp-client) = (.*)$", local, "".join(files[name]))
     files[name], named = [toml], named + n
 if named == 0:
     sys.exit("README.md: the quickstart's Cargo.toml files name none of this project's crates")
@@ -84,10 +84,54 @@ cp "$ROOT/Cargo.lock" "$CRATE/Cargo.lock"
 
 cd "$CRATE"
 cargo fmt --all -- --check
+
+# The Quickstart's size (issue 31): the server (src/bin/server.rs, and the `Seat` and `book` of
+# src/lib.rs it serves) at most 60 lines, the client at most 40, counted rustfmt'd without
+# blank, comment and `use` lines.
+python3 - <<'EOF_COUNT'
+import re, sys
+def count(text):
+    return sum(1 for l in text.splitlines()
+               if l.strip() and not l.strip().startswith(("//", "use ")))
+def item(text, start):
+    m = re.search(r"(?ms)^(?:#\[[^\n]*\n)*" + re.escape(start) + r".*?^}\n", text)
+    if not m:
+        sys.exit(f"quickstart: no item starting {start!r} in src/lib.rs")
+    return m.group(0)
+lib = open("src/lib.rs").read()
+server = count(open("src/bin/server.rs").read()) + count(item(lib, "pub struct Seat")) \
+    + count(item(lib, "pub fn book("))
+client = count(open("src/bin/client.rs").read())
+print(f"quickstart: the server is {server} lines, the client {client}")
+if server > 60 or client > 40:
+    sys.exit("quickstart: the server must stay within 60 lines and the client within 40")
+EOF_COUNT
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 
-# Step 9: the command line, installed as the README says (a debug build, which reuses the
+# Step 9: the server and the client against each other, over Streamable HTTP and over stdio
+# (the client starts the server); the TypeScript SDK's sides are scripts/interop-ts.sh's part 5,
+# which runs the two binaries copied to target/quickstart-bin.
+source "$ROOT/scripts/lib/servers.sh"
+trap stop_servers EXIT
+bin=$CARGO_TARGET_DIR/debug
+expect_booked() {
+  local answer
+  answer=$(timeout 60 "$bin/client" "$@")
+  if [[ $answer != "Modern: Booked seat 4C." ]]; then
+    echo "quickstart: client $* answered ${answer@Q}, not \"Modern: Booked seat 4C.\"" >&2
+    exit 1
+  fi
+  echo "quickstart: client $*: $answer"
+}
+start_server "$CARGO_TARGET_DIR/server.log" "$bin/server" --listen 127.0.0.1:0
+expect_booked "$SERVER_URL"
+stop_servers
+expect_booked --stdio -- "$bin/server" --stdio
+mkdir -p "$ROOT/target/quickstart-bin"
+cp "$bin/server" "$bin/client" "$ROOT/target/quickstart-bin/"
+
+# Step 10: the command line, installed as the README says (a debug build, which reuses the
 # dependencies built above), on the same schema: written, then found up to date by --check.
 cargo install --quiet --locked --debug --path "$ROOT/mcp-codegen" --root "$CARGO_TARGET_DIR/cli"
 cli=$CARGO_TARGET_DIR/cli/bin/mcp-codegen

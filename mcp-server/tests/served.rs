@@ -252,10 +252,8 @@ fn calculator() -> axum::Router {
             },
         )
         .unwrap();
-    struct Nothing;
-    impl mcp::Server<Ctx<Mcp>> for Nothing {}
     let info = mcp::Implementation::new("calculator", "1.0.0");
-    let served = Served::<Mcp, _>::new(Nothing, info, mcp::ServerCapabilities::new()).tools(tools);
+    let served = Served::<Mcp, _>::new((), info, mcp::ServerCapabilities::new()).tools(tools);
     mcp_server::served::router(Arc::new(served))
 }
 

@@ -17,8 +17,11 @@
 // Mcp-Param header (x-mcp-header, modern era), a tool that reports progress (an SSE response),
 // tools that need input from the client (elicitation, sampling, roots), a resource and prompts.
 //
-// Usage: node ts_server.mjs modern|legacy  (binds 127.0.0.1 on a port the kernel picks and
-// prints "listening on http://127.0.0.1:<port>/mcp" once it accepts connections)
+// With `booking`, the server has one tool instead, the README Quickstart's `book`: it asks which
+// seat (an elicitation form with one string member, `seat`), then answers "Booked seat <seat>.".
+//
+// Usage: node ts_server.mjs modern|legacy [booking]  (binds 127.0.0.1 on a port the kernel picks
+// and prints "listening on http://127.0.0.1:<port>/mcp" once it accepts connections)
 
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -34,8 +37,9 @@ import {
 import * as z from 'zod';
 
 const era = process.argv[2];
-if (era !== 'modern' && era !== 'legacy') {
-    console.error('usage: node ts_server.mjs modern|legacy');
+const booking = process.argv[3] === 'booking';
+if ((era !== 'modern' && era !== 'legacy') || (process.argv[3] !== undefined && !booking)) {
+    console.error('usage: node ts_server.mjs modern|legacy [booking]');
     process.exit(2);
 }
 
@@ -77,11 +81,34 @@ const legacyAsking = server => ({
     count_roots: async () => rootCount((await server.server.listRoots()).roots)
 });
 
+const seatSchema = z.object({ seat: z.string() });
+const booked = seat => text(`Booked seat ${seat}.`);
+
+/** The Quickstart's tool: which seat, then booked; in the run's era's way of asking. */
+const book = {
+    modern: async (_args, ctx) => {
+        const answer = acceptedContent(ctx.mcpReq.inputResponses, 'seat', seatSchema);
+        if (answer !== undefined) return booked(answer.seat);
+        const seat = inputRequired.elicit({ message: 'Which seat?', requestedSchema: seatSchema });
+        return inputRequired({ inputRequests: { seat } });
+    },
+    legacy: async (_args, ctx) => {
+        const requestedSchema = z.toJSONSchema(seatSchema);
+        const answer = await ctx.mcpReq.elicitInput({ message: 'Which seat?', requestedSchema });
+        return answer.action === 'accept' ? booked(answer.content.seat) : text(`elicitation ${answer.action}`);
+    }
+};
+
 function newServer() {
     const server = new McpServer(
         { name: 'ts-interop-server', version: '1' },
         { instructions: "Interop fixture for mcp-codegen's client." }
     );
+    if (booking) {
+        const inputSchema = z.object({ class: z.string() });
+        server.registerTool('book', { description: 'Books a seat, asking which first', inputSchema }, book[era]);
+        return server;
+    }
     server.registerTool(
         'echo',
         { description: 'Returns the text it was given.', inputSchema: z.object({ text: z.string() }) },

@@ -43,6 +43,7 @@ fn service_trait(service: &ServiceRole, docs: &Docs<'_>) -> TokenStream {
     );
     let doc = doc_lines(&text);
     let methods = service.methods.iter().map(|m| method(m, docs));
+    let unit_doc = doc_lines("A server with no method of its own: every request is not found.");
     quote! {
         #doc
         pub trait #name<C: ::core::marker::Send + 'static>:
@@ -50,6 +51,9 @@ fn service_trait(service: &ServiceRole, docs: &Docs<'_>) -> TokenStream {
         {
             #(#methods)*
         }
+
+        #unit_doc
+        impl<C: ::core::marker::Send + 'static> #name<C> for () {}
     }
 }
 
