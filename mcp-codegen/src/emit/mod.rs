@@ -45,7 +45,7 @@ fn emit_without(
     left_out: &BTreeSet<RustName>,
 ) -> TokenStream {
     let items = items::emit(module, options, left_out);
-    let roles = trait_impls::emit(module);
+    let roles = trait_impls::emit(module, left_out);
     let wire = wire::emit(module, left_out);
     let prelude = prelude(module);
     let overview = overview(module);

@@ -3,6 +3,8 @@
 //! `CapabilityErrorResponse`. Each impl is data (associated types, constants, one-line
 //! accessors, match tables); the behaviour is written once in `mcp_runtime::mrtr`.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -14,8 +16,9 @@ use crate::model::ir::{
     ResponseRole, RustName, Slot, Step, When,
 };
 
-/// Every role's impls.
-pub fn emit(module: &Module) -> TokenStream {
+/// Every role's impls, but for the types `left_out` (defined, with their impls, in the other
+/// revision's module).
+pub fn emit(module: &Module, left_out: &BTreeSet<RustName>) -> TokenStream {
     let input = module.roles.input.as_ref();
     let requests = module
         .roles
@@ -28,6 +31,7 @@ pub fn emit(module: &Module) -> TokenStream {
         .roles
         .error_response
         .as_ref()
+        .filter(|b| !left_out.contains(&b.build.ty))
         .map(|b| error_response(module, b));
     let object_schemas = module
         .roles

@@ -1,6 +1,7 @@
 //! The types two revisions share: the same structure (descriptions aside), every type they
 //! reference shared too, and no protocol role in either revision (a role's trait impls are
-//! written per revision, so a type that plays one stays in each revision's module).
+//! written per revision, so a type that plays one stays in each revision's module), but for
+//! the JSON-RPC error response when both revisions build it alike (its one impl serves both).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -10,6 +11,12 @@ use crate::model::ir::{Module, RustName, TypeDef};
 pub fn shared(a: &Module, b: &Module) -> BTreeSet<RustName> {
     let mut roles = role_subjects(a);
     roles.extend(role_subjects(b));
+    // The same error response built the same way in both: its impl, written once, serves both.
+    if let (Some(x), Some(y)) = (&a.roles.error_response, &b.roles.error_response)
+        && x == y
+    {
+        roles.remove(&x.build.ty);
+    }
     let mut set: BTreeSet<RustName> = a
         .types
         .iter()
