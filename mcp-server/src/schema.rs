@@ -61,6 +61,9 @@ pub trait Schema: Send + Sync + 'static {
     /// 2026-07-28: `tools/call` and `prompts/get` mirror `name`, `resources/read` `uri`).
     const NAMED: &'static [(&'static str, Named)];
 
+    /// The method of `notifications/cancelled` (the generated `CancelledNotification`'s).
+    const CANCELLED: &'static str;
+
     /// The protocol version `meta` declares.
     fn protocol_version(meta: &Self::RequestMeta) -> &str;
     /// The progress token `meta` carries, if any.
@@ -178,7 +181,7 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
     fn change_notification(change: &crate::changes::Change) -> Option<String>;
 
     /// The method of the legacy `notifications/cancelled`.
-    const CANCELLED: &'static str;
+    const LEGACY_CANCELLED: &'static str;
 
     /// The request `message` of `method`, if it is one of the methods the modern revision
     /// removed ([`LegacyOnly`]): read as its legacy type, or why it could not be.
@@ -323,7 +326,7 @@ macro_rules! bind {
                 .ok()
             }
 
-            const CANCELLED: &'static str =
+            const LEGACY_CANCELLED: &'static str =
                 <l::CancelledNotification as ::mcp_runtime::Notification>::METHOD;
 
             fn legacy_only(
@@ -433,6 +436,9 @@ macro_rules! bind {
             type UnsupportedVersionData = m::UnsupportedProtocolVersionErrorErrorData;
             type ProgressToken = m::ProgressToken;
             type LoggingLevel = m::LoggingLevel;
+
+            const CANCELLED: &'static str =
+                <m::CancelledNotification as ::mcp_runtime::Notification>::METHOD;
 
             const NAMED: &'static [(&'static str, $crate::Named)] = {
                 use $crate::Named;

@@ -83,8 +83,6 @@ pub use endpoint::{Answering, Endpoint, Legacy, PRINCIPAL, forward};
 
 /// Lines queued for the writer: a handler that sends faster than the output is read waits.
 const OUT_QUEUE: usize = 64;
-/// The notification that cancels a request in flight.
-const CANCELLED: &str = "notifications/cancelled";
 
 /// What a message is, as the loop read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,6 +182,12 @@ pub trait Handler: Send + Sync + 'static {
         message: Message,
         out: Outgoing,
     ) -> impl Future<Output = Option<String>> + Send;
+
+    /// The method of the notification that cancels a request in flight (the generated
+    /// `CancelledNotification`'s), if the handler's requests may be cancelled; by default none.
+    fn cancel_method(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl<F, Fut> Handler for F
@@ -297,8 +301,8 @@ enum Read {
     Other,
 }
 
-/// What `line` is, from its envelope alone.
-fn classify(line: &[u8]) -> Read {
+/// What `line` is, from its envelope alone (`cancel`: the method of a cancellation).
+fn classify(line: &[u8], cancel: Option<&str>) -> Read {
     let envelope = match probe::read::<Value>(line) {
         Ok(e) => e,
         Err(Unreadable::Syntax(e)) => {
@@ -312,7 +316,7 @@ fn classify(line: &[u8]) -> Read {
         }
     };
     match (envelope.method.as_deref(), envelope.id) {
-        (Some(CANCELLED), None) => Read::Cancel(cancelled_id(line)),
+        (Some(method), None) if Some(method) == cancel => Read::Cancel(cancelled_id(line)),
         (Some(_), None) => Read::Notification,
         (Some(_), Some(Some(id))) => Read::Request(id),
         _ => Read::Other,
@@ -392,7 +396,7 @@ struct Connection<H> {
 impl<H: Handler> Connection<H> {
     /// Serves one line.
     async fn serve_line(&self, line: Vec<u8>) -> Result<(), Closed> {
-        match classify(&line) {
+        match classify(&line, self.handler.cancel_method()) {
             Read::Refuse(text) => self.out.send(text).await,
             Read::Request(id) => self.start(id, line).await,
             Read::Cancel(id) => {

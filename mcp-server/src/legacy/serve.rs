@@ -129,7 +129,7 @@ pub fn start<S: LegacySchema, V: Service<S>>(
             }
             Started::Accepted
         }
-        (Some(m), None) if m == S::CANCELLED => {
+        (Some(m), None) if m == S::LEGACY_CANCELLED => {
             if let Some(request) = message.pointer("/params/requestId") {
                 session.cancel(request);
             }

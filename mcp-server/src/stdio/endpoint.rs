@@ -68,6 +68,10 @@ impl<S: Schema, V: Service<S>> Endpoint<S, V> {
 }
 
 impl<S: Schema, V: Service<S>> Handler for Endpoint<S, V> {
+    fn cancel_method(&self) -> Option<&'static str> {
+        Some(S::CANCELLED)
+    }
+
     async fn handle(&self, message: Message, out: Outgoing) -> Option<String> {
         if let Some(legacy) = &self.legacy
             && let Some(answering) = legacy.serve(&message.line, &out)

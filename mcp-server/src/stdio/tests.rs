@@ -42,9 +42,30 @@ fn response(id: &Value, result: Value) -> String {
     json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string()
 }
 
-/// The test handler (a closure: the blanket implementation of [`Handler`]).
+/// The method of the notification that cancels a request, in these tests.
+const CANCELLED: &str = "notifications/cancelled";
+
+/// A closure handler (the blanket implementation of [`Handler`]) whose requests
+/// [`CANCELLED`] cancels.
+struct Cancellable<H>(H);
+
+impl<H: Handler> Handler for Cancellable<H> {
+    fn handle(
+        &self,
+        message: Message,
+        out: Outgoing,
+    ) -> impl std::future::Future<Output = Option<String>> + Send {
+        self.0.handle(message, out)
+    }
+
+    fn cancel_method(&self) -> Option<&'static str> {
+        Some(CANCELLED)
+    }
+}
+
+/// The test handler.
 fn handler(watch: Arc<Watch>) -> impl Handler {
-    move |message: Message, out: Outgoing| {
+    Cancellable(move |message: Message, out: Outgoing| {
         let watch = Arc::clone(&watch);
         async move {
             let value: Value = serde_json::from_slice(&message.line).ok()?;
@@ -68,7 +89,7 @@ fn handler(watch: Arc<Watch>) -> impl Handler {
             }
             Some(response(&id, json!({"method": value["method"]})))
         }
-    }
+    })
 }
 
 struct Client {
