@@ -6,13 +6,16 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Body;
-use axum::http::{Request, Response, StatusCode};
+use axum::http::{Response, StatusCode};
 use http_body_util::BodyExt as _;
 use mcp_runtime::Respond as _;
 use mcp_server::legacy::{HttpSessions, Initialize, LegacyService, Sessions};
 use mcp_server::{Config, Ctx, Refused, Service};
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
+
+mod support;
+use support::legacy;
 
 /// The modern revision with the module's error code facts, as a generated module's root.
 mod mcp {
@@ -82,23 +85,6 @@ fn app() -> Router {
         "/mcp",
         mcp_server::http::endpoint(server, config, Some(sessions)),
     )
-}
-
-/// A request of a 2025-11-25 client, in session `session` if any.
-fn legacy(method: &str, session: Option<&str>, message: Option<&Value>) -> Request<Body> {
-    let mut request = Request::builder()
-        .method(method)
-        .uri("/mcp")
-        .header("host", "localhost")
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream");
-    if let Some(id) = session {
-        request = request
-            .header("mcp-session-id", id)
-            .header("mcp-protocol-version", "2025-11-25");
-    }
-    let body = message.map_or_else(Body::empty, |m| Body::from(m.to_string()));
-    request.body(body).unwrap()
 }
 
 async fn json_of(response: Response<Body>) -> Value {

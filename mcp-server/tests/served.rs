@@ -13,6 +13,9 @@ use mcp_tests::eras as mcp;
 use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
+mod support;
+use support::modern;
+
 mcp_server::bind!(Mcp = mcp, legacy = mcp::v2025_11_25);
 mcp_server::bind_server!(Mcp = mcp);
 
@@ -46,35 +49,6 @@ fn app() -> axum::Router {
 fn meta() -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {}})
-}
-
-/// A modern POST of `message`, with the routing headers of its method (and `name`).
-fn modern(message: &Value, name: Option<&str>) -> Request<Body> {
-    let method = message["method"].as_str().unwrap();
-    let mut request = Request::post("/mcp")
-        .header("host", "localhost")
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", method);
-    if let Some(name) = name {
-        request = request.header("mcp-name", name);
-    }
-    request.body(Body::from(message.to_string())).unwrap()
-}
-
-/// A legacy POST of `message`, in `session` if any.
-fn legacy(message: &Value, session: Option<&str>) -> Request<Body> {
-    let mut request = Request::post("/mcp")
-        .header("host", "localhost")
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream");
-    if let Some(id) = session {
-        request = request
-            .header("mcp-session-id", id)
-            .header("mcp-protocol-version", "2025-11-25");
-    }
-    request.body(Body::from(message.to_string())).unwrap()
 }
 
 /// The status, the session id if one was given, and the message (the last `data:` of an SSE
@@ -136,7 +110,8 @@ async fn the_same_method_answers_a_legacy_session() {
     let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": "old", "version": "1"}}});
-    let (status, session, opened) = send(&app, legacy(&initialize, None)).await;
+    let (status, session, opened) =
+        send(&app, support::legacy("POST", None, Some(&initialize))).await;
     assert_eq!(status, StatusCode::OK, "{opened}");
     assert_eq!(opened["result"]["serverInfo"]["name"], "greeter");
     assert_eq!(opened["result"]["instructions"], "Say hello.");
@@ -148,7 +123,8 @@ async fn the_same_method_answers_a_legacy_session() {
 
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "greet"}});
-    let (status, _, answer) = send(&app, legacy(&call, Some(&session))).await;
+    let (status, _, answer) =
+        send(&app, support::legacy("POST", Some(&session), Some(&call))).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["result"]["content"][0]["text"], "Hello, anonymous");
     assert!(

@@ -1,0 +1,42 @@
+//! The requests the integration tests send to the HTTP endpoint at `/mcp`, as a client of
+//! each era writes them.
+// Each test file uses what it needs of these.
+#![allow(dead_code)]
+
+use axum::body::Body;
+use axum::http::Request;
+use serde_json::Value;
+
+/// A request of a 2025-11-25 client (`method`: POST, GET or DELETE), in session `session` if
+/// any, with `message` as its body if any.
+pub fn legacy(method: &str, session: Option<&str>, message: Option<&Value>) -> Request<Body> {
+    let mut request = Request::builder()
+        .method(method)
+        .uri("/mcp")
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    if let Some(id) = session {
+        request = request
+            .header("mcp-session-id", id)
+            .header("mcp-protocol-version", "2025-11-25");
+    }
+    let body = message.map_or_else(Body::empty, |m| Body::from(m.to_string()));
+    request.body(body).unwrap()
+}
+
+/// A 2026-07-28 POST of `message`, with the routing headers of its method (and `name`, the
+/// member `Mcp-Name` mirrors).
+pub fn modern(message: &Value, name: Option<&str>) -> Request<Body> {
+    let method = message["method"].as_str().unwrap();
+    let mut request = Request::post("/mcp")
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    if let Some(name) = name {
+        request = request.header("mcp-name", name);
+    }
+    request.body(Body::from(message.to_string())).unwrap()
+}
