@@ -6,7 +6,6 @@
 
 use tokio::sync::watch;
 
-use super::hook::taken_over;
 use super::sessions::Session;
 use crate::LegacySchema;
 use crate::changes::{Change, Feed, Next};
@@ -59,6 +58,15 @@ pub async fn stdio<S: LegacySchema>(session: &Session<S>, mut feed: Feed, out: O
         if let Some(text) = notification(session, &change)
             && out.send(text).await.is_err()
         {
+            return;
+        }
+    }
+}
+
+/// Resolves once `current` names a stream other than `number`, or its session is gone.
+pub async fn taken_over(mut current: watch::Receiver<u64>, number: u64) {
+    while *current.borrow_and_update() == number {
+        if current.changed().await.is_err() {
             return;
         }
     }

@@ -11,7 +11,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::watch;
 
-use super::follow;
+use super::follow::{self, taken_over};
 use super::initialize::{Initialize, initialize};
 use super::route::{Route as Era, route};
 use super::serve::{delete, post, resume};
@@ -73,15 +73,6 @@ pub trait LegacyService<S: LegacySchema>: Service<S> + Initialize<S> {
             if let Some(feed) = feed {
                 follow::stdio(&session, feed, out).await;
             }
-        }
-    }
-}
-
-/// Resolves once `current` names a stream other than `number`, or its session is gone.
-pub async fn taken_over(mut current: watch::Receiver<u64>, number: u64) {
-    while *current.borrow_and_update() == number {
-        if current.changed().await.is_err() {
-            return;
         }
     }
 }
