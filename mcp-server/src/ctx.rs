@@ -25,6 +25,9 @@ pub struct Ctx<S: Schema> {
     pub meta: S::RequestMeta,
     /// Who is asking: the bearer credential if one came, else `anonymous`.
     pub principal: String,
+    /// The era the client speaks: [`Era::Modern`], or [`Era::Legacy`] for a request of a
+    /// 2025-11-25 session (converted, its `_meta` made from the session).
+    pub era: Era,
     /// Where the handler sends its notifications.
     pub notifier: Notifier<S>,
 }

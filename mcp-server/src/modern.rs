@@ -21,6 +21,7 @@
 
 use std::sync::Arc;
 
+use mcp_runtime::era::Era;
 use mcp_runtime::error_code::{
     INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
 };
@@ -156,6 +157,7 @@ pub fn serve<S: Schema, V: Service<S>>(
                 id,
                 meta,
                 principal,
+                era: Era::Modern,
             };
             if is_in(service.extension_methods(), method) {
                 return answered(Arc::clone(service).extension(ctx, method, body));

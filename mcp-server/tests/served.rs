@@ -32,7 +32,7 @@ impl mcp::Server<Ctx<Mcp>> for Greeter {
             let unknown = format!("Unknown tool: {}", params.name);
             return Err(mcp_runtime::RpcError::invalid_params(unknown));
         }
-        let text = format!("Hello, {}", ctx.principal);
+        let text = format!("Hello, {} ({:?})", ctx.principal, ctx.era);
         let content = vec![mcp::TextContent::new(text).into()];
         Ok(mcp::CallToolResult::new(content).into())
     }
@@ -81,7 +81,10 @@ async fn the_implemented_method_answers_a_modern_request() {
     let (status, _, answer) = send(&app(), modern(&call, Some("greet"))).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
     assert_eq!(answer["id"], 1);
-    assert_eq!(answer["result"]["content"][0]["text"], "Hello, anonymous");
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "Hello, anonymous (Modern)"
+    );
     assert_eq!(answer["result"]["resultType"], "complete");
 
     let other = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -126,7 +129,10 @@ async fn the_same_method_answers_a_legacy_session() {
     let (status, _, answer) =
         send(&app, support::legacy("POST", Some(&session), Some(&call))).await;
     assert_eq!(status, StatusCode::OK, "{answer}");
-    assert_eq!(answer["result"]["content"][0]["text"], "Hello, anonymous");
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "Hello, anonymous (Legacy)"
+    );
     assert!(
         answer["result"].get("resultType").is_none(),
         "a 2025-11-25 result: {answer}"
@@ -176,7 +182,7 @@ async fn the_same_server_answers_on_stdio_in_both_eras() {
         "params": {"name": "greet", "_meta": meta()}});
     let modern = ask(call).await;
     assert_eq!(
-        modern["result"]["content"][0]["text"], "Hello, stdio",
+        modern["result"]["content"][0]["text"], "Hello, stdio (Modern)",
         "{modern}"
     );
     let initialize = json!({"jsonrpc": "2.0", "id": 2, "method": "initialize",
@@ -191,7 +197,7 @@ async fn the_same_server_answers_on_stdio_in_both_eras() {
         "params": {"name": "greet"}});
     let legacy = ask(call).await;
     assert_eq!(
-        legacy["result"]["content"][0]["text"], "Hello, stdio",
+        legacy["result"]["content"][0]["text"], "Hello, stdio (Legacy)",
         "{legacy}"
     );
     assert!(legacy["result"].get("resultType").is_none(), "{legacy}");

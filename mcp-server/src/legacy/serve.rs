@@ -14,6 +14,7 @@ use std::sync::Arc;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use mcp_runtime::RpcError;
+use mcp_runtime::era::Era;
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
@@ -255,6 +256,7 @@ async fn serve<S: LegacySchema, V: Service<S>>(
             id: r.id.clone(),
             meta: r.meta.clone(),
             principal: r.session.principal.clone(),
+            era: Era::Legacy,
             notifier: notifier.clone(),
         };
         let request = convert::with_retry(&r.modern, retry);
