@@ -1,7 +1,7 @@
 //! Tools that ask the client for input, written once in the modern style (an
 //! `InputRequiredResult`, completed on the retry): the ones the 2025-11-25 suite calls. A
 //! modern client answers their input requests itself; in a legacy session the bridge
-//! (`legacy/`, `mcp_server::bridge`) sends them to the client as server-to-client requests.
+//! (`mcp_server::legacy`, `mcp_server::bridge`) sends them to the client as server-to-client requests.
 
 use mcp_runtime::error_code::INTERNAL_ERROR;
 use serde_json::{Value, json};

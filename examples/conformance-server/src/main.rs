@@ -1,5 +1,5 @@
 //! An MCP server for revision 2026-07-28 over Streamable HTTP, and for 2025-11-25 clients in
-//! legacy sessions on the same endpoint (`legacy/`), written against the types that
+//! legacy sessions on the same endpoint (`mcp_server::legacy`), written against the types that
 //! `mcp-codegen` generates from the official schemas (see `build.rs`), for the official
 //! conformance suite (`scripts/conformance.sh`).
 //!
@@ -21,7 +21,6 @@ mod asking;
 mod content;
 mod features;
 mod http;
-mod legacy;
 mod mrtr;
 mod rpc;
 mod service;
@@ -61,7 +60,7 @@ pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 /// State shared by all requests. A modern client has no state here: the protocol is
 /// stateless, and what a multi round-trip request needs travels in its sealed `requestState`.
 /// Tasks are the exception the tasks extension makes: the server keeps them, by unguessable
-/// id, for their TTL. Legacy (2025-11-25) clients have their sessions (`legacy/`).
+/// id, for their TTL. Legacy (2025-11-25) clients have their sessions (`mcp_server::legacy`).
 pub struct App {
     pub sealer: Sealer,
     pub tasks: Arc<tasks::store::Store>,
@@ -74,7 +73,7 @@ pub struct App {
     /// The handlers running now (`mcp_server::work`): a response whose client went away leaves none.
     pub running: work::Running,
     /// The legacy (2025-11-25) sessions (`mcp_server::legacy::sessions`).
-    pub sessions: legacy::Sessions,
+    pub sessions: mcp_server::legacy::Sessions<Mcp>,
     /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
     /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
     pub watched_version: std::sync::atomic::AtomicU64,
@@ -168,7 +167,7 @@ pub fn new_app_with(
         sealer,
         tasks: tasks::store::start(task_settings),
         changes: Changes::default(),
-        sessions: legacy::Sessions::new(Arc::clone(&config)),
+        sessions: mcp_server::legacy::Sessions::new(Arc::clone(&config)),
         config,
         running: work::Running::default(),
         watched_version: std::sync::atomic::AtomicU64::new(1),

@@ -1,5 +1,7 @@
 //! This server as an `mcp_server::Service`: its fixtures (`crate::features`, `crate::tasks`)
-//! behind the one trait the transports serve.
+//! behind the one trait the transports serve; and as a `LegacyService`, whose sessions,
+//! streams and bridge are `mcp_server::legacy`'s (this server holds only its session table,
+//! its configuration and its changes).
 
 use std::sync::Arc;
 
@@ -78,5 +80,20 @@ impl mcp_server::legacy::Initialize<Mcp> for App {
 
     fn instructions(&self) -> Option<&str> {
         Some(crate::features::INSTRUCTIONS)
+    }
+}
+
+/// This server's legacy sessions: `mcp_server::legacy` serves them.
+impl mcp_server::legacy::LegacyService<Mcp> for App {
+    fn sessions(&self) -> &mcp_server::legacy::Sessions<Mcp> {
+        &self.sessions
+    }
+
+    fn config(&self) -> &mcp_server::Config {
+        &self.config
+    }
+
+    fn changes(&self) -> Option<&mcp_server::changes::Changes> {
+        Some(&self.changes)
     }
 }
