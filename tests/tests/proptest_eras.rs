@@ -95,7 +95,7 @@ fn every_converted_def_converts_there_and_back_to_the_same_json() {
     // number (scripts/proptest-random.sh) makes other instances.
     if proptest_support::run_seed::run_seed().is_none() && cases() == 16 {
         let counts = (checked, forward, backward);
-        let pinned = (61, Count::new(613, 363), Count::new(856, 120));
+        let pinned = (62, Count::new(629, 363), Count::new(872, 120));
         assert_eq!(counts, pinned, "converted and refused instances each way");
     } else {
         assert!(checked > 0 && forward.converted > 0 && backward.converted > 0);

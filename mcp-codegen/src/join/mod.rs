@@ -32,8 +32,9 @@ pub struct Era<'m> {
 pub struct Join {
     /// The types identical in both, everything they reference included.
     pub shared: BTreeSet<RustName>,
-    /// The other type names both revisions define as a type of their own (not an alias), in
-    /// name order.
+    /// The other type names both revisions define, in name order: as a type of their own in
+    /// at least one of them (a name that is an alias in the other converts to the alias's
+    /// target there, as `ClientResult`, a union in 2025-11-25 and `Result` in 2026-07-28).
     pub pairs: Vec<Pair>,
 }
 
@@ -72,12 +73,12 @@ pub fn join(old: Era<'_>, new: Era<'_>) -> Join {
         .module
         .types
         .iter()
-        .filter(|(name, def)| !shared.contains(*name) && own_type(&def.kind))
-        .filter(|(name, _)| {
+        .filter(|(name, _)| !shared.contains(*name))
+        .filter(|(name, def)| {
             new.module
                 .types
                 .get(*name)
-                .is_some_and(|d| own_type(&d.kind))
+                .is_some_and(|d| own_type(&def.kind) || own_type(&d.kind))
         })
         .map(|(name, _)| name.clone())
         .collect();
