@@ -17,6 +17,7 @@ fn generate_mcp(revisions: &[&str], extensions: &[&str]) {
         .map(|revision| dir.join(revision).join("schema.json"))
         .collect();
     let mut builder = mcp_codegen::Builder::new();
+    builder.client(true);
     for schema in &schemas {
         builder.schema(schema);
     }

@@ -13,7 +13,10 @@ fn main() {
     let schema = dir.join("2026-07-28").join("schema.json");
     let mut sizes = Vec::new();
     let mut keep = |module: &str, g: mcp_codegen::Generated| sizes.push((module.to_owned(), g));
-    keep("mcp", generate(&schema, &out.join("mcp.rs"), "", |b| b));
+    keep(
+        "mcp",
+        generate(&schema, &out.join("mcp.rs"), "", |b| b.client(true)),
+    );
     // The same with `schemars::JsonSchema` derived (the opt-in switch).
     generate(
         &schema,

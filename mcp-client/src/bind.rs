@@ -234,6 +234,8 @@ macro_rules! bind {
                     ReadResourceRequest => ReadResourceResult, no_caching;
                     ListPromptsRequest => ListPromptsResult, no_caching;
                     GetPromptRequest => GetPromptResult, as_is;
+                    ListResourceTemplatesRequest => ListResourceTemplatesResult, no_caching;
+                    CompleteRequest => CompleteResult, as_is;
                 )
             }
 
@@ -362,6 +364,12 @@ macro_rules! __bind_outgoing {
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, ListPromptsRequest => ListPromptsResultResponse, ListPromptsResult;
+            meta: required, name: none, tasks: false, progress: false;
+            |r| $crate::Outcome::Done(r.result));
+        $crate::__outgoing!($b, $m, ListResourceTemplatesRequest => ListResourceTemplatesResultResponse, ListResourceTemplatesResult;
+            meta: required, name: none, tasks: false, progress: false;
+            |r| $crate::Outcome::Done(r.result));
+        $crate::__outgoing!($b, $m, CompleteRequest => CompleteResultResponse, CompleteResult;
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, CallToolRequest => CallToolResultResponse, CallToolResult;

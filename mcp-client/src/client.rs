@@ -34,6 +34,7 @@ use crate::error::{ClientError, read_error};
 use crate::headers;
 use crate::legacy::Link;
 
+mod calls;
 mod legacy_http;
 mod listener;
 mod tasks;
@@ -98,7 +99,7 @@ pub struct Client<B: Binding> {
     /// Whether tool calls ask for progress (a `progressToken` in `_meta`).
     progress: bool,
     /// The mirrored arguments (`x-mcp-header`) of each annotated tool the last
-    /// [`Client::list_tools`] named, for the `Mcp-Param-*` headers of a `tools/call` sent by
+    /// [`Client::list_all_tools`] named, for the `Mcp-Param-*` headers of a `tools/call` sent by
     /// [`Client::call`]. As large as that list, which is bounded.
     mirrored: HashMap<String, Vec<ParamHeader>>,
 }
@@ -479,7 +480,7 @@ impl<B: Binding> Client<B> {
     }
 
     /// Every tool the server lists (following `nextCursor`, at most 20 pages).
-    pub async fn list_tools(&mut self) -> Result<Vec<B::Tool>, ClientError> {
+    pub async fn list_all_tools(&mut self) -> Result<Vec<B::Tool>, ClientError> {
         let mut all = Vec::new();
         let mut cursor = None;
         for _ in 0..MAX_PAGES {
@@ -508,8 +509,8 @@ impl<B: Binding> Client<B> {
     /// configured handler and the request sent again as its generated `retry` builds it, at
     /// most [`Config::with_max_rounds`] times; an answer that is a task is followed until it
     /// ends (see [`Client::follow_task`]). A `tools/call` of a tool that the last
-    /// [`Client::list_tools`] listed with `x-mcp-header` annotations carries its
-    /// `Mcp-Param-*` headers ([`Client::call_tool`] takes the definition itself).
+    /// [`Client::list_all_tools`] listed with `x-mcp-header` annotations carries its
+    /// `Mcp-Param-*` headers ([`Client::call_listed_tool`] takes the definition itself).
     ///
     /// ```no_run
     /// # use mcp_client_test_types::mcp;
@@ -553,7 +554,7 @@ impl<B: Binding> Client<B> {
     /// for. A `HeaderMismatch` answer makes the client list the tools again (the definition
     /// may have changed) and send the call once more with the new definition's headers. An
     /// answer that is a task is followed until it ends (see [`Client::follow_task`]).
-    pub async fn call_tool(
+    pub async fn call_listed_tool(
         &mut self,
         tool: &B::Tool,
         arguments: Map<String, Value>,
@@ -656,7 +657,7 @@ impl<B: Binding> Client<B> {
 
     /// The tool `name` as `tools/list` gives it now.
     async fn listed(&mut self, name: &str) -> Result<B::Tool, ClientError> {
-        self.list_tools()
+        self.list_all_tools()
             .await?
             .into_iter()
             .find(|t| B::tool_name(t) == name)

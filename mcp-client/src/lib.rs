@@ -11,7 +11,7 @@
 //!   answer: the multi round-trip rounds (`input_required`) are answered by the handler given
 //!   in [`Config`], which also answers a legacy server's own requests, and a task is followed
 //!   until it ends;
-//! - [`Client::call_tool`] adds what a tool call needs (the `Mcp-Param-*` headers its schema
+//! - [`Client::call_listed_tool`] adds what a tool call needs (the `Mcp-Param-*` headers its schema
 //!   asks for, the list read again after a `HeaderMismatch`);
 //! - [`stdio`] launches a server process and speaks to it on its stdin and stdout, in either
 //!   era;
@@ -35,8 +35,8 @@
 //! let mut client = mcp_client::Client::new("http://127.0.0.1:8080/mcp", config)?;
 //! let connected = client.connect().await?; // 2026-07-28, or a 2025-11-25 session
 //! println!("{:?} server {:?}", connected.era, connected.server);
-//! for tool in client.list_tools().await? {
-//!     let done = client.call_tool(&tool, serde_json::Map::new()).await?;
+//! for tool in client.list_all_tools().await? {
+//!     let done = client.call_listed_tool(&tool, serde_json::Map::new()).await?;
 //!     println!("{}: {} block(s)", tool.name, done.content.len());
 //! }
 //! let params = mcp::PaginatedRequestParams::new(client.meta());

@@ -3,6 +3,7 @@
 
 mod era;
 mod fixture;
+mod generated;
 mod legacy;
 mod modern;
 mod scripted;

@@ -20,7 +20,7 @@ use crate::passes::lower::{Lowerer, Options};
 use crate::passes::precompile;
 use crate::passes::{cycles, layout, same_shapes, sizes};
 use crate::rules::protocol::Protocol;
-use crate::rules::{markers, overview, roles, service};
+use crate::rules::{client, markers, overview, roles, service};
 
 /// Configures and runs the generator.
 ///
@@ -44,6 +44,7 @@ pub struct Builder {
     json_schema: bool,
     precompile: bool,
     server: bool,
+    client: bool,
     cargo: bool,
 }
 
@@ -67,6 +68,7 @@ impl Builder {
             json_schema: false,
             precompile: false,
             server: false,
+            client: false,
             cargo: std::env::var_os("CARGO").is_some() && std::env::var_os("OUT_DIR").is_some(),
         }
     }
@@ -208,6 +210,16 @@ impl Builder {
     /// implementation over both transports). With two schemas, the newer revision's only.
     pub fn server(&mut self, on: bool) -> &mut Self {
         self.server = on;
+        self
+    }
+
+    /// Whether to write the client trait (default `false`): `Client`, one `async` method per
+    /// request a client sends (`call_tool`, `list_tools`, ...), each taking the request's
+    /// params and ending with its complete result (after any `input_required` rounds), for
+    /// every sender of requests (`mcp_runtime::client::Calls`, which `mcp_client::Client`
+    /// implements). With two schemas, the newer revision's only.
+    pub fn client(&mut self, on: bool) -> &mut Self {
+        self.client = on;
         self
     }
 
@@ -378,6 +390,11 @@ impl Builder {
             true => Some(service::select(&types, &roles, revision, defs_key).map_err(in_schema)?),
             false => None,
         };
+        // client: with `client`, the requests a client sends, a trait method each.
+        let client = match self.client {
+            true => Some(client::select(&types, &roles, defs_key).map_err(in_schema)?),
+            false => None,
+        };
         let module = Module {
             types,
             roles,
@@ -385,6 +402,7 @@ impl Builder {
             overview,
             precompiled,
             service,
+            client,
         };
         let methods = methods_of(&protocol);
         Ok(Lowered {

@@ -58,6 +58,8 @@
 //!     module's docs.
 //! 14. **service** (`service::select`, `rules/service.rs`, takes `Roles`): with
 //!     [`Builder::server`], the requests a server answers, a method each of the service trait.
+//! 15. **client** (`client::select`, `rules/client.rs`, takes `Roles`): with
+//!     [`Builder::client`], the requests a client sends, a method each of the client trait.
 //!
 //! Their values make the IR's `Module`, which `emit/` turns into tokens and `output/` into the
 //! file; with two schemas, `join/` joins the two revisions' IRs before emitting

@@ -29,6 +29,8 @@ OPTIONS:
     --json-schema        Also derive schemars::JsonSchema (needs mcp-runtime's schemars feature).
     --server             Also write the service trait Server<C> (a method per request a
                          client sends) and serve, its dispatch (for mcp-server).
+    --client             Also write the client trait Client (a method per request a client
+                         sends, ending with its complete result; for mcp-client).
     --precompile         Compile the messages' JSON readers with the module
                          (mcp_runtime::Wire), for a module in a crate of its own.
     -h, --help           Print this help.
@@ -76,6 +78,9 @@ fn parse(mut it: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
             }
             "--json-schema" => {
                 args.builder.json_schema(true);
+            }
+            "--client" => {
+                args.builder.client(true);
             }
             "--server" => {
                 args.builder.server(true);

@@ -32,6 +32,8 @@
 //! - [`prelude`]: the traits whose methods the generated types offer, to import with `*`.
 //! - [`service`]: what the generated service trait (`server(true)`) calls: a request's answer
 //!   from its method's return, and the default answer of a method not implemented.
+//! - [`client`]: what the generated client trait (`client(true)`) calls: a sender of
+//!   requests ([`client::Calls`]) and what each call ends with ([`client::Call`]).
 //!
 //! What handlers use with the generated types, whatever carries them:
 //!
@@ -80,6 +82,7 @@
 extern crate self as mcp_runtime;
 
 pub mod capability;
+pub mod client;
 mod de;
 pub mod era;
 pub mod error_code;

@@ -148,7 +148,7 @@ async fn echo_schemas(s: &mut Client, tools: &[mcp::Tool]) -> Result<usize, Clie
         let schema = serde_json::to_value(&tool.input_schema)
             .map_err(|e| ClientError::Protocol(format!("writing {:?}'s schema: {e}", tool.name)))?;
         let args = serde_json::Map::from_iter([("schema".to_owned(), schema)]);
-        if let Err(e) = s.call_tool(echo, args).await {
+        if let Err(e) = s.call_listed_tool(echo, args).await {
             failed += 1;
             eprintln!("tools/call {SCHEMA_ECHO:?} for {:?} failed: {e}", tool.name);
         }
@@ -207,7 +207,7 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
     let mut failed = 0;
     let caps = &connected.capabilities;
     if caps.tools.is_some() {
-        let tools = s.list_tools().await?;
+        let tools = s.list_all_tools().await?;
         eprintln!("{} tool(s)", tools.len());
         if scenario == "json-schema-ref-no-deref" {
             // Listing is the point: a `$ref` in a schema is data, never a URL to fetch.
@@ -249,7 +249,7 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
                     .collect(),
             };
         for (tool, args) in calls {
-            match s.call_tool(&tool, args).await {
+            match s.call_listed_tool(&tool, args).await {
                 Ok(r) => eprintln!(
                     "tools/call {:?}: {} content block(s){}{}",
                     tool.name,

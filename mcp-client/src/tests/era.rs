@@ -64,7 +64,7 @@ async fn connect_and_list(script: Script) -> (Era, Vec<Seen>) {
     let mut session = client(&url);
     let connected = session.connect().await.unwrap();
     assert!(connected.capabilities.tools.is_some());
-    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    assert_eq!(session.list_all_tools().await.unwrap().len(), 1);
     session.close().await;
     let seen = log.lock().unwrap().clone();
     (connected.era, seen)
@@ -173,7 +173,7 @@ async fn a_legacy_servers_request_is_answered_by_the_input_handlers() {
     let (mut session, log) = legacy_session(asks_on_the_stream).await;
     let tool = serde_json::from_value(json!({"name": "t", "inputSchema": {"type": "object"}}));
     let done = session
-        .call_tool(&tool.unwrap(), serde_json::Map::new())
+        .call_listed_tool(&tool.unwrap(), serde_json::Map::new())
         .await
         .unwrap();
     assert_eq!(done.content.len(), 1);
@@ -212,7 +212,7 @@ async fn an_answer_that_contradicts_the_modern_era_makes_the_client_probe_again(
     let (url, log) = serve(turns_legacy).await;
     let mut session = client(&url);
     assert_eq!(session.connect().await.unwrap().era, Era::Modern);
-    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    assert_eq!(session.list_all_tools().await.unwrap().len(), 1);
     let seen = log.lock().unwrap().clone();
     assert_eq!(
         methods(&seen),
@@ -241,7 +241,7 @@ fn forgets_the_session(seen: &Seen, earlier: &[Seen]) -> Answer {
 #[tokio::test]
 async fn a_session_the_server_ended_is_opened_again() {
     let (mut session, log) = legacy_session(forgets_the_session).await;
-    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    assert_eq!(session.list_all_tools().await.unwrap().len(), 1);
     let seen = log.lock().unwrap().clone();
     assert_eq!(
         methods(&seen),
@@ -357,7 +357,7 @@ fn holds_the_get_streams_head(seen: &Seen, earlier: &[Seen]) -> Answer {
 #[tokio::test]
 async fn no_request_of_the_session_waits_for_the_get_streams_answer() {
     let (mut session, log) = legacy_session(holds_the_get_streams_head).await;
-    assert_eq!(session.list_tools().await.unwrap().len(), 1);
+    assert_eq!(session.list_all_tools().await.unwrap().len(), 1);
     // A client that waited for the stream's head until it came would have given the stream
     // up (after its idle timeout) before sending `tools/list`, and never read the question
     // on it; this one waited a short time, then sent `tools/list` while still reading.
@@ -478,7 +478,7 @@ async fn a_second_client_of_a_legacy_origin_opens_its_session_without_probing() 
     let before = log.lock().unwrap().len();
     let mut second = client(&url);
     assert_eq!(second.connect().await.unwrap().era, Era::Legacy);
-    assert_eq!(second.list_tools().await.unwrap().len(), 1);
+    assert_eq!(second.list_all_tools().await.unwrap().len(), 1);
     second.close().await;
     let seen = log.lock().unwrap().clone();
     assert_eq!(
@@ -514,7 +514,7 @@ async fn a_legacy_origin_that_refuses_initialize_is_probed_again() {
     let before = log.lock().unwrap().len();
     let mut second = client(&url);
     assert_eq!(second.connect().await.unwrap().era, Era::Modern);
-    assert_eq!(second.list_tools().await.unwrap().len(), 1);
+    assert_eq!(second.list_all_tools().await.unwrap().len(), 1);
     let seen = log.lock().unwrap().clone();
     assert_eq!(
         methods(&seen[before..]),

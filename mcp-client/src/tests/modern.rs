@@ -56,7 +56,7 @@ async fn after_a_header_mismatch_the_client_lists_again_and_retries_once() {
     let mut session = client(&url);
     let stale: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     let done = session
-        .call_tool(&stale, args(json!({"region": "eu"})))
+        .call_listed_tool(&stale, args(json!({"region": "eu"})))
         .await
         .unwrap();
     assert_eq!(done.content.len(), 1);
@@ -87,7 +87,7 @@ async fn a_second_header_mismatch_is_an_error() {
     let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(true)).unwrap();
     let e = session
-        .call_tool(&tool, args(json!({"region": "eu"})))
+        .call_listed_tool(&tool, args(json!({"region": "eu"})))
         .await
         .unwrap_err();
     assert!(e.to_string().contains("-32020"), "{e}");
@@ -118,11 +118,16 @@ async fn a_long_call_lives_while_its_stream_does() {
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     let (url, _) = serve(slow_but_alive).await;
     let mut session = Client::new(&url, config().with_idle_timeout(idle)).unwrap();
-    let done = session.call_tool(&tool, args(json!({}))).await;
+    let done = session.call_listed_tool(&tool, args(json!({}))).await;
     assert!(done.is_ok(), "{done:?}");
     let (url, _) = serve(silent).await;
     let mut session = Client::new(&url, config().with_idle_timeout(idle)).unwrap();
-    assert!(session.call_tool(&tool, args(json!({}))).await.is_err());
+    assert!(
+        session
+            .call_listed_tool(&tool, args(json!({})))
+            .await
+            .is_err()
+    );
 }
 
 /// Answers `server/discover` (tools offered), `tools/list` (one tool) and `tools/call`.
@@ -156,9 +161,9 @@ async fn requests_keep_the_generated_member_order() {
     let (url, log) = serve(discover_list_call).await;
     let mut session = client(&url);
     session.discover().await.unwrap();
-    let tools = session.list_tools().await.unwrap();
+    let tools = session.list_all_tools().await.unwrap();
     session
-        .call_tool(&tools[0], args(json!({"region": "eu"})))
+        .call_listed_tool(&tools[0], args(json!({"region": "eu"})))
         .await
         .unwrap();
     let log = log.lock().unwrap();
@@ -197,9 +202,15 @@ async fn a_session_that_asks_for_progress_sends_a_token_per_call() {
     let (url, log) = serve(with_progress).await;
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
     let mut session = client(&url);
-    session.call_tool(&tool, args(json!({}))).await.unwrap();
+    session
+        .call_listed_tool(&tool, args(json!({})))
+        .await
+        .unwrap();
     session.ask_for_progress();
-    let done = session.call_tool(&tool, args(json!({}))).await.unwrap();
+    let done = session
+        .call_listed_tool(&tool, args(json!({})))
+        .await
+        .unwrap();
     assert_eq!(done.content.len(), 1);
     let log = log.lock().unwrap();
     let meta = |i: usize| &log[i].body["params"]["_meta"];
@@ -268,7 +279,10 @@ async fn a_task_is_polled_at_its_interval_and_its_input_answered_once() {
     let (url, log) = serve(task_with_input).await;
     let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
-    let done = session.call_tool(&tool, args(json!({}))).await.unwrap();
+    let done = session
+        .call_listed_tool(&tool, args(json!({})))
+        .await
+        .unwrap();
     let mcp::ContentBlock::TextContent(t) = &done.content[0] else {
         panic!("{done:?}")
     };
@@ -325,7 +339,7 @@ async fn a_failed_task_is_its_json_rpc_error() {
     let (url, _) = serve(failing_task).await;
     let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
-    match session.call_tool(&tool, args(json!({}))).await {
+    match session.call_listed_tool(&tool, args(json!({}))).await {
         Err(crate::ClientError::Rpc(e)) => {
             assert_eq!((e.code, e.message.as_str()), (-32603, "backend gone"));
         }
@@ -371,7 +385,10 @@ async fn a_task_that_outlives_its_ttl_is_given_up_and_cancelled() {
     let (url, log) = serve(endless_task).await;
     let mut session = client(&url);
     let tool: mcp::Tool = serde_json::from_value(region_tool(false)).unwrap();
-    let e = session.call_tool(&tool, args(json!({}))).await.unwrap_err();
+    let e = session
+        .call_listed_tool(&tool, args(json!({})))
+        .await
+        .unwrap_err();
     assert!(e.to_string().contains("did not end within 300 ms"), "{e}");
     let log = log.lock().unwrap();
     let last = log.last().unwrap();
@@ -411,11 +428,14 @@ async fn a_response_larger_than_the_bound_is_refused_json_or_sse() {
         }
         // Within the bound: read.
         let mut session = Client::new(&url, within).unwrap();
-        let done = session.call_tool(&tool, args(json!({}))).await;
+        let done = session.call_listed_tool(&tool, args(json!({}))).await;
         assert!(done.is_ok(), "sse {sse}: {done:?}");
         // Over it: refused, saying which bound.
         let mut session = Client::new(&url, over).unwrap();
-        let refused = session.call_tool(&tool, args(json!({}))).await.unwrap_err();
+        let refused = session
+            .call_listed_tool(&tool, args(json!({})))
+            .await
+            .unwrap_err();
         let crate::ClientError::Http(message) = &refused else {
             panic!("sse {sse}: {refused:?}");
         };
@@ -437,7 +457,7 @@ async fn a_typed_tool_call_carries_the_headers_of_the_listed_tool() {
     // Before any tools/list the client knows no annotation: no header, refused.
     let first = params(&session);
     assert!(session.call::<mcp::CallToolRequest>(first).await.is_err());
-    session.list_tools().await.unwrap();
+    session.list_all_tools().await.unwrap();
     let second = params(&session);
     let done = session.call::<mcp::CallToolRequest>(second).await.unwrap();
     assert_eq!(done.content.len(), 1);

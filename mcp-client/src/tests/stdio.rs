@@ -259,9 +259,9 @@ async fn the_configured_log_gets_a_line_for_what_the_client_does() {
     let logged = config().with_log(move |line| kept.lock().unwrap().push(line.to_string()));
     let (mut client, _) = pipe_with(|s| legacy(s, true), logged);
     client.connect().await.unwrap();
-    let tools = client.list_tools().await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
     client
-        .call_tool(&tools[0], Default::default())
+        .call_listed_tool(&tools[0], Default::default())
         .await
         .unwrap();
     client.close().await;
@@ -311,9 +311,9 @@ async fn a_spawned_modern_server_is_spoken_to_on_its_stdio_and_exits_when_closed
 
 /// Calls the fixture's one tool, which greets the name its elicitation is answered with.
 async fn greet(client: &mut Client<Mcp>) {
-    let tools = client.list_tools().await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
     let done = client
-        .call_tool(&tools[0], Default::default())
+        .call_listed_tool(&tools[0], Default::default())
         .await
         .unwrap();
     assert_eq!(first_text(&done), "Hello, Ada!");

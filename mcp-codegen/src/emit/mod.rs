@@ -6,6 +6,7 @@
 //! (de)serialization logic lives in the derives of `mcp-runtime`, the protocol behaviour in its
 //! generic functions; this stage writes declarations, derive attributes and trait impls.
 
+mod client;
 mod construct;
 mod items;
 mod prose;
@@ -51,6 +52,7 @@ fn emit_without(
     let overview = overview(module);
     let raw_json = raw_json_check(module);
     let service = service::emit(module);
+    let client = client::emit(module);
     quote! {
         #overview
         #raw_json
@@ -58,6 +60,7 @@ fn emit_without(
         #roles
         #wire
         #service
+        #client
         #prelude
     }
 }
@@ -130,6 +133,7 @@ fn prelude(module: &Module) -> TokenStream {
             left_out.join(", ")
         )
     };
+    let client = client::prelude_line(module);
     quote! {
         #[doc = #doc]
         // In a binary crate the re-exports a program does not use are unused imports.
@@ -137,6 +141,7 @@ fn prelude(module: &Module) -> TokenStream {
         pub mod #name {
             pub use super::{#(#types),*};
             pub use ::mcp_runtime::prelude::*;
+            #client
         }
     }
 }

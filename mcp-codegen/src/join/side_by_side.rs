@@ -46,8 +46,10 @@ pub fn generate(
     let (new, old) = (lowered.remove(1), lowered.remove(0));
     let (old_rev, mut old_l, old_path) = old;
     let (new_rev, mut new_l, new_path) = new;
-    // A server serves the newer revision's requests; the older's reach it converted.
+    // A server serves, and a client sends, the newer revision's requests; the older's are
+    // converted.
     old_l.module.service = None;
+    old_l.module.client = None;
     let joined = join::join(
         Era {
             revision: &old_rev,

@@ -54,6 +54,32 @@ pub struct Module {
     /// The requests a server answers, as a service trait; `None` unless asked for (see
     /// `rules/service.rs`).
     pub service: Option<ServiceRole>,
+    /// The requests a client sends, as a client trait; `None` unless asked for (see
+    /// `rules/client.rs`).
+    pub client: Option<ClientRole>,
+}
+
+/// A client trait: one method per request a client sends, each ending with the request's
+/// complete result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientRole {
+    /// The trait's name.
+    pub name: RustName,
+    /// One method per request, in the union's order.
+    pub methods: Vec<ClientMethod>,
+}
+
+/// One method of a client trait.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClientMethod {
+    /// The method's name (`call_tool`).
+    pub name: RustName,
+    /// The request type.
+    pub request: RustName,
+    /// The type of its parameters (`()` when it has none).
+    pub params: Ty,
+    /// What a call ends with: the complete result.
+    pub done: Ty,
 }
 
 /// A service trait: one method per request a server answers, and the function that

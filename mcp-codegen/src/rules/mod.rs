@@ -4,8 +4,10 @@
 //! round-trip types ([`roles`]) with the JSON-RPC error responses ([`jsonrpc_errors`]) and
 //! object schemas ([`object_schemas`]) they name, the extensions' marker types
 //! ([`markers`]), the generated module's overview ([`overview`]), and with
-//! `Builder::server` the service trait's methods ([`service`]).
+//! `Builder::server` the service trait's methods ([`service`]), with `Builder::client` the
+//! client trait's ([`client`]).
 
+pub mod client;
 pub mod jsonrpc_errors;
 pub mod markers;
 pub mod object_schemas;

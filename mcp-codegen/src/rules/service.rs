@@ -24,52 +24,95 @@ pub fn select(
     revision: Option<&str>,
     defs_key: &str,
 ) -> Result<ServiceRole, SchemaError> {
-    let pointer = format!("/{defs_key}/{CLIENT_REQUESTS}");
-    let refused = |why: &str| SchemaError::new(pointer.clone(), format!("no service trait: {why}"));
-    let requests = RustName::of_def(&SchemaName::new(CLIENT_REQUESTS));
-    let union = match types.get(&requests).map(|def| &def.kind) {
-        Some(Kind::Union(union)) if matches!(union.mode, UnionMode::Tag(_)) => union,
-        _ => {
-            return Err(refused(
-                "not a union of requests told apart by their method",
-            ));
-        }
-    };
+    let requests = client_requests(types, roles, defs_key, "no service trait")?;
     let revision = revision.ok_or_else(|| {
-        refused("the schema's revision is not known (name it with Builder::revision)")
+        requests.refused("the schema's revision is not known (name it with Builder::revision)")
     })?;
-    let (mut methods, mut unanswered) = (Vec::new(), Vec::new());
+    Ok(ServiceRole {
+        name: RustName::pascal("Server"),
+        revision_const: RustName::constant("REVISION"),
+        revision: revision.to_owned(),
+        dispatch: RustName::field("serve"),
+        methods: requests
+            .answered
+            .iter()
+            .map(|(v, role)| method(v.clone(), role))
+            .collect(),
+        unanswered: requests.unanswered,
+        requests: requests.union,
+    })
+}
+
+/// The variants of the schema's union of client requests, split by whether their response
+/// is built from the request (`answered`, with the request's role) or not.
+pub struct ClientRequests<'a> {
+    /// The union's Rust name.
+    pub union: RustName,
+    /// Its pointer, where a refusal points.
+    pointer: String,
+    /// What a refusal starts with.
+    refusal: &'static str,
+    /// The variants whose response is built from the request, in the union's order.
+    pub answered: Vec<(RustName, &'a RequestRole)>,
+    /// The others, each with its request's method.
+    pub unanswered: Vec<(RustName, String)>,
+}
+
+impl ClientRequests<'_> {
+    /// An error at the union's pointer: `why` there is no trait.
+    pub fn refused(&self, why: &str) -> SchemaError {
+        SchemaError::new(self.pointer.clone(), format!("{}: {why}", self.refusal))
+    }
+}
+
+/// The client requests of `types` (whose roles are `roles`, definitions under `defs_key`): an
+/// error starting `refusal`, at the union's pointer, when the schema has no union of client
+/// requests read by their method.
+pub fn client_requests<'a>(
+    types: &Types,
+    roles: &'a Roles,
+    defs_key: &str,
+    refusal: &'static str,
+) -> Result<ClientRequests<'a>, SchemaError> {
+    let mut found = ClientRequests {
+        union: RustName::of_def(&SchemaName::new(CLIENT_REQUESTS)),
+        pointer: format!("/{defs_key}/{CLIENT_REQUESTS}"),
+        refusal,
+        answered: Vec::new(),
+        unanswered: Vec::new(),
+    };
+    let union = match types.get(&found.union).map(|def| &def.kind) {
+        Some(Kind::Union(union)) if matches!(union.mode, UnionMode::Tag(_)) => union,
+        _ => return Err(found.refused("not a union of requests told apart by their method")),
+    };
     for variant in &union.variants {
         let (Ty::Named(request), Select::Tag { value, .. }) = (&variant.ty, &variant.select) else {
             continue;
         };
         match roles.requests.iter().find(|r| &r.ty == request) {
             Some(role) if role.response.is_some() => {
-                methods.push(method(variant.name.clone(), role));
+                found.answered.push((variant.name.clone(), role));
             }
-            _ => unanswered.push((variant.name.clone(), value.clone())),
+            _ => found.unanswered.push((variant.name.clone(), value.clone())),
         }
     }
-    Ok(ServiceRole {
-        name: RustName::pascal("Server"),
-        revision_const: RustName::constant("REVISION"),
-        revision: revision.to_owned(),
-        dispatch: RustName::field("serve"),
-        requests,
-        methods,
-        unanswered,
-    })
+    Ok(found)
 }
 
 /// The method that answers requests of `role`, held by union variant `variant`.
 fn method(variant: RustName, role: &RequestRole) -> ServiceMethod {
-    let request = role.ty.unraw();
-    let stem = request.strip_suffix(REQUEST_SUFFIX).unwrap_or(request);
     ServiceMethod {
-        name: RustName::field(stem),
+        name: method_name(role),
         variant,
         request: role.ty.clone(),
         method: role.method.clone(),
         params: role.params.clone(),
     }
+}
+
+/// The name of the method that sends or answers requests of `role` (`CallToolRequest`:
+/// `call_tool`).
+pub fn method_name(role: &RequestRole) -> RustName {
+    let request = role.ty.unraw();
+    RustName::field(request.strip_suffix(REQUEST_SUFFIX).unwrap_or(request))
 }
