@@ -640,4 +640,4 @@ mod facts;
 mod tests;
 
 pub use convert::{Direction, EraError, convert, widen};
-pub use facts::{Carried, ErrorCodeFact, MessageKind, MethodFact, Replacement};
+pub use facts::{Carried, ErrorCodeFact, MessageKind, MethodFact, RESOURCE_NOT_FOUND, Replacement};

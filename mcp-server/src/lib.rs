@@ -18,7 +18,9 @@
 //!   for a `subscriptions/listen` stream and an extension's methods; a handler gets its
 //!   request's [`Ctx`] and sends progress and log messages through its [`Notifier`];
 //! - [`tools`]: a router of tools, each a plain function whose arguments are a struct
-//!   deriving `schemars::JsonSchema`;
+//!   deriving `schemars::JsonSchema`; [`prompts`] and [`resources`] the same for prompts
+//!   (arguments a struct of strings) and resources (by URI, or by a URI template whose
+//!   variables [`uri_template`] matches);
 //! - [`served`]: a server written as the generated service trait (`Builder::server`), served
 //!   over both transports and eras with [`bind_server!`];
 //! - [`http`]: the Streamable HTTP endpoint of a [`Service`] ([`http::endpoint`]), an axum
@@ -74,7 +76,10 @@ pub mod legacy;
 pub mod modern;
 pub mod options;
 pub mod probe;
+pub mod prompts;
 mod refused;
+pub mod resources;
+mod routers;
 mod schema;
 pub mod served;
 mod service;
@@ -86,6 +91,7 @@ pub mod tasks;
 #[cfg(test)]
 mod test_support;
 pub mod tools;
+pub mod uri_template;
 pub mod work;
 
 pub use accept::serve;

@@ -37,12 +37,22 @@ use std::sync::Arc;
 
 use crate::legacy::{HttpSessions, Initialize, LegacyService, Sessions, StdioSession};
 use crate::options::Transport;
+use crate::prompts::PromptTypes;
+use crate::prompts::Prompts;
+use crate::resources::ResourceTypes;
+use crate::resources::Resources;
 use crate::tools::{ToolTypes, Tools};
+
+/// A generated module bound for the routers of [`Served`]: tools, prompts and resources
+/// (implemented by [`bind_server!`](crate::bind_server)).
+pub trait Routed: ToolTypes + PromptTypes + ResourceTypes {}
+
+impl<S: ToolTypes + PromptTypes + ResourceTypes> Routed for S {}
 use crate::{Config, Ctx, Service, work};
 
 /// A server `T` (an implementation of the generated service trait) with what the transports
 /// need besides its methods.
-pub struct Served<S: ToolTypes, T> {
+pub struct Served<S: Routed, T> {
     /// The server's methods.
     pub server: T,
     info: S::Implementation,
@@ -53,9 +63,11 @@ pub struct Served<S: ToolTypes, T> {
     sessions: Sessions<S>,
     running: work::Running,
     tools: Option<Tools<S, Ctx<S>>>,
+    prompts: Option<Prompts<S, Ctx<S>>>,
+    resources: Option<Resources<S, Ctx<S>>>,
 }
 
-impl<S: ToolTypes, T> Served<S, T> {
+impl<S: Routed, T> Served<S, T> {
     /// `server`, named `info`, offering `capabilities` (told to legacy clients at
     /// `initialize`), with [`Config::default`]'s bounds, speaking the generated module's
     /// revision.
@@ -71,6 +83,8 @@ impl<S: ToolTypes, T> Served<S, T> {
             config,
             running: work::Running::default(),
             tools: None,
+            prompts: None,
+            resources: None,
         }
     }
 
@@ -94,6 +108,35 @@ impl<S: ToolTypes, T> Served<S, T> {
     /// Its tools, if it has a router of them.
     pub fn tool_router(&self) -> Option<&Tools<S, Ctx<S>>> {
         self.tools.as_ref()
+    }
+
+    /// The same server with `prompts` answering `prompts/list` and `prompts/get` (its own
+    /// methods for them are then not called), advertising the `prompts` capability.
+    #[must_use]
+    pub fn prompts(mut self, prompts: Prompts<S, Ctx<S>>) -> Self {
+        S::advertise_prompts(&mut self.capabilities);
+        self.prompts = Some(prompts);
+        self
+    }
+
+    /// Its prompts, if it has a router of them.
+    pub fn prompt_router(&self) -> Option<&Prompts<S, Ctx<S>>> {
+        self.prompts.as_ref()
+    }
+
+    /// The same server with `resources` answering `resources/list`,
+    /// `resources/templates/list` and `resources/read` (its own methods for them are then not
+    /// called), advertising the `resources` capability.
+    #[must_use]
+    pub fn resources(mut self, resources: Resources<S, Ctx<S>>) -> Self {
+        S::advertise_resources(&mut self.capabilities);
+        self.resources = Some(resources);
+        self
+    }
+
+    /// Its resources, if it has a router of them.
+    pub fn resource_router(&self) -> Option<&Resources<S, Ctx<S>>> {
+        self.resources.as_ref()
     }
 
     /// The same server, telling clients `instructions`.
@@ -146,7 +189,7 @@ impl<S: ToolTypes, T> Served<S, T> {
 
 impl<S, T> Initialize<S> for Served<S, T>
 where
-    S: ToolTypes<ServerCapabilities: Clone>,
+    S: Routed<ServerCapabilities: Clone>,
 {
     fn capabilities(&self) -> S::ServerCapabilities {
         self.capabilities.clone()
@@ -163,7 +206,7 @@ where
 
 impl<S, T> LegacyService<S> for Served<S, T>
 where
-    S: ToolTypes<ServerCapabilities: Clone>,
+    S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
     fn sessions(&self) -> &Sessions<S> {
@@ -181,7 +224,7 @@ pub const DISCOVER_TTL_MS: u64 = 300_000;
 /// `served` at `/mcp` over Streamable HTTP, modern requests and legacy sessions alike.
 pub fn router<S, T>(served: Arc<Served<S, T>>) -> axum::Router
 where
-    S: ToolTypes<ServerCapabilities: Clone>,
+    S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
     let config = Arc::clone(&served.config);
@@ -192,7 +235,7 @@ where
 /// `served` on one stdio connection, with the process's legacy session.
 pub fn stdio_endpoint<S, T>(served: Arc<Served<S, T>>) -> crate::stdio::Endpoint<S, Served<S, T>>
 where
-    S: ToolTypes<ServerCapabilities: Clone>,
+    S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
     let session = StdioSession::new(Arc::clone(&served));
@@ -204,7 +247,7 @@ where
 /// until the input ends. The line "listening on http://…/mcp" goes to standard error.
 pub async fn run<S, T>(served: Served<S, T>, transport: Transport) -> std::io::Result<()>
 where
-    S: ToolTypes<ServerCapabilities: Clone>,
+    S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
     let served = Arc::new(served);
@@ -252,6 +295,43 @@ macro_rules! bind_server {
                             let listed = ::core::result::Result::Ok(tools.list().into());
                             return ::mcp_runtime::service::answer::<m::ListToolsRequest>(r, listed)
                                 .map_err(refused);
+                        }
+                        _ => {}
+                    }
+                }
+                if let ::core::option::Option::Some(prompts) = self.prompt_router() {
+                    match &request {
+                        m::ClientRequest::GetPromptRequest(r) => {
+                            let answer = prompts.get(ctx, &r.params).await;
+                            return ::mcp_runtime::service::answer::<m::GetPromptRequest>(r, answer)
+                                .map_err(refused);
+                        }
+                        m::ClientRequest::ListPromptsRequest(r) => {
+                            let listed = ::core::result::Result::Ok(prompts.list().into());
+                            return ::mcp_runtime::service::answer::<m::ListPromptsRequest>(r, listed)
+                                .map_err(refused);
+                        }
+                        _ => {}
+                    }
+                }
+                if let ::core::option::Option::Some(resources) = self.resource_router() {
+                    match &request {
+                        m::ClientRequest::ReadResourceRequest(r) => {
+                            let answer = resources.read(ctx, &r.params).await;
+                            return ::mcp_runtime::service::answer::<m::ReadResourceRequest>(r, answer)
+                                .map_err(refused);
+                        }
+                        m::ClientRequest::ListResourcesRequest(r) => {
+                            let listed = ::core::result::Result::Ok(resources.list().into());
+                            return ::mcp_runtime::service::answer::<m::ListResourcesRequest>(r, listed)
+                                .map_err(refused);
+                        }
+                        m::ClientRequest::ListResourceTemplatesRequest(r) => {
+                            let listed = ::core::result::Result::Ok(resources.list_templates().into());
+                            return ::mcp_runtime::service::answer::<m::ListResourceTemplatesRequest>(
+                                r, listed,
+                            )
+                            .map_err(refused);
                         }
                         _ => {}
                     }
@@ -357,6 +437,155 @@ macro_rules! bind_server {
 
             impl $crate::tools::ToolOutput<$name> for m::CallToolOutcome {
                 fn into_outcome(self) -> m::CallToolOutcome {
+                    self
+                }
+            }
+
+            impl $crate::prompts::PromptTypes for $name {
+                type Prompt = m::Prompt;
+                type GetParams = m::GetPromptRequestParams;
+                type GetOutcome = m::GetPromptOutcome;
+                type ListResult = m::ListPromptsResult;
+
+                fn prompt(
+                    name: &str,
+                    description: &str,
+                    arguments: ::serde_json::Value,
+                ) -> ::core::result::Result<m::Prompt, ::std::string::String> {
+                    let prompt = ::serde_json::json!({
+                        "name": name,
+                        "description": description,
+                        "arguments": arguments,
+                    });
+                    ::serde_json::from_value(prompt).map_err(|e| e.to_string())
+                }
+
+                fn prompt_name(params: &m::GetPromptRequestParams) -> &str {
+                    &params.name
+                }
+
+                fn arguments(
+                    params: &m::GetPromptRequestParams,
+                ) -> ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+                    let given = params.arguments.iter().flatten();
+                    given.map(|(k, v)| (k.clone(), ::serde_json::Value::String(v.clone()))).collect()
+                }
+
+                fn text_outcome(text: ::std::string::String) -> m::GetPromptOutcome {
+                    let message = m::PromptMessage::new(m::TextContent::new(text), m::Role::User);
+                    m::GetPromptResult::new(::std::vec![message]).into()
+                }
+
+                fn list_result(prompts: ::std::vec::Vec<m::Prompt>) -> m::ListPromptsResult {
+                    m::ListPromptsResult::new(
+                        m::CacheScope::Public,
+                        prompts,
+                        $crate::served::DISCOVER_TTL_MS,
+                    )
+                }
+
+                fn advertise_prompts(capabilities: &mut m::ServerCapabilities) {
+                    capabilities.prompts.get_or_insert_with(::core::default::Default::default);
+                }
+            }
+
+            impl $crate::prompts::PromptOutput<$name> for m::GetPromptResult {
+                fn into_outcome(self) -> m::GetPromptOutcome {
+                    self.into()
+                }
+            }
+
+            impl $crate::prompts::PromptOutput<$name> for m::GetPromptOutcome {
+                fn into_outcome(self) -> m::GetPromptOutcome {
+                    self
+                }
+            }
+
+            impl $crate::resources::ResourceTypes for $name {
+                type Resource = m::Resource;
+                type Template = m::ResourceTemplate;
+                type ReadParams = m::ReadResourceRequestParams;
+                type ReadOutcome = m::ReadResourceOutcome;
+                type ListResult = m::ListResourcesResult;
+                type TemplatesResult = m::ListResourceTemplatesResult;
+
+                fn resource(
+                    entry: &$crate::resources::Entry,
+                ) -> ::core::result::Result<m::Resource, ::std::string::String> {
+                    let resource = ::serde_json::json!({
+                        "uri": entry.uri,
+                        "name": entry.name,
+                        "description": entry.description,
+                        "mimeType": entry.mime_type,
+                    });
+                    ::serde_json::from_value(resource).map_err(|e| e.to_string())
+                }
+
+                fn template(
+                    entry: &$crate::resources::Entry,
+                ) -> ::core::result::Result<m::ResourceTemplate, ::std::string::String> {
+                    let template = ::serde_json::json!({
+                        "uriTemplate": entry.uri,
+                        "name": entry.name,
+                        "description": entry.description,
+                        "mimeType": entry.mime_type,
+                    });
+                    ::serde_json::from_value(template).map_err(|e| e.to_string())
+                }
+
+                fn uri(params: &m::ReadResourceRequestParams) -> &str {
+                    &params.uri
+                }
+
+                fn text_outcome(
+                    uri: &str,
+                    mime_type: ::core::option::Option<&str>,
+                    text: ::std::string::String,
+                ) -> m::ReadResourceOutcome {
+                    let mut contents = m::TextResourceContents::new(text, uri);
+                    contents.mime_type = mime_type.map(::std::borrow::ToOwned::to_owned);
+                    m::ReadResourceResult::new(::std::vec![contents.into()]).into()
+                }
+
+                fn list_result(resources: ::std::vec::Vec<m::Resource>) -> m::ListResourcesResult {
+                    m::ListResourcesResult::new(
+                        m::CacheScope::Public,
+                        resources,
+                        $crate::served::DISCOVER_TTL_MS,
+                    )
+                }
+
+                fn templates_result(
+                    templates: ::std::vec::Vec<m::ResourceTemplate>,
+                ) -> m::ListResourceTemplatesResult {
+                    m::ListResourceTemplatesResult::new(
+                        m::CacheScope::Public,
+                        templates,
+                        $crate::served::DISCOVER_TTL_MS,
+                    )
+                }
+
+                fn advertise_resources(capabilities: &mut m::ServerCapabilities) {
+                    capabilities.resources.get_or_insert_with(::core::default::Default::default);
+                }
+            }
+
+            impl $crate::resources::ResourceOutput<$name> for m::ReadResourceResult {
+                fn into_outcome(
+                    self,
+                    _uri: &str,
+                    _mime_type: ::core::option::Option<&str>,
+                ) -> m::ReadResourceOutcome {
+                    self.into()
+                }
+            }
+
+            impl $crate::resources::ResourceOutput<$name> for m::ReadResourceOutcome {
+                fn into_outcome(
+                    self,
+                    _uri: &str,
+                    _mime_type: ::core::option::Option<&str>,
+                ) -> m::ReadResourceOutcome {
                     self
                 }
             }

@@ -8,17 +8,16 @@
 //! [`Served::tools`](crate::Served::tools) puts a router in front of a server's
 //! `tools/list` and `tools/call` (and advertises the `tools` capability).
 
-use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use mcp_runtime::RpcError;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::LegacySchema;
+use crate::routers::{self, ByName, object_schema};
 
 /// What the router needs of the generated module: implemented by
 /// [`bind_server!`](crate::bind_server).
@@ -96,16 +95,12 @@ pub struct Call<S: ToolTypes, C, A> {
 }
 
 type Answer<S> = Result<<S as ToolTypes>::CallOutcome, RpcError>;
-type Handler<S, C> = Box<
-    dyn Fn(C, <S as ToolTypes>::CallParams) -> Pin<Box<dyn Future<Output = Answer<S>> + Send>>
-        + Send
-        + Sync,
->;
+type Handler<S, C> =
+    routers::Handler<C, <S as ToolTypes>::CallParams, <S as ToolTypes>::CallOutcome>;
 
 /// Tools by name, each a function, listed in the order they were added.
 pub struct Tools<S: ToolTypes, C> {
-    listed: Vec<S::Tool>,
-    handlers: HashMap<String, Handler<S, C>>,
+    table: ByName<S::Tool, Handler<S, C>>,
 }
 
 /// A tool that cannot be added.
@@ -134,8 +129,7 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
     /// No tools yet.
     pub fn new() -> Self {
         Tools {
-            listed: Vec::new(),
-            handlers: HashMap::new(),
+            table: ByName::new(),
         }
     }
 
@@ -153,10 +147,10 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
         Fut: Future<Output = Result<O, RpcError>> + Send + 'static,
         O: ToolOutput<S>,
     {
-        if self.handlers.contains_key(name) {
+        if self.table.contains(name) {
             return Err(ToolError::Duplicate(name.to_owned()));
         }
-        let schema = input_schema::<A>();
+        let schema = object_schema::<A>();
         let tool = S::tool(name, description, schema).map_err(|why| ToolError::Schema {
             name: name.to_owned(),
             why,
@@ -173,19 +167,18 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
                 Ok(answered.into_outcome())
             })
         });
-        self.listed.push(tool);
-        self.handlers.insert(name.to_owned(), handler);
+        self.table.insert(name, tool, handler);
         Ok(self)
     }
 
     /// Whether there are no tools.
     pub fn is_empty(&self) -> bool {
-        self.listed.is_empty()
+        self.table.is_empty()
     }
 
     /// `tools/list`: every tool.
     pub fn list(&self) -> S::ListResult {
-        S::list_result(self.listed.clone())
+        S::list_result(self.table.listed())
     }
 
     /// `tools/call`: the tool `params` names, called; an unknown tool is `-32602`.
@@ -194,36 +187,15 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
         ctx: C,
         params: &S::CallParams,
     ) -> impl Future<Output = Answer<S>> + Send + use<S, C> {
-        let name = S::tool_name(params);
-        let called = match self.handlers.get(name) {
-            Some(handler) => Ok(handler(ctx, params.clone())),
-            None => Err(RpcError::invalid_params(format!("Unknown tool: {name}"))),
-        };
-        async move { called?.await }
+        self.table
+            .dispatch("tool", S::tool_name(params), ctx, params)
     }
 }
 
 impl<S: ToolTypes, C> fmt::Debug for Tools<S, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut names: Vec<&String> = self.handlers.keys().collect();
-        names.sort();
-        f.debug_struct("Tools").field("names", &names).finish()
+        f.debug_struct("Tools").field("names", &self.table).finish()
     }
-}
-
-/// `A`'s JSON Schema as a tool's input schema: an object, subschemas inline.
-fn input_schema<A: schemars::JsonSchema>() -> Value {
-    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
-        s.inline_subschemas = true;
-        s.meta_schema = None;
-    });
-    let schema = settings.into_generator().into_root_schema_for::<A>();
-    let mut value = schema.to_value();
-    if let Value::Object(object) = &mut value {
-        object.remove("title");
-        object.entry("type").or_insert_with(|| json!("object"));
-    }
-    value
 }
 
 /// The arguments of `params` read as an `A`, or what a model should be told is wrong with

@@ -301,3 +301,170 @@ async fn arguments_that_do_not_fit_are_a_tool_error_and_an_unknown_tool_a_protoc
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
     assert_eq!(refused["error"]["message"], "Unknown tool: multiply");
 }
+
+/// The arguments of the prompt `greeting`.
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Greeting {
+    /// Whom to greet.
+    name: String,
+    /// How, e.g. "warmly".
+    style: Option<String>,
+}
+
+/// A server whose only methods are its prompt `greeting`, its resource `notes://today` and its
+/// template `users://{id}/profile`.
+fn library() -> axum::Router {
+    use mcp_server::prompts::{Get, Prompts};
+    use mcp_server::resources::{Entry, Read, Resources};
+    let prompts = Prompts::<Mcp, Ctx<Mcp>>::new()
+        .add(
+            "greeting",
+            "Greets someone",
+            async |get: Get<Mcp, _, Greeting>| {
+                let style = get.args.style.unwrap_or_else(|| "plainly".into());
+                Ok(format!("Greet {} {style}.", get.args.name))
+            },
+        )
+        .unwrap();
+    let today = Entry::new("notes://today", "today").mime_type("text/markdown");
+    let profile = Entry::new("users://{id}/profile", "profile").description("A user's profile");
+    let resources = Resources::<Mcp, Ctx<Mcp>>::new()
+        .add(today, async |_: Read<Mcp, _>| Ok("# Today"))
+        .unwrap()
+        .template(profile, async |read: Read<Mcp, _>| {
+            Ok(format!("user {} at {}", read.vars["id"], read.uri()))
+        })
+        .unwrap();
+    let info = mcp::Implementation::new("library", "1.0.0");
+    let served = Served::<Mcp, _>::new((), info, mcp::ServerCapabilities::new())
+        .prompts(prompts)
+        .resources(resources);
+    mcp_server::served::router(Arc::new(served))
+}
+
+fn request(id: i64, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = meta();
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+#[tokio::test]
+async fn prompts_are_listed_with_their_arguments_and_got_by_name() {
+    let app = library();
+    let (_, _, listed) = send(&app, modern(&request(1, "prompts/list", json!({})), None)).await;
+    let prompt = &listed["result"]["prompts"][0];
+    assert_eq!(prompt["name"], "greeting", "{listed}");
+    assert_eq!(
+        prompt["arguments"],
+        json!([{"name": "name", "required": true, "description": "Whom to greet."},
+               {"name": "style", "required": false, "description": "How, e.g. \"warmly\"."}])
+    );
+    let get = request(
+        2,
+        "prompts/get",
+        json!({"name": "greeting", "arguments": {"name": "Ada"}}),
+    );
+    let (_, _, got) = send(&app, modern(&get, Some("greeting"))).await;
+    let message = &got["result"]["messages"][0];
+    assert_eq!(message["role"], "user", "{got}");
+    assert_eq!(message["content"]["text"], "Greet Ada plainly.");
+
+    // A missing required argument, and an unknown prompt: invalid params.
+    let missing = request(
+        3,
+        "prompts/get",
+        json!({"name": "greeting", "arguments": {}}),
+    );
+    let (_, _, refused) = send(&app, modern(&missing, Some("greeting"))).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("Invalid arguments for prompt greeting: missing field `name`"),
+        "{message}"
+    );
+    let unknown = request(4, "prompts/get", json!({"name": "farewell"}));
+    let (_, _, refused) = send(&app, modern(&unknown, Some("farewell"))).await;
+    assert_eq!(
+        refused["error"]["message"], "Unknown prompt: farewell",
+        "{refused}"
+    );
+
+    let discover = request(5, "server/discover", json!({}));
+    let (_, _, discovered) = send(&app, modern(&discover, None)).await;
+    let capabilities = &discovered["result"]["capabilities"];
+    assert!(capabilities["prompts"].is_object(), "{discovered}");
+    assert!(capabilities["resources"].is_object(), "{discovered}");
+    assert!(capabilities.get("tools").is_none(), "{discovered}");
+}
+
+#[tokio::test]
+async fn resources_are_read_by_uri_or_template_and_an_unknown_one_is_refused() {
+    let app = library();
+    let (_, _, listed) = send(&app, modern(&request(1, "resources/list", json!({})), None)).await;
+    assert_eq!(
+        listed["result"]["resources"],
+        json!([{"uri": "notes://today", "name": "today", "mimeType": "text/markdown"}])
+    );
+    let templates = request(2, "resources/templates/list", json!({}));
+    let (_, _, listed) = send(&app, modern(&templates, None)).await;
+    assert_eq!(
+        listed["result"]["resourceTemplates"],
+        json!([{"uriTemplate": "users://{id}/profile", "name": "profile",
+                "description": "A user's profile"}])
+    );
+    let read = |id, uri: &str| request(id, "resources/read", json!({ "uri": uri }));
+    let (_, _, today) = send(
+        &app,
+        modern(&read(3, "notes://today"), Some("notes://today")),
+    )
+    .await;
+    assert_eq!(
+        today["result"]["contents"],
+        json!([{"uri": "notes://today", "mimeType": "text/markdown", "text": "# Today"}])
+    );
+    let uri = "users://42/profile";
+    let (_, _, profile) = send(&app, modern(&read(4, uri), Some(uri))).await;
+    assert_eq!(
+        profile["result"]["contents"][0]["text"],
+        "user 42 at users://42/profile"
+    );
+    let uri = "users://42/settings";
+    let (_, _, refused) = send(&app, modern(&read(5, uri), Some(uri))).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert_eq!(refused["error"]["data"]["uri"], uri);
+}
+
+#[tokio::test]
+async fn a_legacy_session_reads_the_same_resources_and_gets_its_era_s_not_found_code() {
+    let app = library();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}});
+    let (_, session, opened) = send(&app, support::legacy("POST", None, Some(&initialize))).await;
+    assert!(
+        opened["result"]["capabilities"]["resources"].is_object(),
+        "{opened}"
+    );
+    let session = session.expect("a session id");
+    let read = |id, uri: &str| json!({"jsonrpc": "2.0", "id": id, "method": "resources/read", "params": {"uri": uri}});
+    let (_, _, today) = send(
+        &app,
+        support::legacy("POST", Some(&session), Some(&read(2, "notes://today"))),
+    )
+    .await;
+    assert_eq!(today["result"]["contents"][0]["text"], "# Today", "{today}");
+    assert!(today["result"].get("resultType").is_none(), "{today}");
+    let (_, _, refused) = send(
+        &app,
+        support::legacy("POST", Some(&session), Some(&read(3, "notes://nope"))),
+    )
+    .await;
+    assert_eq!(refused["error"]["code"], -32002, "{refused}");
+    let get = json!({"jsonrpc": "2.0", "id": 4, "method": "prompts/get",
+        "params": {"name": "greeting", "arguments": {"name": "Bo", "style": "warmly"}}});
+    let (_, _, got) = send(&app, support::legacy("POST", Some(&session), Some(&get))).await;
+    assert_eq!(
+        got["result"]["messages"][0]["content"]["text"], "Greet Bo warmly.",
+        "{got}"
+    );
+}

@@ -277,7 +277,8 @@ fn the_era_facts_agree_with_both_schemas() {
 fn the_resource_not_found_code_translates_between_the_eras() {
     use mcp_runtime::era::{Era, ErrorCodeFact};
     use mcp_tests::eras::ERROR_CODE_FACTS;
-    let fact = ErrorCodeFact::find(ERROR_CODE_FACTS, "resource_not_found").unwrap();
+    // The name the runtime gives handlers is the generated fact's.
+    let fact = ErrorCodeFact::find(ERROR_CODE_FACTS, mcp_runtime::era::RESOURCE_NOT_FOUND).unwrap();
     assert_eq!((fact.legacy, fact.modern), (-32002, -32602));
     let to_modern = ErrorCodeFact::translate(ERROR_CODE_FACTS, -32002, Era::Legacy, Era::Modern);
     assert_eq!(to_modern, -32602);

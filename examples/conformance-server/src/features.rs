@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
-use crate::rpc::{Ctx, RESOURCE_NOT_FOUND, Refused, answer, to_json};
+use crate::rpc::{Ctx, Refused, answer, to_json};
 use crate::{App, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
 use mcp_runtime::RpcError;
 use mcp_server::changes::{Change, Next};
@@ -617,7 +617,7 @@ fn read_resource(
             None => {
                 return Err(RpcError::new(INVALID_PARAMS, "Resource not found")
                     .with_data(json!({"uri": uri}))
-                    .means(RESOURCE_NOT_FOUND));
+                    .means(mcp_runtime::era::RESOURCE_NOT_FOUND));
             }
         },
     };

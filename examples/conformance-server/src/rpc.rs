@@ -16,9 +16,6 @@ pub type Refused = mcp_server::Refused<Mcp>;
 /// The logger this server's log messages name.
 pub const LOGGER: &str = "mcp-conformance-server";
 
-/// The era fact of a read of a resource the server does not have (`schema/eras.json`).
-pub const RESOURCE_NOT_FOUND: &str = "resource_not_found";
-
 /// The answer to request `r` (of id `id`) for what its handler answered (`mcp_server::ctx`).
 pub fn answer<R>(id: &mcp::RequestId, r: &R, response: Response<R>) -> Result<String, Refused>
 where

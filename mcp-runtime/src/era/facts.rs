@@ -102,6 +102,12 @@ impl MethodFact {
     }
 }
 
+/// The [`ErrorCodeFact::name`] of an unknown resource: `resources/read` of a URI the server
+/// does not have (`RpcError::invalid_params(..).means(RESOURCE_NOT_FOUND)` lets a legacy edge
+/// answer it with that era's code). The generated `ERROR_CODE_FACTS` holds a fact of this name
+/// (`schema/eras.json`; checked by `tests/tests/eras.rs`).
+pub const RESOURCE_NOT_FOUND: &str = "resource_not_found";
+
 /// An error code that differs between the eras, for one meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ErrorCodeFact {

@@ -1,0 +1,100 @@
+//! What the routers of tools, prompts and resources share: their table of entries by name
+//! ([`ByName`]) and the JSON Schema of an argument type.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+
+use mcp_runtime::RpcError;
+
+use serde_json::{Value, json};
+
+/// Entries by name (a tool's, a prompt's, a resource's URI), each listed as an `L` and
+/// answered by an `H`, listed in the order they were added.
+pub(crate) struct ByName<L, H> {
+    listed: Vec<L>,
+    handlers: HashMap<String, H>,
+}
+
+impl<L: Clone, H> ByName<L, H> {
+    /// No entries.
+    pub(crate) fn new() -> Self {
+        ByName {
+            listed: Vec::new(),
+            handlers: HashMap::new(),
+        }
+    }
+
+    /// Whether `name` has an entry.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.handlers.contains_key(name)
+    }
+
+    /// Adds the entry `name` (which has none yet: see [`ByName::contains`]).
+    pub(crate) fn insert(&mut self, name: &str, listed: L, handler: H) {
+        self.listed.push(listed);
+        self.handlers.insert(name.to_owned(), handler);
+    }
+
+    /// Whether there are no entries.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.listed.is_empty()
+    }
+
+    /// Every entry as listed.
+    pub(crate) fn listed(&self) -> Vec<L> {
+        self.listed.clone()
+    }
+
+    /// The handler of `name`.
+    pub(crate) fn get(&self, name: &str) -> Option<&H> {
+        self.handlers.get(name)
+    }
+}
+
+/// An entry's handler: what it answers for a context and the request's params.
+pub(crate) type Handler<C, P, O> =
+    Box<dyn Fn(C, P) -> Pin<Box<dyn Future<Output = Result<O, RpcError>> + Send>> + Send + Sync>;
+
+impl<L: Clone, C, P: Clone, O> ByName<L, Handler<C, P, O>> {
+    /// The handler of `name` called with `ctx` and `params`; an unknown name is `-32602`
+    /// ("Unknown `kind`: `name`").
+    pub(crate) fn dispatch(
+        &self,
+        kind: &str,
+        name: &str,
+        ctx: C,
+        params: &P,
+    ) -> impl Future<Output = Result<O, RpcError>> + Send + use<L, C, P, O> {
+        let called = match self.get(name) {
+            Some(handler) => Ok(handler(ctx, params.clone())),
+            None => Err(RpcError::invalid_params(format!("Unknown {kind}: {name}"))),
+        };
+        async move { called?.await }
+    }
+}
+
+/// The names, sorted.
+impl<L, H> fmt::Debug for ByName<L, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut names: Vec<&String> = self.handlers.keys().collect();
+        names.sort();
+        f.debug_list().entries(names).finish()
+    }
+}
+
+/// `A`'s JSON Schema as an object's: subschemas inline, no title, `"type": "object"`.
+pub(crate) fn object_schema<A: schemars::JsonSchema>() -> Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12().with(|s| {
+        s.inline_subschemas = true;
+        s.meta_schema = None;
+    });
+    let schema = settings.into_generator().into_root_schema_for::<A>();
+    let mut value = schema.to_value();
+    if let Value::Object(object) = &mut value {
+        object.remove("title");
+        object.entry("type").or_insert_with(|| json!("object"));
+    }
+    value
+}
