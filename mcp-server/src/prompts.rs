@@ -29,8 +29,7 @@
 //!     async |get: Get<Mcp, _, Review>| Ok(format!("Please review:\n{}", get.args.code)),
 //! )?;
 //! let info = mcp::Implementation::new("reviewer", "1.0.0");
-//! let served = mcp_server::Served::<Mcp, _>::new((), info, mcp::ServerCapabilities::new());
-//! let _served = served.prompts(prompts); // advertises `prompts`
+//! let _served = mcp_server::Served::<Mcp, _>::new((), info).prompts(prompts); // advertises `prompts`
 //! # Ok::<(), mcp_server::prompts::PromptError>(())
 //! ```
 
@@ -68,8 +67,8 @@ pub trait PromptTypes: LegacySchema {
     fn text_outcome(text: String) -> Self::GetOutcome;
     /// The list of `prompts`.
     fn list_result(prompts: Vec<Self::Prompt>) -> Self::ListResult;
-    /// `capabilities` with the `prompts` capability.
-    fn advertise_prompts(capabilities: &mut Self::ServerCapabilities);
+    /// `capabilities` with the `prompts` capability added; whether they had it already.
+    fn advertise_prompts(capabilities: &mut Self::ServerCapabilities) -> bool;
 }
 
 /// What a prompt function may answer: a text (`String`, `&'static str`: one user message), or

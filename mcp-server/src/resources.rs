@@ -22,8 +22,7 @@
 //!     .add(readme, async |_: Read<Mcp, _>| Ok("# Read me"))?
 //!     .template(page, async |read: Read<Mcp, _>| Ok(format!("page {}", read.vars["path"])))?;
 //! let info = mcp::Implementation::new("docs", "1.0.0");
-//! let served = mcp_server::Served::<Mcp, _>::new((), info, mcp::ServerCapabilities::new());
-//! let _served = served.resources(resources); // advertises `resources`
+//! let _served = mcp_server::Served::<Mcp, _>::new((), info).resources(resources); // advertises `resources`
 //! # Ok::<(), mcp_server::resources::ResourceError>(())
 //! ```
 
@@ -67,8 +66,8 @@ pub trait ResourceTypes: LegacySchema {
     fn list_result(resources: Vec<Self::Resource>) -> Self::ListResult;
     /// The list of `templates`.
     fn templates_result(templates: Vec<Self::Template>) -> Self::TemplatesResult;
-    /// `capabilities` with the `resources` capability.
-    fn advertise_resources(capabilities: &mut Self::ServerCapabilities);
+    /// `capabilities` with the `resources` capability added; whether they had it already.
+    fn advertise_resources(capabilities: &mut Self::ServerCapabilities) -> bool;
 }
 
 /// What is listed of a resource or a template.

@@ -29,8 +29,10 @@
 //!
 //! let info = mcp::Implementation::new("hello", "1.0.0");
 //! let capabilities = mcp::ServerCapabilities::new().with_tools(mcp::ServerCapabilitiesTools::new());
-//! let served = Arc::new(mcp_server::Served::<Mcp, _>::new(Hello, info, capabilities));
-//! let _router = mcp_server::served::router(served);
+//! // Its own `call_tool` serves tools: declared, as no router infers it.
+//! let served = mcp_server::Served::<Mcp, _>::new(Hello, info).capabilities(capabilities);
+//! let _router = mcp_server::served::router(Arc::new(served))?;
+//! # Ok::<(), mcp_server::served::Undeclared>(())
 //! ```
 
 use std::sync::Arc;
@@ -57,6 +59,9 @@ pub struct Served<S: Routed, T> {
     pub server: T,
     info: S::Implementation,
     capabilities: S::ServerCapabilities,
+    /// Whether `capabilities` were declared ([`Served::capabilities`]) rather than inferred
+    /// from the routers.
+    declared: bool,
     instructions: Option<String>,
     versions: Vec<&'static str>,
     config: Arc<Config>,
@@ -68,15 +73,20 @@ pub struct Served<S: Routed, T> {
 }
 
 impl<S: Routed, T> Served<S, T> {
-    /// `server`, named `info`, offering `capabilities` (told to legacy clients at
-    /// `initialize`), with [`Config::default`]'s bounds, speaking the generated module's
-    /// revision.
-    pub fn new(server: T, info: S::Implementation, capabilities: S::ServerCapabilities) -> Self {
+    /// `server`, named `info`, with [`Config::default`]'s bounds, speaking the generated
+    /// module's revision. The capabilities it advertises (in `server/discover` and to legacy
+    /// clients at `initialize`) follow from its routers (tools, prompts, resources) unless
+    /// they are declared ([`Served::capabilities`]).
+    pub fn new(server: T, info: S::Implementation) -> Self
+    where
+        S::ServerCapabilities: Default,
+    {
         let config = Arc::new(Config::default());
         Served {
             server,
             info,
-            capabilities,
+            capabilities: S::ServerCapabilities::default(),
+            declared: false,
             instructions: None,
             versions: Vec::new(),
             sessions: Sessions::new(Arc::clone(&config)),
@@ -96,13 +106,57 @@ impl<S: Routed, T> Served<S, T> {
         self
     }
 
+    /// The same server advertising `capabilities`, declared for what its own methods serve
+    /// and its routers alike: [`Served::check`] refuses a router whose capability they leave
+    /// out, so that the two never disagree silently.
+    #[must_use]
+    pub fn capabilities(mut self, capabilities: S::ServerCapabilities) -> Self {
+        self.capabilities = capabilities;
+        self.declared = true;
+        self
+    }
+
     /// The same server with `tools` answering `tools/list` and `tools/call` (its own methods
-    /// for them are then not called), advertising the `tools` capability.
+    /// for them are then not called); the `tools` capability is advertised unless the
+    /// capabilities are declared.
     #[must_use]
     pub fn tools(mut self, tools: Tools<S, Ctx<S>>) -> Self {
-        S::advertise_tools(&mut self.capabilities);
         self.tools = Some(tools);
+        self.infer(S::advertise_tools)
+    }
+
+    /// The capabilities with `advertise`'s added, unless they are declared.
+    fn infer(mut self, advertise: fn(&mut S::ServerCapabilities) -> bool) -> Self {
+        if !self.declared {
+            advertise(&mut self.capabilities);
+        }
         self
+    }
+
+    /// Whether the capabilities it advertises cover its routers: an error naming the first
+    /// router whose capability declared capabilities leave out. [`router`], [`stdio_endpoint`]
+    /// and [`run`] check it.
+    pub fn check(&self) -> Result<(), Undeclared>
+    where
+        S::ServerCapabilities: Clone,
+    {
+        type Advertise<C> = fn(&mut C) -> bool;
+        let routers: [(bool, &'static str, Advertise<S::ServerCapabilities>); 3] = [
+            (self.tools.is_some(), "tools", S::advertise_tools),
+            (self.prompts.is_some(), "prompts", S::advertise_prompts),
+            (
+                self.resources.is_some(),
+                "resources",
+                S::advertise_resources,
+            ),
+        ];
+        let mut capabilities = self.capabilities.clone();
+        for (present, capability, advertise) in routers {
+            if present && !advertise(&mut capabilities) {
+                return Err(Undeclared { capability });
+            }
+        }
+        Ok(())
     }
 
     /// Its tools, if it has a router of them.
@@ -111,12 +165,12 @@ impl<S: Routed, T> Served<S, T> {
     }
 
     /// The same server with `prompts` answering `prompts/list` and `prompts/get` (its own
-    /// methods for them are then not called), advertising the `prompts` capability.
+    /// methods for them are then not called); the `prompts` capability is advertised unless
+    /// the capabilities are declared.
     #[must_use]
     pub fn prompts(mut self, prompts: Prompts<S, Ctx<S>>) -> Self {
-        S::advertise_prompts(&mut self.capabilities);
         self.prompts = Some(prompts);
-        self
+        self.infer(S::advertise_prompts)
     }
 
     /// Its prompts, if it has a router of them.
@@ -126,12 +180,11 @@ impl<S: Routed, T> Served<S, T> {
 
     /// The same server with `resources` answering `resources/list`,
     /// `resources/templates/list` and `resources/read` (its own methods for them are then not
-    /// called), advertising the `resources` capability.
+    /// called); the `resources` capability is advertised unless the capabilities are declared.
     #[must_use]
     pub fn resources(mut self, resources: Resources<S, Ctx<S>>) -> Self {
-        S::advertise_resources(&mut self.capabilities);
         self.resources = Some(resources);
-        self
+        self.infer(S::advertise_resources)
     }
 
     /// Its resources, if it has a router of them.
@@ -218,47 +271,70 @@ where
     }
 }
 
+/// Declared capabilities ([`Served::capabilities`]) that leave out a router's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the declared capabilities leave out `{capability}`, which a router of the server serves: declare it, or let the routers' capabilities be inferred (no Served::capabilities)"
+)]
+pub struct Undeclared {
+    /// The capability (`tools`, `prompts`, `resources`).
+    pub capability: &'static str,
+}
+
 /// How long a client may cache a `server/discover` answered by [`Served`] (five minutes).
 pub const DISCOVER_TTL_MS: u64 = 300_000;
 
 /// `served` at `/mcp` over Streamable HTTP, modern requests and legacy sessions alike.
-pub fn router<S, T>(served: Arc<Served<S, T>>) -> axum::Router
+/// An error if its capabilities are declared and leave out a router's ([`Served::check`]).
+pub fn router<S, T>(served: Arc<Served<S, T>>) -> Result<axum::Router, Undeclared>
 where
     S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
+    served.check()?;
     let config = Arc::clone(&served.config);
     let legacy = Arc::new(HttpSessions(Arc::clone(&served)));
-    crate::http::router(served, config, Some(legacy))
+    Ok(crate::http::router(served, config, Some(legacy)))
 }
 
 /// `served` on one stdio connection, with the process's legacy session.
-pub fn stdio_endpoint<S, T>(served: Arc<Served<S, T>>) -> crate::stdio::Endpoint<S, Served<S, T>>
+/// An error if its capabilities are declared and leave out a router's ([`Served::check`]).
+pub fn stdio_endpoint<S, T>(
+    served: Arc<Served<S, T>>,
+) -> Result<crate::stdio::Endpoint<S, Served<S, T>>, Undeclared>
 where
     S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
+    served.check()?;
     let session = StdioSession::new(Arc::clone(&served));
-    crate::stdio::Endpoint::new(served, Some(Box::new(session)))
+    Ok(crate::stdio::Endpoint::new(served, Some(Box::new(session))))
 }
 
 /// Serves `served` where `transport` says: Streamable HTTP until Ctrl-C or `SIGTERM`
 /// ([`accept::shutdown_signal`](crate::accept::shutdown_signal)), or standard input and output
-/// until the input ends. The line "listening on http://…/mcp" goes to standard error.
+/// until the input ends. The line "listening on http://…/mcp" goes to standard error. An
+/// error (`InvalidInput`) before anything is served if its capabilities are declared and
+/// leave out a router's ([`Served::check`]).
 pub async fn run<S, T>(served: Served<S, T>, transport: Transport) -> std::io::Result<()>
 where
     S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
+    let invalid = |e: Undeclared| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
     let served = Arc::new(served);
     let config = Arc::clone(&served.config);
     match transport {
-        Transport::Stdio => crate::stdio::serve_stdio(stdio_endpoint(served), &config).await,
+        Transport::Stdio => {
+            let endpoint = stdio_endpoint(served).map_err(invalid)?;
+            crate::stdio::serve_stdio(endpoint, &config).await
+        }
         Transport::Listen(address) => {
+            let router = router(served).map_err(invalid)?;
             let listener = tokio::net::TcpListener::bind(address).await?;
             eprintln!("listening on http://{}/mcp", listener.local_addr()?);
             let shutdown = crate::accept::shutdown_signal();
-            crate::serve(listener, router(served), &config, shutdown).await;
+            crate::serve(listener, router, &config, shutdown).await;
             Ok(())
         }
     }
@@ -424,8 +500,10 @@ macro_rules! bind_server {
                     )
                 }
 
-                fn advertise_tools(capabilities: &mut m::ServerCapabilities) {
+                fn advertise_tools(capabilities: &mut m::ServerCapabilities) -> bool {
+                    let had = capabilities.tools.is_some();
                     capabilities.tools.get_or_insert_with(::core::default::Default::default);
+                    had
                 }
             }
 
@@ -484,8 +562,10 @@ macro_rules! bind_server {
                     )
                 }
 
-                fn advertise_prompts(capabilities: &mut m::ServerCapabilities) {
+                fn advertise_prompts(capabilities: &mut m::ServerCapabilities) -> bool {
+                    let had = capabilities.prompts.is_some();
                     capabilities.prompts.get_or_insert_with(::core::default::Default::default);
+                    had
                 }
             }
 
@@ -565,8 +645,10 @@ macro_rules! bind_server {
                     )
                 }
 
-                fn advertise_resources(capabilities: &mut m::ServerCapabilities) {
+                fn advertise_resources(capabilities: &mut m::ServerCapabilities) -> bool {
+                    let had = capabilities.resources.is_some();
                     capabilities.resources.get_or_insert_with(::core::default::Default::default);
+                    had
                 }
             }
 

@@ -41,8 +41,8 @@ pub trait ToolTypes: LegacySchema {
     fn text_outcome(text: String, is_error: bool) -> Self::CallOutcome;
     /// The list of `tools`.
     fn list_result(tools: Vec<Self::Tool>) -> Self::ListResult;
-    /// `capabilities` with the `tools` capability.
-    fn advertise_tools(capabilities: &mut Self::ServerCapabilities);
+    /// `capabilities` with the `tools` capability added; whether they had it already.
+    fn advertise_tools(capabilities: &mut Self::ServerCapabilities) -> bool;
 }
 
 /// What a tool function may answer: a text (`String`, `&'static str`), a tool error

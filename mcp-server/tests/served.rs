@@ -42,8 +42,10 @@ fn app() -> axum::Router {
     let info = mcp::Implementation::new("greeter", "1.0.0");
     let tools = mcp::ServerCapabilitiesTools::new();
     let capabilities = mcp::ServerCapabilities::new().with_tools(tools);
-    let served = Served::<Mcp, _>::new(Greeter, info, capabilities).instructions("Say hello.");
-    mcp_server::served::router(Arc::new(served))
+    let served = Served::<Mcp, _>::new(Greeter, info)
+        .capabilities(capabilities)
+        .instructions("Say hello.");
+    mcp_server::served::router(Arc::new(served)).unwrap()
 }
 
 fn meta() -> Value {
@@ -157,12 +159,8 @@ async fn discover_is_answered_from_what_served_holds() {
 async fn the_same_server_answers_on_stdio_in_both_eras() {
     use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
     let info = mcp::Implementation::new("greeter", "1.0.0");
-    let served = Arc::new(Served::<Mcp, _>::new(
-        Greeter,
-        info,
-        mcp::ServerCapabilities::new(),
-    ));
-    let endpoint = mcp_server::served::stdio_endpoint(Arc::clone(&served));
+    let served = Arc::new(Served::<Mcp, _>::new(Greeter, info));
+    let endpoint = mcp_server::served::stdio_endpoint(Arc::clone(&served)).unwrap();
     let (mut input, server_input) = tokio::io::duplex(1 << 16);
     let (server_output, output) = tokio::io::duplex(1 << 16);
     let config = Arc::clone(served.bounds());
@@ -235,8 +233,8 @@ fn calculator() -> axum::Router {
         )
         .unwrap();
     let info = mcp::Implementation::new("calculator", "1.0.0");
-    let served = Served::<Mcp, _>::new((), info, mcp::ServerCapabilities::new()).tools(tools);
-    mcp_server::served::router(Arc::new(served))
+    let served = Served::<Mcp, _>::new((), info).tools(tools);
+    mcp_server::served::router(Arc::new(served)).unwrap()
 }
 
 fn call(id: i64, name: &str, arguments: Value) -> Value {
@@ -336,10 +334,10 @@ fn library() -> axum::Router {
         })
         .unwrap();
     let info = mcp::Implementation::new("library", "1.0.0");
-    let served = Served::<Mcp, _>::new((), info, mcp::ServerCapabilities::new())
+    let served = Served::<Mcp, _>::new((), info)
         .prompts(prompts)
         .resources(resources);
-    mcp_server::served::router(Arc::new(served))
+    mcp_server::served::router(Arc::new(served)).unwrap()
 }
 
 fn request(id: i64, method: &str, params: Value) -> Value {
@@ -466,5 +464,59 @@ async fn a_legacy_session_reads_the_same_resources_and_gets_its_era_s_not_found_
     assert_eq!(
         got["result"]["messages"][0]["content"]["text"], "Greet Bo warmly.",
         "{got}"
+    );
+}
+
+/// Capabilities follow from the routers, or are declared; declared ones that leave out a
+/// router's are refused before anything is served, never advertised silently.
+#[tokio::test]
+async fn declared_capabilities_must_cover_the_routers() {
+    use mcp_server::served::Undeclared;
+    use mcp_server::tools::Tools;
+    let tools = || {
+        Tools::<Mcp, Ctx<Mcp>>::new()
+            .add(
+                "noop",
+                "Does nothing",
+                async |_: mcp_server::tools::Call<Mcp, _, Add>| Ok("done"),
+            )
+            .unwrap()
+    };
+    let info = || mcp::Implementation::new("declared", "1.0.0");
+    let prompts_only =
+        mcp::ServerCapabilities::new().with_prompts(mcp::ServerCapabilitiesPrompts::new());
+    let served = Served::<Mcp, _>::new((), info())
+        .capabilities(prompts_only)
+        .tools(tools());
+    assert_eq!(
+        served.check(),
+        Err(Undeclared {
+            capability: "tools"
+        })
+    );
+    let refused = mcp_server::served::router(Arc::new(served)).unwrap_err();
+    assert!(
+        refused.to_string().contains("leave out `tools`"),
+        "{refused}"
+    );
+
+    // Declared and covering the router: advertised as declared (prompts too, which the
+    // server's own methods serve).
+    let both = mcp::ServerCapabilities::new()
+        .with_prompts(mcp::ServerCapabilitiesPrompts::new())
+        .with_tools(mcp::ServerCapabilitiesTools::new());
+    let served = Served::<Mcp, _>::new((), info())
+        .tools(tools())
+        .capabilities(both);
+    let app = mcp_server::served::router(Arc::new(served)).unwrap();
+    let (_, _, discovered) = send(
+        &app,
+        modern(&request(1, "server/discover", json!({})), None),
+    )
+    .await;
+    let capabilities = &discovered["result"]["capabilities"];
+    assert!(
+        capabilities["tools"].is_object() && capabilities["prompts"].is_object(),
+        "{discovered}"
     );
 }
