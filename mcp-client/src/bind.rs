@@ -354,25 +354,25 @@ macro_rules! __to_modern {
 #[macro_export]
 macro_rules! __bind_outgoing {
     ($b:ident, $m:ident) => {
-        $crate::__outgoing!($b, $m, DiscoverRequest => DiscoverResultResponse, DiscoverResult;
+        $crate::__outgoing!($b, $m, DiscoverRequest => DiscoverResultResponse;
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, ListToolsRequest => ListToolsResultResponse, ListToolsResult;
+        $crate::__outgoing!($b, $m, ListToolsRequest => ListToolsResultResponse;
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, ListResourcesRequest => ListResourcesResultResponse, ListResourcesResult;
+        $crate::__outgoing!($b, $m, ListResourcesRequest => ListResourcesResultResponse;
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, ListPromptsRequest => ListPromptsResultResponse, ListPromptsResult;
+        $crate::__outgoing!($b, $m, ListPromptsRequest => ListPromptsResultResponse;
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, ListResourceTemplatesRequest => ListResourceTemplatesResultResponse, ListResourceTemplatesResult;
+        $crate::__outgoing!($b, $m, ListResourceTemplatesRequest => ListResourceTemplatesResultResponse;
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, CompleteRequest => CompleteResultResponse, CompleteResult;
+        $crate::__outgoing!($b, $m, CompleteRequest => CompleteResultResponse;
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, CallToolRequest => CallToolResultResponse, CallToolResult;
+        $crate::__outgoing!($b, $m, CallToolRequest => CallToolResultResponse;
             meta: required, name: name, tasks: true, progress: true;
             |r| match r.result {
                 $m::CallToolOutcome::Complete(done) => $crate::Outcome::Done(done),
@@ -380,27 +380,27 @@ macro_rules! __bind_outgoing {
                 $m::CallToolOutcome::Task(created) => $crate::Outcome::Task(created.into_inner()),
             };
             retry);
-        $crate::__outgoing!($b, $m, ReadResourceRequest => ReadResourceResultResponse, ReadResourceResult;
+        $crate::__outgoing!($b, $m, ReadResourceRequest => ReadResourceResultResponse;
             meta: required, name: uri, tasks: false, progress: false;
             |r| match r.result {
                 $m::ReadResourceOutcome::Complete(done) => $crate::Outcome::Done(done),
                 $m::ReadResourceOutcome::InputRequired(ask) => $crate::Outcome::NeedsInput(::std::boxed::Box::new(ask)),
             };
             retry);
-        $crate::__outgoing!($b, $m, GetPromptRequest => GetPromptResultResponse, GetPromptResult;
+        $crate::__outgoing!($b, $m, GetPromptRequest => GetPromptResultResponse;
             meta: required, name: name, tasks: false, progress: false;
             |r| match r.result {
                 $m::GetPromptOutcome::Complete(done) => $crate::Outcome::Done(done),
                 $m::GetPromptOutcome::InputRequired(ask) => $crate::Outcome::NeedsInput(::std::boxed::Box::new(ask)),
             };
             retry);
-        $crate::__outgoing!($b, $m, GetTaskRequest => GetTaskResultResponse, GetTaskResult;
+        $crate::__outgoing!($b, $m, GetTaskRequest => GetTaskResultResponse;
             meta: optional, name: task_id, tasks: true, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, UpdateTaskRequest => UpdateTaskResultResponse, UpdateTaskResult;
+        $crate::__outgoing!($b, $m, UpdateTaskRequest => UpdateTaskResultResponse;
             meta: optional, name: task_id, tasks: true, progress: false;
             |r| $crate::Outcome::Done(r.result));
-        $crate::__outgoing!($b, $m, CancelTaskRequest => CancelTaskResultResponse, CancelTaskResult;
+        $crate::__outgoing!($b, $m, CancelTaskRequest => CancelTaskResultResponse;
             meta: optional, name: task_id, tasks: true, progress: false;
             |r| $crate::Outcome::Done(r.result));
     };
@@ -410,12 +410,11 @@ macro_rules! __bind_outgoing {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __outgoing {
-    ($b:ident, $m:ident, $req:ident => $resp:ident, $done:ident;
+    ($b:ident, $m:ident, $req:ident => $resp:ident;
      meta: $meta:ident, name: $name:ident, tasks: $tasks:literal, progress: $progress:literal;
      |$r:ident| $outcome:expr $(; $retry:ident)?) => {
         impl $crate::Outgoing<$b> for $m::$req {
             type Response = $m::$resp;
-            type Done = $m::$done;
             const TASKS: bool = $tasks;
             const PROGRESS: bool = $progress;
 
@@ -443,7 +442,9 @@ macro_rules! __outgoing {
                 $crate::__name!(self, $name)
             }
 
-            fn outcome($r: $m::$resp) -> $crate::Outcome<$b, $m::$done> {
+            fn outcome(
+                $r: $m::$resp,
+            ) -> $crate::Outcome<$b, <Self as $crate::__private::Call>::Done> {
                 $outcome
             }
 

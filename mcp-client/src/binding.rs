@@ -85,7 +85,7 @@ pub trait Binding: Sized + Send + Sync + 'static {
     -> Self::ListTools;
     /// One page of tools, and the cursor of the next.
     fn tools_page(
-        page: <Self::ListTools as Outgoing<Self>>::Done,
+        page: <Self::ListTools as mcp_runtime::client::Call>::Done,
     ) -> (Vec<Self::Tool>, Option<String>);
     /// A tool's name.
     fn tool_name(tool: &Self::Tool) -> &str;
@@ -156,11 +156,9 @@ pub enum LegacyRequestError {
 /// A request type the client sends: it gets a fresh id and the client's `_meta` before each
 /// send, names what it is about (`Mcp-Name`), and tells its final answer from a request for
 /// input or a task. Implemented by [`bind!`](crate::bind).
-pub trait Outgoing<B: Binding>: Serialize + Clone + mcp_runtime::Request + Send {
+pub trait Outgoing<B: Binding>: Serialize + Clone + mcp_runtime::client::Call + Send {
     /// Its successful response (`*ResultResponse`).
     type Response: DeserializeOwned;
-    /// What a call of it ends with.
-    type Done: DeserializeOwned;
     /// Whether it advertises the tasks extension (`tools/call`, `tasks/*`).
     const TASKS: bool = false;
     /// Whether it carries a progress token when the client asks for progress.

@@ -558,7 +558,7 @@ impl<B: Binding> Client<B> {
         &mut self,
         tool: &B::Tool,
         arguments: Map<String, Value>,
-    ) -> Result<<B::CallTool as Outgoing<B>>::Done, ClientError> {
+    ) -> Result<<B::CallTool as mcp_runtime::client::Call>::Done, ClientError> {
         let headers = tool_headers::<B>(tool, &arguments)?;
         let (id, meta) = self.stamp::<B::CallTool>();
         let request = B::call_tool(id, meta, B::tool_name(tool), arguments.clone());

@@ -86,6 +86,7 @@ pub use mcp_runtime::era::Era;
 pub mod __private {
     pub use crate::legacy::{as_is, no_caching, read, to_json};
     pub use mcp_runtime::Request;
+    pub use mcp_runtime::client::Call;
     pub use mcp_runtime::era::EraError;
     pub use mcp_runtime::extension::{ExtensionCapabilities, Reader};
     pub use mcp_runtime::mrtr::Retry;

@@ -392,7 +392,7 @@ impl Builder {
         };
         // client: with `client`, the requests a client sends, a trait method each.
         let client = match self.client {
-            true => Some(client::select(&types, &roles, defs_key).map_err(in_schema)?),
+            true => Some(client::select(&types, &roles, &markers, defs_key).map_err(in_schema)?),
             false => None,
         };
         let module = Module {

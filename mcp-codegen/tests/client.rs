@@ -101,3 +101,18 @@ fn a_schema_without_a_union_of_client_requests_is_refused_at_its_pointer() {
     assert!(error.contains("#/$defs/ClientRequest"), "{error}");
     assert!(error.contains("no client trait"), "{error}");
 }
+
+/// An enabled extension's requests are methods too (the tasks extension's `tasks/*`).
+#[test]
+fn an_extension_s_requests_are_methods_of_the_trait() {
+    let with = generate(true, Some("io.modelcontextprotocol/tasks"));
+    for (method, request) in [
+        ("get_task", "GetTaskRequest"),
+        ("update_task", "UpdateTaskRequest"),
+        ("cancel_task", "CancelTaskRequest"),
+    ] {
+        assert!(with.contains(&format!("fn {method}(")), "no {method}");
+        assert!(with.contains(&format!("::mcp_runtime::client::Call for {request}")));
+    }
+    assert!(!generate(true, None).contains("fn get_task("));
+}

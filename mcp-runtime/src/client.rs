@@ -43,8 +43,8 @@ use crate::Request;
 /// every request of its client trait: the request's result, or where the request may answer
 /// `input_required` (or with an extension's result, such as a task), its complete result.
 pub trait Call: Request {
-    /// The complete result the call ends with.
-    type Done;
+    /// The complete result the call ends with, read from the server's answer.
+    type Done: serde::de::DeserializeOwned;
 }
 
 /// Whatever sends the requests of a generated client trait: the error every call may end

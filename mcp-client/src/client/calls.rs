@@ -2,7 +2,7 @@
 //! `client.call_tool(params)`, `client.complete(params)`, one method per request, each
 //! [`Client::call`] of its request.
 
-use mcp_runtime::client::{Call, Caller, Calls};
+use mcp_runtime::client::{Caller, Calls};
 
 use super::Client;
 use crate::binding::{Binding, Outgoing};
@@ -15,9 +15,9 @@ impl<B: Binding> Caller for Client<B> {
 impl<B, R> Calls<R> for Client<B>
 where
     B: Binding,
-    R: Outgoing<B> + Call<Done = <R as Outgoing<B>>::Done>,
+    R: Outgoing<B>,
 {
-    async fn call(&mut self, params: R::Params) -> Result<<R as Call>::Done, ClientError> {
+    async fn call(&mut self, params: R::Params) -> Result<R::Done, ClientError> {
         Client::call::<R>(self, params).await
     }
 }

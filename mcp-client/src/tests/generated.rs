@@ -28,6 +28,9 @@ fn modern(seen: &Seen, _: &[Seen]) -> Answer {
         "completion/complete" => json!({"resultType": "complete", "completion": completion()}),
         "resources/templates/list" => json!({"resultType": "complete", "ttlMs": 0,
             "cacheScope": "private", "resourceTemplates": [template()]}),
+        "tasks/get" => json!({"resultType": "complete", "taskId": seen.body["params"]["taskId"],
+            "status": "working", "createdAt": "2026-07-28T12:00:00Z",
+            "lastUpdatedAt": "2026-07-28T12:00:01Z", "ttlMs": 60000}),
         "prompts/get" if seen.body["params"]["inputResponses"]["name"].is_object() => {
             let name = &seen.body["params"]["inputResponses"]["name"]["content"]["name"];
             json!({"resultType": "complete", "messages": [{"role": "user",
@@ -94,6 +97,15 @@ async fn the_generated_methods_send_their_requests_in_the_modern_era() {
         panic!("a text message: {:?}", prompt.messages);
     };
     assert_eq!(text.text, "Hello, Ada");
+    // An extension's request: the tasks extension's `tasks/get`.
+    let task = session
+        .get_task(GetTaskRequestParams::new("task-7").with_meta(session.meta()))
+        .await
+        .unwrap();
+    assert_eq!(
+        (task.task_id.as_str(), task.status),
+        ("task-7", TaskStatus::Working)
+    );
     let seen = log.lock().unwrap().clone();
     let methods: Vec<&str> = seen.iter().map(Seen::method).collect();
     assert_eq!(
@@ -103,7 +115,8 @@ async fn the_generated_methods_send_their_requests_in_the_modern_era() {
             "completion/complete",
             "resources/templates/list",
             "prompts/get",
-            "prompts/get"
+            "prompts/get",
+            "tasks/get"
         ]
     );
     assert_eq!(seen[1].body["params"]["argument"]["value"], "py");

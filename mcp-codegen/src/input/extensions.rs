@@ -62,6 +62,8 @@ pub struct Enabled {
     pub extends: Vec<String>,
     /// What it is for (the file's `why`).
     pub why: String,
+    /// Its own `$def`s, in name order.
+    pub defs: Vec<String>,
 }
 
 impl ExtensionDef {
@@ -102,6 +104,7 @@ impl ExtensionDef {
             result_types: self.result_types.clone(),
             extends: self.extends.clone(),
             why: self.why.clone(),
+            defs: self.defs.keys().cloned().collect(),
         }
     }
 

@@ -160,6 +160,8 @@ pub struct ExtensionRole {
     pub results: Vec<(RustName, String)>,
     /// The requests whose outcome has a variant for one of its results.
     pub supported: Vec<RustName>,
+    /// Its own definitions, in name order (among them the requests it adds).
+    pub defs: Vec<RustName>,
     /// The marker's docs.
     pub docs: String,
 }

@@ -3,25 +3,42 @@
 //! (`ClientRequest`) whose response is built from the request, a method each named as the
 //! service trait's (`CallToolRequest`: `call_tool`), that takes its params and ends with the
 //! complete result: the request's result, or where the result is read by `resultType` (an
-//! outcome), the variant read for `"complete"`.
+//! outcome), the variant read for `"complete"`. Then the requests of each enabled extension
+//! (the tasks extension's `tasks/get`, `tasks/update`, `tasks/cancel`): in a revision without
+//! server-to-client requests, every request is a client's.
 
 use crate::error::SchemaError;
 use crate::model::ir::{
-    ClientMethod, ClientRole, Kind, RequestRole, ResultSelect, Roles, Ty, Types,
+    ClientMethod, ClientRole, Kind, Markers, RequestRole, ResultSelect, Roles, Ty, Types,
 };
 use crate::model::names::RustName;
 use crate::rules::protocol::COMPLETE;
 use crate::rules::service::{client_requests, method_name};
 
-/// The client trait of `types` (whose roles are `roles`, definitions under `defs_key`): an
-/// error, at the union's pointer, when the schema has no union of client requests read by
-/// their method, or an outcome with no complete variant.
-pub fn select(types: &Types, roles: &Roles, defs_key: &str) -> Result<ClientRole, SchemaError> {
+/// The client trait of `types` (whose roles are `roles`, extensions `markers`, definitions
+/// under `defs_key`): an error, at the union's pointer, when the schema has no union of
+/// client requests read by their method, or an outcome with no complete variant.
+pub fn select(
+    types: &Types,
+    roles: &Roles,
+    markers: &Markers,
+    defs_key: &str,
+) -> Result<ClientRole, SchemaError> {
     let requests = client_requests(types, roles, defs_key, "no client trait")?;
+    let extended = markers
+        .extensions
+        .iter()
+        .flat_map(|e| &e.defs)
+        .filter_map(|def| {
+            let role = roles.requests.iter().find(|r| &r.ty == def)?;
+            role.response.is_some().then_some(role)
+        });
     let methods = requests
         .answered
         .iter()
-        .map(|(_, role)| {
+        .map(|(_, role)| *role)
+        .chain(extended)
+        .map(|role| {
             let done = done(types, role).ok_or_else(|| {
                 requests.refused(&format!(
                     "the result of {} has no variant read for resultType \"{COMPLETE}\"",

@@ -53,11 +53,17 @@ pub fn assign(
                 .collect::<Vec<_>>()
                 .join(", "),
         );
+        let defs = extension
+            .defs
+            .iter()
+            .filter_map(|def| rust_of.get(&SchemaName::new(def.clone())).cloned())
+            .collect();
         roles.push(ExtensionRole {
             ty,
             id: extension.id.clone(),
             results,
             supported,
+            defs,
             docs,
         });
     }

@@ -475,6 +475,7 @@ mod tests {
             result_types: [("LaterResult".to_owned(), "later".to_owned())].into(),
             extends: vec!["FooResultResponse".into()],
             why: String::new(),
+            defs: vec!["LaterResult".into()],
         };
         let p = Protocol::read(defs, "$defs", Some(&overlay()), &[later]).unwrap();
         let outcome = &p.outcomes["FooResultResponse"];
