@@ -201,7 +201,7 @@ impl Impl for RustMcpSchema {
 
 /// `rmcp` 3.11.0 (`rmcp::model`, no default features). A `tools/call` response is read as
 /// `JsonRpcResponse<ServerResult>`: rmcp has no type for "the result of tools/call" that
-/// deserializes (`CallToolResponse` does not), so its untagged `ServerResult` decides.
+/// deserializes (`CallToolReply` does not), so its untagged `ServerResult` decides.
 pub struct Rmcp;
 
 impl Impl for Rmcp {

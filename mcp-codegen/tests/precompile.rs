@@ -33,7 +33,7 @@ fn the_messages_and_only_they_are_precompiled() {
     for message in [
         "CallToolRequest",
         "CallToolResultResponse",
-        "CallToolResponse",
+        "CallToolReply",
         "JSONRPCErrorResponse",
         "JSONRPCMessage",
         "ClientRequest",

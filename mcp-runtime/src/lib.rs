@@ -120,20 +120,20 @@ pub use protocol::{
 ///
 /// ```
 /// # use mcp_tests::mcp;
-/// use mcp::{CallToolOutcome, CallToolResponse};
+/// use mcp::{CallToolOutcome, CallToolReply};
 /// use mcp_runtime::Reply;
 ///
 /// let reply: Reply<mcp::CallToolRequest> = serde_json::from_str(
 ///     r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Unknown tool"}}"#,
 /// )?;
-/// let CallToolResponse::Error(error) = reply else { panic!("an error") };
+/// let CallToolReply::Error(error) = reply else { panic!("an error") };
 /// assert_eq!(error.error.code, mcp_runtime::error_code::INVALID_PARAMS);
 ///
 /// // No resultType: an older server's complete result.
 /// let reply: Reply<mcp::CallToolRequest> = serde_json::from_str(
 ///     r#"{"jsonrpc": "2.0", "id": 1, "result": {"content": []}}"#,
 /// )?;
-/// let CallToolResponse::Result(response) = reply else { panic!("a result") };
+/// let CallToolReply::Result(response) = reply else { panic!("a result") };
 /// assert!(matches!(response.result, CallToolOutcome::Complete(_)));
 /// # Ok::<(), serde_json::Error>(())
 /// ```

@@ -2,7 +2,7 @@
 //! any JSON-RPC error ([`RpcError`], without the request's id), and the runtime's refusals
 //! convert into that error, so `?` works inside the handler. The request then writes the
 //! message: [`Refuse::reply`] adds its id to either side and gives the generated reply union
-//! (`mcp::CallToolResponse` for a `tools/call`).
+//! (`mcp::CallToolReply` for a `tools/call`).
 //!
 //! | refusal | code ([`error_code`](crate::error_code)) | conversion |
 //! | --- | --- | --- |
@@ -30,7 +30,7 @@
 //!
 //! let meta = RequestMetaObject::new(ClientCapabilities::new(), "2026-07-28");
 //! let request = CallToolRequest::new(RequestId::Integer(5), CallToolRequestParams::new(meta, "greet"));
-//! let reply: CallToolResponse = request.reply(call(&request));
+//! let reply: CallToolReply = request.reply(call(&request));
 //! let wire = serde_json::to_value(&reply)?;
 //! assert_eq!(wire["id"], 5);
 //! assert_eq!(wire["error"]["code"], mcp_runtime::error_code::MISSING_REQUIRED_CLIENT_CAPABILITY);

@@ -82,7 +82,7 @@ fn a_reply_is_the_result_or_the_error() {
         "jsonrpc": "2.0", "id": 1, "result": {"content": []}
     }))
     .unwrap();
-    let CallToolResponse::Result(ok) = ok else {
+    let CallToolReply::Result(ok) = ok else {
         panic!("{ok:?}")
     };
     assert!(matches!(ok.result, CallToolOutcome::Complete(_)));
@@ -90,7 +90,7 @@ fn a_reply_is_the_result_or_the_error() {
         "jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "no such tool"}
     }))
     .unwrap();
-    let CallToolResponse::Error(err) = err else {
+    let CallToolReply::Error(err) = err else {
         panic!("{err:?}")
     };
     assert_eq!(

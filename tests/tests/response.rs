@@ -59,7 +59,7 @@ fn handle(
 }
 
 fn wire(request: &CallToolRequest, response: Response<CallToolRequest>) -> Value {
-    let reply: CallToolResponse = request.reply(response);
+    let reply: CallToolReply = request.reply(response);
     serde_json::to_value(reply).unwrap()
 }
 

@@ -65,7 +65,7 @@ fn a_task_reads_where_the_client_advertised_the_extension() {
     // The reply union, as a client reads it.
     let reply: mcp_runtime::Reply<mcp::CallToolRequest> = reader.from_str(CREATED).unwrap();
     assert!(
-        matches!(reply, mcp::CallToolResponse::Result(_)),
+        matches!(reply, mcp::CallToolReply::Result(_)),
         "{reply:?}"
     );
     // Complete and input_required answers read as before.

@@ -75,7 +75,7 @@ pub fn book(
 }
 
 /// The message to send for `request`: its result or its error, with its id.
-pub fn serve(sealer: &Sealer, principal: &str, request: &CallToolRequest) -> CallToolResponse {
+pub fn serve(sealer: &Sealer, principal: &str, request: &CallToolRequest) -> CallToolReply {
     request.reply(book(sealer, principal, request))
 }
 

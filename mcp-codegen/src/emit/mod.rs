@@ -134,12 +134,20 @@ fn prelude(module: &Module) -> TokenStream {
         )
     };
     let client = client::prelude_line(module);
+    let renamed: Vec<&RustName> = module.roles.renamed.iter().map(|r| &r.old).collect();
+    let renamed = (!renamed.is_empty()).then(|| {
+        quote! {
+            #[allow(deprecated)]
+            pub use super::{#(#renamed),*};
+        }
+    });
     quote! {
         #[doc = #doc]
         // In a binary crate the re-exports a program does not use are unused imports.
         #[allow(unused_imports)]
         pub mod #name {
             pub use super::{#(#types),*};
+            #renamed
             pub use ::mcp_runtime::prelude::*;
             #client
         }

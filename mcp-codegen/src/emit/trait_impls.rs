@@ -12,8 +12,8 @@ use super::construct::members;
 use super::tokens::{doc_lines, ty};
 use crate::model::ir::{
     CapabilityErrorBuild, CapabilityRule, ErrorBuild, ExtensionCapabilitiesRole, ExtensionRole,
-    InputRole, Kind, Literal, Module, NotificationRole, ObjectSchemaRole, Part, RequestRole,
-    ResponseRole, RustName, Slot, Step, When,
+    InputRole, Kind, Literal, Module, NotificationRole, ObjectSchemaRole, Part, Renamed,
+    RequestRole, ResponseRole, RustName, Slot, Step, When,
 };
 
 /// Every role's impls, but for the types `left_out` (defined, with their impls, in the other
@@ -38,6 +38,7 @@ pub fn emit(module: &Module, left_out: &BTreeSet<RustName>) -> TokenStream {
         .object_schemas
         .iter()
         .map(|o| object_schema(module, o));
+    let renamed = module.roles.renamed.iter().map(renamed);
     let extensions = module.markers.extensions.iter().map(extension);
     let extension_capabilities = module
         .markers
@@ -50,8 +51,20 @@ pub fn emit(module: &Module, left_out: &BTreeSet<RustName>) -> TokenStream {
         #input
         #error_response
         #(#object_schemas)*
+        #(#renamed)*
         #(#extensions)*
         #extension_capabilities
+    }
+}
+
+/// An earlier name of a type, as a deprecated alias of it.
+fn renamed(r: &Renamed) -> TokenStream {
+    let (old, new, note) = (&r.old, &r.new, &r.note);
+    let doc = format!(" The earlier name of [`{}`].", new.unraw());
+    quote! {
+        #[doc = #doc]
+        #[deprecated(note = #note)]
+        pub type #old = #new;
     }
 }
 

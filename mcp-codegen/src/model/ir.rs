@@ -138,6 +138,20 @@ pub struct Roles {
     pub error_response: Option<ErrorBuild>,
     /// The structs that describe a JSON object schema by its properties, in name order.
     pub object_schemas: Vec<ObjectSchemaRole>,
+    /// Names of an earlier release kept as deprecated aliases of the types they were renamed
+    /// to, in name order.
+    pub renamed: Vec<Renamed>,
+}
+
+/// A type renamed: its earlier name, kept as a deprecated alias for one release.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Renamed {
+    /// The earlier name.
+    pub old: RustName,
+    /// The type it names now.
+    pub new: RustName,
+    /// The deprecation note: the new name and why.
+    pub note: String,
 }
 
 /// The enabled extensions' roles, as `markers::assign` returns them.

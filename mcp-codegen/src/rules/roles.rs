@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::ir::{
-    CapabilityRule, InputKind, InputRole, Kind, NotificationRole, Predicate, RequestRole,
+    CapabilityRule, InputKind, InputRole, Kind, NotificationRole, Predicate, Renamed, RequestRole,
     ResponseRole, RetryRole, Roles, Select, Struct, Ty, TypeDef, Types, Union, UnionMode, Variant,
 };
 use crate::model::names::{RustName, SchemaName};
@@ -92,8 +92,9 @@ pub fn assign(
         input,
         error_response: crate::rules::jsonrpc_errors::error_response(types, rust_of),
         object_schemas: crate::rules::object_schemas::object_schemas(types),
+        renamed: Vec::new(),
     };
-    add_replies(types, &mut roles.requests, protocol, rust_of);
+    roles.renamed = add_replies(types, &mut roles.requests, protocol, rust_of);
     roles
 }
 
@@ -101,21 +102,29 @@ pub fn assign(
 const RESULT_MEMBER: &str = "result";
 const ERROR_MEMBER: &str = "error";
 
-/// For every request with a successful response, `<Base>Response`: that response or the
-/// error response, told apart by which of `result` and `error` the message has.
+/// What a reply's name ends with (`mcp_runtime::Reply<R>`), and what it ended with before
+/// (kept as a deprecated alias for one release: `CallToolResponse` read as rmcp's name for
+/// what is `CallToolOutcome` here).
+const REPLY_SUFFIX: &str = "Reply";
+const EARLIER_REPLY_SUFFIX: &str = "Response";
+
+/// For every request with a successful response, `<Base>Reply`: that response or the error
+/// response, told apart by which of `result` and `error` the message has; returns the
+/// earlier names (`<Base>Response`) to keep as deprecated aliases.
 fn add_replies(
     types: &mut Types,
     requests: &mut [RequestRole],
     protocol: &Protocol,
     rust_of: &BTreeMap<SchemaName, RustName>,
-) {
+) -> Vec<Renamed> {
+    let mut renamed = Vec::new();
     let Some(error) = crate::rules::jsonrpc_errors::ERROR_RESPONSES
         .iter()
         .filter_map(|d| rust_of.get(*d))
         .find(|n| types.contains_key(*n))
         .cloned()
     else {
-        return;
+        return renamed;
     };
     for (def, info) in &protocol.requests {
         let Some(request) = rust_of.get(def) else {
@@ -128,9 +137,24 @@ fn add_replies(
             continue;
         };
         let base = def.as_str().strip_suffix("Request").unwrap_or(def.as_str());
-        let name = RustName::of_def(&SchemaName::new(format!("{base}Response")));
+        let name = RustName::of_def(&SchemaName::new(format!("{base}{REPLY_SUFFIX}")));
         if types.contains_key(&name) {
             continue;
+        }
+        let earlier = RustName::of_def(&SchemaName::new(format!("{base}{EARLIER_REPLY_SUFFIX}")));
+        if !types.contains_key(&earlier) {
+            let outcome = match &requests[i].result {
+                Ty::Named(result) => format!(" (its result is `{}`)", result.unraw()),
+                _ => String::new(),
+            };
+            renamed.push(Renamed {
+                note: format!(
+                    "renamed `{}`: the successful response or the error response{outcome}",
+                    name.unraw()
+                ),
+                old: earlier,
+                new: name.clone(),
+            });
         }
         let variant = |label: &str, ty: &RustName, member: &str| Variant {
             name: RustName::pascal(label),
@@ -160,6 +184,8 @@ fn add_replies(
         );
         requests[i].reply = Some(name);
     }
+    renamed.sort_by(|a, b| a.old.cmp(&b.old));
+    renamed
 }
 
 impl Context<'_> {
