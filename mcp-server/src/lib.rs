@@ -79,7 +79,7 @@ pub mod probe;
 pub mod prompts;
 mod refused;
 pub mod resources;
-mod routers;
+pub mod routers;
 mod schema;
 pub mod served;
 mod service;

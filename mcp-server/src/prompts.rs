@@ -42,7 +42,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::LegacySchema;
-use crate::routers::{self, ByName, object_schema};
+use crate::routers::{self, ByName, Invoked, object_schema};
 
 /// What the router needs of the generated module: implemented by
 /// [`bind_server!`](crate::bind_server).
@@ -92,15 +92,8 @@ impl<S: PromptTypes> PromptOutput<S> for &'static str {
 }
 
 /// One get of a prompt: the context of the request, the arguments read, and the request's
-/// params (for what a multi round-trip prompt reads: its input responses and request state).
-pub struct Get<S: PromptTypes, C, A> {
-    /// The context the transport handed the request.
-    pub ctx: C,
-    /// The arguments, read into the prompt's argument type.
-    pub args: A,
-    /// The request's params.
-    pub params: S::GetParams,
-}
+/// params (`prompts/get`'s).
+pub type Get<S, C, A> = Invoked<C, A, <S as PromptTypes>::GetParams>;
 
 type Answer<S> = Result<<S as PromptTypes>::GetOutcome, RpcError>;
 type Handler<S, C> =
@@ -169,7 +162,9 @@ impl<S: PromptTypes, C: Send + 'static> Prompts<S, C> {
             let function = Arc::clone(&function);
             Box::pin(async move {
                 let args = read_arguments::<S, A>(&params)?;
-                Ok(function(Get { ctx, args, params }).await?.into_outcome())
+                Ok(function(Invoked { ctx, args, params })
+                    .await?
+                    .into_outcome())
             })
         });
         self.table.insert(name, prompt, handler);

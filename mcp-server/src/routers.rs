@@ -1,5 +1,6 @@
-//! What the routers of tools, prompts and resources share: their table of entries by name
-//! ([`ByName`]) and the JSON Schema of an argument type.
+//! What the routers of tools, prompts and resources share: what a routed function is handed
+//! ([`Invoked`]: `tools::Call` and `prompts::Get`), and inside the crate their table of
+//! entries by name and the JSON Schema of an argument type.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -51,6 +52,18 @@ impl<L: Clone, H> ByName<L, H> {
     pub(crate) fn get(&self, name: &str) -> Option<&H> {
         self.handlers.get(name)
     }
+}
+
+/// One call of a routed function: the context of the request, the arguments read into the
+/// function's argument type, and the request's params (for what a multi round-trip function
+/// reads: its input responses and request state).
+pub struct Invoked<C, A, P> {
+    /// The context the transport handed the request.
+    pub ctx: C,
+    /// The arguments, read into the function's argument type.
+    pub args: A,
+    /// The request's params.
+    pub params: P,
 }
 
 /// An entry's handler: what it answers for a context and the request's params.

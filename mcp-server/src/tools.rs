@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::LegacySchema;
-use crate::routers::{self, ByName, object_schema};
+use crate::routers::{self, ByName, Invoked, object_schema};
 
 /// What the router needs of the generated module: implemented by
 /// [`bind_server!`](crate::bind_server).
@@ -84,15 +84,8 @@ impl<S: ToolTypes, O: ToolOutput<S>> ToolOutput<S> for Result<O, ToolFailed> {
 }
 
 /// One call of a tool: the context of the request, the arguments read, and the request's
-/// params (for what a multi round-trip tool reads: its input responses and request state).
-pub struct Call<S: ToolTypes, C, A> {
-    /// The context the transport handed the request.
-    pub ctx: C,
-    /// The arguments, read into the tool's argument type.
-    pub args: A,
-    /// The request's params.
-    pub params: S::CallParams,
-}
+/// params (`tools/call`'s).
+pub type Call<S, C, A> = Invoked<C, A, <S as ToolTypes>::CallParams>;
 
 type Answer<S> = Result<<S as ToolTypes>::CallOutcome, RpcError>;
 type Handler<S, C> =
@@ -163,7 +156,7 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
                     Ok(args) => args,
                     Err(why) => return Ok(S::text_outcome(why, true)),
                 };
-                let answered = function(Call { ctx, args, params }).await?;
+                let answered = function(Invoked { ctx, args, params }).await?;
                 Ok(answered.into_outcome())
             })
         });

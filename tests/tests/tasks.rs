@@ -64,10 +64,7 @@ fn a_task_reads_where_the_client_advertised_the_extension() {
     same_json(&response, CREATED);
     // The reply union, as a client reads it.
     let reply: mcp_runtime::Reply<mcp::CallToolRequest> = reader.from_str(CREATED).unwrap();
-    assert!(
-        matches!(reply, mcp::CallToolReply::Result(_)),
-        "{reply:?}"
-    );
+    assert!(matches!(reply, mcp::CallToolReply::Result(_)), "{reply:?}");
     // Complete and input_required answers read as before.
     let complete = r#"{"jsonrpc": "2.0", "id": 2, "result": {"content": []}}"#;
     let response: mcp::CallToolResultResponse = reader.from_str(complete).unwrap();
