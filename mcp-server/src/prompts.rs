@@ -35,7 +35,6 @@
 
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
 
 use mcp_runtime::RpcError;
 use serde::de::DeserializeOwned;
@@ -146,7 +145,7 @@ impl<S: PromptTypes, C: Send + 'static> Prompts<S, C> {
         A: DeserializeOwned + schemars::JsonSchema + Send + 'static,
         F: Fn(Get<S, C, A>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<O, RpcError>> + Send + 'static,
-        O: PromptOutput<S>,
+        O: PromptOutput<S> + 'static,
     {
         let refused = |why: String| PromptError::Schema {
             name: name.to_owned(),
@@ -157,16 +156,8 @@ impl<S: PromptTypes, C: Send + 'static> Prompts<S, C> {
         }
         let arguments = listed_arguments(&object_schema::<A>()).map_err(refused)?;
         let prompt = S::prompt(name, description, arguments).map_err(refused)?;
-        let function = Arc::new(function);
-        let handler: Handler<S, C> = Box::new(move |ctx, params| {
-            let function = Arc::clone(&function);
-            Box::pin(async move {
-                let args = read_arguments::<S, A>(&params)?;
-                Ok(function(Invoked { ctx, args, params })
-                    .await?
-                    .into_outcome())
-            })
-        });
+        let read = |params: &S::GetParams| read_arguments::<S, A>(params).map_err(Err);
+        let handler = routers::handler(read, function, O::into_outcome);
         self.table.insert(name, prompt, handler);
         Ok(self)
     }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use mcp_runtime::RpcError;
 
@@ -69,6 +70,36 @@ pub struct Invoked<C, A, P> {
 /// An entry's handler: what it answers for a context and the request's params.
 pub(crate) type Handler<C, P, O> =
     Box<dyn Fn(C, P) -> Pin<Box<dyn Future<Output = Result<O, RpcError>> + Send>> + Send + Sync>;
+
+/// The handler of a function of arguments `A`: `read` takes them from the params (or gives
+/// the early answer when they do not fit), `function` is called with them, and `finish`
+/// turns what it returned into the request's outcome.
+pub(crate) fn handler<C, P, A, R, O, F, Fut>(
+    read: fn(&P) -> Result<A, Result<O, RpcError>>,
+    function: F,
+    finish: fn(R) -> O,
+) -> Handler<C, P, O>
+where
+    C: Send + 'static,
+    P: Send + 'static,
+    A: Send + 'static,
+    R: 'static,
+    O: Send + 'static,
+    F: Fn(Invoked<C, A, P>) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, RpcError>> + Send + 'static,
+{
+    let function = Arc::new(function);
+    Box::new(move |ctx, params| {
+        let function = Arc::clone(&function);
+        Box::pin(async move {
+            let args = match read(&params) {
+                Ok(args) => args,
+                Err(early) => return early,
+            };
+            Ok(finish(function(Invoked { ctx, args, params }).await?))
+        })
+    })
+}
 
 impl<L: Clone, C, P: Clone, O> ByName<L, Handler<C, P, O>> {
     /// The handler of `name` called with `ctx` and `params`; an unknown name is `-32602`

@@ -10,7 +10,6 @@
 
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
 
 use mcp_runtime::RpcError;
 use serde::de::DeserializeOwned;
@@ -138,7 +137,7 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
         A: DeserializeOwned + schemars::JsonSchema + Send + 'static,
         F: Fn(Call<S, C, A>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<O, RpcError>> + Send + 'static,
-        O: ToolOutput<S>,
+        O: ToolOutput<S> + 'static,
     {
         if self.table.contains(name) {
             return Err(ToolError::Duplicate(name.to_owned()));
@@ -148,18 +147,11 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
             name: name.to_owned(),
             why,
         })?;
-        let function = Arc::new(function);
-        let handler: Handler<S, C> = Box::new(move |ctx, params| {
-            let function = Arc::clone(&function);
-            Box::pin(async move {
-                let args = match read_arguments::<S, A>(&params) {
-                    Ok(args) => args,
-                    Err(why) => return Ok(S::text_outcome(why, true)),
-                };
-                let answered = function(Invoked { ctx, args, params }).await?;
-                Ok(answered.into_outcome())
-            })
-        });
+        // Arguments that do not fit are a tool error, told to the model.
+        let read = |params: &S::CallParams| {
+            read_arguments::<S, A>(params).map_err(|why| Ok(S::text_outcome(why, true)))
+        };
+        let handler = routers::handler(read, function, O::into_outcome);
         self.table.insert(name, tool, handler);
         Ok(self)
     }
