@@ -240,9 +240,12 @@ pub enum Unclassified<'a> {
 ///    session); one that carries the modern `_meta` is a modern request (2026-07-28
 ///    "Versioning": a request with the modern per-request `_meta` is served statelessly), for
 ///    a method the modern era does not have;
-/// 2. a message of a live legacy session is legacy;
-/// 3. a request or notification with a `_meta` protocol version is modern, on HTTP only if
-///    the `MCP-Protocol-Version` header is there and equal to it (else [`HEADER_MISMATCH`]);
+/// 2. a message of a live legacy session is legacy, unless it is a request or notification
+///    with a `_meta` protocol version;
+/// 3. a request or notification with a `_meta` protocol version is modern, whatever session
+///    it names (`Mcp-Session-Id` does not exist in 2026-07-28, whose requests are stateless),
+///    on HTTP only if the `MCP-Protocol-Version` header is there and equal to it (else
+///    [`HEADER_MISMATCH`]);
 /// 4. a notification with no session and no `_meta` version is modern (a modern
 ///    notification need not declare a version in its body; on HTTP the header is still
 ///    required on every POST);
@@ -264,12 +267,22 @@ pub enum Unclassified<'a> {
 /// let modern = Incoming { kind: Kind::Request { method: "tools/list" }, meta_version: Some("2026-07-28"), ..initialize };
 /// assert_eq!(classify(&Incoming { transport: http(Some("2026-07-28")), ..modern }), Classified::Modern { version: Some("2026-07-28") });
 /// assert_eq!(classify(&Incoming { transport: http(None), ..modern }), Classified::Neither(Unclassified::MissingHeader));
+///
+/// // A modern request stays modern when it names a live legacy session.
+/// let in_session = Incoming { transport: http(Some("2026-07-28")), session: Session::Known, ..modern };
+/// assert_eq!(classify(&in_session), Classified::Modern { version: Some("2026-07-28") });
+/// let legacy = Incoming { meta_version: None, transport: http(Some("2025-11-25")), ..in_session };
+/// assert_eq!(classify(&legacy), Classified::Legacy(Legacy::Session));
 /// ```
 pub fn classify<'a>(incoming: &Incoming<'a>) -> Classified<'a> {
     if let (Kind::Request { method: INITIALIZE }, None) = (incoming.kind, incoming.meta_version) {
         return Classified::Legacy(Legacy::Initialize);
     }
-    if incoming.session == Session::Known {
+    let declares_modern = matches!(
+        incoming.kind,
+        Kind::Request { .. } | Kind::Notification { .. }
+    ) && incoming.meta_version.is_some();
+    if incoming.session == Session::Known && !declares_modern {
         return Classified::Legacy(Legacy::Session);
     }
     // `Some(header)` on HTTP, where the header is required; `None` on stdio.
