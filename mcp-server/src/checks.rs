@@ -2,8 +2,9 @@
 //! JSON-RPC error (a code of `mcp_runtime::error_code`) and the HTTP status the specification
 //! gives it, or this crate where it gives none:
 //!
-//! 1. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, each `Mcp-Param-{Name}`, `Host`,
-//!    `Origin` and `Content-Type` come at most once: else `INVALID_REQUEST`, 400.
+//! 1. `Mcp-Session-Id`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, each
+//!    `Mcp-Param-{Name}`, `Host`, `Origin` and `Content-Type` come at most once: else
+//!    `INVALID_REQUEST`, 400.
 //! 2. `Host` and `Origin` name this machine (DNS-rebinding protection, [`check_host`]): else
 //!    `INVALID_REQUEST`, 403.
 //! 3. `Content-Type` is `application/json`: else `INVALID_REQUEST`, 400.

@@ -33,9 +33,28 @@ pub struct Config {
     pub listen_queue: usize,
     /// Longest a graceful shutdown waits for open connections before it drops them.
     pub shutdown_grace: Duration,
-    /// Legacy (2025-11-25) sessions live at once: an `initialize` beyond them is refused
-    /// (429) until one ends or idles out.
+    /// Legacy (2025-11-25) sessions at once: an `initialize` beyond them is refused (429)
+    /// until one ends or idles out. An ended session counts until its memory is freed (its
+    /// handlers stopped, its waiting requests dropped).
     pub max_sessions: usize,
+    /// The share of each pool one principal (the anonymous principal is one) may hold, in
+    /// percent: of [`Config::max_sessions`], [`Config::max_get_streams`] and
+    /// [`Config::max_waiting`] (tasks have their own per-principal bound). One more is
+    /// refused (429) while the others still have room.
+    pub principal_share: usize,
+    /// Largest `initialize` request, in bytes: what a legacy session keeps of it (the client's
+    /// capabilities and info) is parsed once and read by every request of the session, so it
+    /// is bounded apart from [`Config::max_body`]. A larger one is refused with
+    /// `INVALID_PARAMS` naming the limit.
+    pub max_initialize: usize,
+    /// Legacy `GET` streams open at once, in all: kept below [`Config::max_connections`] so
+    /// that idle streams leave connections for requests. One more is refused (429).
+    pub max_get_streams: usize,
+    /// A legacy `GET` stream that carried no message for this long is ended (the client may
+    /// open another).
+    pub get_stream_idle: Duration,
+    /// Server-to-client requests waiting for answers, in all legacy sessions.
+    pub max_waiting: usize,
     /// A legacy session with no request for this long is dropped; its id is then unknown
     /// (404) and the client initializes again.
     pub session_idle: Duration,
@@ -49,6 +68,9 @@ pub struct Config {
     /// Events kept per SSE stream of a legacy session for a client that resumes it
     /// (`Last-Event-ID`); a resume from before the oldest kept one is refused (400).
     pub replay_events: usize,
+    /// Bytes of events kept for resumption per legacy session, all its streams together:
+    /// beyond them the oldest ended streams go first, then the oldest events.
+    pub replay_bytes: usize,
     /// How long a legacy session's stream stays resumable once it has ended.
     pub resume_window: Duration,
     /// Ended streams kept resumable per legacy session: beyond them the oldest goes first.
@@ -79,10 +101,16 @@ impl Default for Config {
             listen_queue: 256,
             shutdown_grace: Duration::from_secs(5),
             max_sessions: 1024,
+            principal_share: 25,
+            max_initialize: 64 * 1024,
+            max_get_streams: 256,
+            get_stream_idle: Duration::from_secs(300),
+            max_waiting: 1024,
             session_idle: Duration::from_secs(600),
             session_queue: 16,
             input_timeout: Duration::from_secs(60),
             replay_events: 64,
+            replay_bytes: 1024 * 1024,
             resume_window: Duration::from_secs(60),
             resumable_streams: 16,
             max_in_flight: 64,
@@ -116,10 +144,16 @@ setters! {
     listen_queue: usize,
     shutdown_grace: Duration,
     max_sessions: usize,
+    principal_share: usize,
+    max_initialize: usize,
+    max_get_streams: usize,
+    get_stream_idle: Duration,
+    max_waiting: usize,
     session_idle: Duration,
     session_queue: usize,
     input_timeout: Duration,
     replay_events: usize,
+    replay_bytes: usize,
     resume_window: Duration,
     resumable_streams: usize,
     max_in_flight: usize,

@@ -5,6 +5,8 @@
 //! (`serde_json::to_string`), never through `serde_json::Value`, which would sort the members
 //! by name: on the wire they stay in the order the generated type writes them.
 
+use std::sync::Arc;
+
 use mcp_runtime::era::Era;
 use mcp_runtime::{Respond, Response, RpcError};
 use serde::Serialize;
@@ -21,8 +23,9 @@ pub const DEFAULT_LOGGER: &str = "mcp-server";
 pub struct Ctx<S: Schema> {
     /// The request's id.
     pub id: S::RequestId,
-    /// The request's `_meta`: its protocol version, the client's capabilities, …
-    pub meta: S::RequestMeta,
+    /// The request's `_meta`: its protocol version, the client's capabilities, … (shared: a
+    /// legacy session's requests all read the one its `initialize` made).
+    pub meta: Arc<S::RequestMeta>,
     /// Who is asking: the bearer credential if one came, else `anonymous`.
     pub principal: String,
     /// The era the client speaks: [`Era::Modern`], or [`Era::Legacy`] for a request of a

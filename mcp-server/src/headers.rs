@@ -9,6 +9,7 @@ use axum::http::{HeaderMap, header};
 /// last copy would route on another value than the server that reads the first) and the ones
 /// the DNS-rebinding check reads. `Mcp-Param-*` headers are checked by prefix.
 const ONCE: &[&str] = &[
+    "mcp-session-id",
     "mcp-name",
     "mcp-method",
     "mcp-protocol-version",

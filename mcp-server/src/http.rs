@@ -14,8 +14,9 @@
 //! `mcp_runtime::error_code`) and HTTP status the specification gives it, or this server where
 //! it gives none; a modern request goes through all of them:
 //!
-//! 1. `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, each `Mcp-Param-{Name}`, `Host`,
-//!    `Origin` and `Content-Type` come at most once: else `INVALID_REQUEST`, 400.
+//! 1. `Mcp-Session-Id`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, each
+//!    `Mcp-Param-{Name}`, `Host`, `Origin` and `Content-Type` come at most once: else
+//!    `INVALID_REQUEST`, 400 (`GET` and `DELETE` too).
 //! 2. `Host` and `Origin` name this machine (DNS-rebinding protection): else
 //!    `INVALID_REQUEST`, 403.
 //! 3. `Content-Type` is `application/json`: else `INVALID_REQUEST`, 400.
@@ -200,13 +201,18 @@ async fn delete_mcp<S: Schema, V: Service<S>>(
     })
 }
 
-/// A `GET` or `DELETE`, after the `Host`/`Origin` check: `answer`ed by the legacy session the
+/// A `GET` or `DELETE`, after check 1 (each routing header once) and the `Host`/`Origin`
+/// check: `answer`ed by the legacy session the
 /// request names; not allowed without one (or without legacy sessions).
 fn in_session<S: Schema, V: Service<S>>(
     endpoint: &Endpoint<S, V>,
     headers: &HeaderMap,
     answer: impl FnOnce(&dyn Legacy<S>, &str) -> Response,
 ) -> Response {
+    if let Some(name) = headers::repeated(headers) {
+        let message = format!("Bad Request: the {name} header is given more than once");
+        return (StatusCode::BAD_REQUEST, message).into_response();
+    }
     if let Err(r) = check_host::<S>(&endpoint.config, headers) {
         return *r;
     }

@@ -6,12 +6,13 @@
 //! [`Service`](crate::Service) ([`serve`](mod@serve)), all of it as the HTTP endpoint's hook
 //! for any [`LegacyService`] ([`hook`]) and the stdio endpoint's ([`stdio`](mod@stdio)), and
 //! the conversions between the eras' types they use
-//! ([`convert`]), for any [`LegacySchema`](crate::LegacySchema).
+//! ([`convert`]; a session's `_meta` written into its requests: [`meta`]), for any [`LegacySchema`](crate::LegacySchema).
 
 pub mod convert;
 pub mod follow;
 pub mod hook;
 pub mod initialize;
+pub mod meta;
 pub mod peer;
 pub mod route;
 pub mod serve;

@@ -83,6 +83,7 @@ pub mod routers;
 mod schema;
 pub mod served;
 mod service;
+pub mod shares;
 pub mod sse;
 mod status;
 pub mod stdio;

@@ -155,7 +155,7 @@ pub fn serve<S: Schema, V: Service<S>>(
             let ctx = Ctx {
                 notifier: Notifier::new(None, &meta).with_logger(service.logger()),
                 id,
-                meta,
+                meta: Arc::new(meta),
                 principal,
                 era: Era::Modern,
             };
@@ -302,10 +302,10 @@ fn run<S: Schema, V: Service<S>>(
     streams: bool,
 ) -> Outcome<S> {
     let streaming =
-        streams && (S::progress_token(&ctx.meta).is_some() || S::log_level(&ctx.meta).is_some());
+        streams && (S::progress_token(&*ctx.meta).is_some() || S::log_level(&*ctx.meta).is_some());
     let (tx, rx) = mpsc::unbounded_channel();
     if streaming {
-        ctx.notifier = Notifier::new(Some(tx.clone()), &ctx.meta).with_logger(service.logger());
+        ctx.notifier = Notifier::new(Some(tx.clone()), &*ctx.meta).with_logger(service.logger());
     }
     let running = service.running().map(|r| r.enter());
     let service = Arc::clone(service);

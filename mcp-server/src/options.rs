@@ -116,10 +116,16 @@ bounds! {
     "--max-tasks", "live tasks in all", tasks.max_total, count;
     "--max-tasks-per-principal", "live tasks of one principal", tasks.max_per_principal, count;
     "--max-sessions", "legacy sessions live at once", config.max_sessions, count;
+    "--principal-share-percent", "of sessions, GET streams and waiting server requests one principal may hold", config.principal_share, count;
+    "--max-initialize-bytes", "largest legacy initialize request", config.max_initialize, count;
+    "--max-get-streams", "legacy GET streams open at once", config.max_get_streams, count;
+    "--get-stream-idle-ms", "a legacy GET stream without messages is ended after", config.get_stream_idle, millis;
+    "--max-waiting", "server requests awaiting answers in all legacy sessions", config.max_waiting, count;
     "--session-idle-ms", "a legacy session without requests is dropped after", config.session_idle, millis;
     "--session-queue", "server requests awaiting answers per legacy session", config.session_queue, count;
     "--input-timeout-ms", "for a legacy client to answer a server request", config.input_timeout, millis;
     "--replay-events", "events kept per legacy stream for a resume", config.replay_events, count;
+    "--replay-bytes", "bytes of events kept per legacy session for a resume", config.replay_bytes, count;
     "--resume-window-ms", "an ended legacy stream stays resumable for", config.resume_window, millis;
     "--resumable-streams", "ended streams kept resumable per legacy session", config.resumable_streams, count;
     "--max-in-flight", "requests handled at once on --stdio", config.max_in_flight, count;

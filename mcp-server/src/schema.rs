@@ -162,7 +162,8 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
     /// for any other method.
     fn result_to_legacy(method: &str, result: Value) -> Option<Result<Value, String>>;
 
-    /// `body` read as the legacy `InitializeRequest`.
+    /// `body` read as the legacy `InitializeRequest`, its capabilities as the modern ones
+    /// without `extensions` (a 2026-07-28 mechanism a legacy session does not get).
     fn read_initialize(body: &[u8]) -> Result<LegacyInitialize<Self>, String>
     where
         Self: Sized;
@@ -182,6 +183,12 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
 
     /// The method of the legacy `notifications/cancelled`.
     const LEGACY_CANCELLED: &'static str;
+    /// The method of the legacy `notifications/initialized`.
+    const LEGACY_INITIALIZED: &'static str;
+
+    /// The legacy `notifications/cancelled` (JSON text) that tells the client the server's
+    /// request `request_id` is cancelled, for `reason`.
+    fn cancel_notification(request_id: &str, reason: &str) -> Option<String>;
 
     /// The request `message` of `method`, if it is one of the methods the modern revision
     /// removed ([`LegacyOnly`]): read as its legacy type, or why it could not be.
@@ -190,16 +197,24 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
         message: &Value,
     ) -> Option<Result<LegacyOnly<Self::LoggingLevel>, String>>;
 
-    /// The `_meta` a modern client would send with each request, from what a session stands
-    /// for: its client's capabilities and info, the `version` it speaks, the level
-    /// `logging/setLevel` set, and the request's own progress token (legacy JSON).
+    /// The `_meta` a modern client would send with each request of a session, made once when
+    /// it opens: its client's `capabilities` and info, the `version` it speaks.
     fn session_meta(
-        capabilities: &Self::ClientCapabilities,
-        client_info: &Self::Implementation,
+        capabilities: Self::ClientCapabilities,
+        client_info: Self::Implementation,
         version: &str,
-        level: Option<Self::LoggingLevel>,
-        progress_token: Option<&Value>,
     ) -> Self::RequestMeta;
+
+    /// The smallest `_meta` of `version` (no capabilities, no client info): what a session's
+    /// request is converted with before the session's own members are written in
+    /// ([`crate::legacy::meta`]).
+    fn stub_meta(version: &str) -> Self::RequestMeta;
+
+    /// `meta` with the log `level` that `logging/setLevel` set.
+    fn with_log_level(meta: &Self::RequestMeta, level: Self::LoggingLevel) -> Self::RequestMeta;
+
+    /// `meta` with the request's own progress token (legacy JSON), if it reads as one.
+    fn with_progress_token(meta: &Self::RequestMeta, token: &Value) -> Self::RequestMeta;
 }
 
 /// Binds a generated module to this crate: `mcp_server::bind!(pub Mcp = crate::mcp);` declares
@@ -268,11 +283,18 @@ macro_rules! bind {
                 let request: l::InitializeRequest =
                     ::serde_json::from_slice(body).map_err(|e| e.to_string())?;
                 let params = request.params;
+                // Extensions are a 2026-07-28 mechanism: whatever a legacy client declares
+                // under that name, its session gets no extension's behaviour.
+                let capabilities = m::ClientCapabilities::try_from(params.capabilities)
+                    .map(|mut c| {
+                        c.extensions = None;
+                        c
+                    })
+                    .map_err(|e| e.to_string());
                 Ok($crate::LegacyInitialize {
                     id: request.id,
                     protocol_version: params.protocol_version,
-                    capabilities: m::ClientCapabilities::try_from(params.capabilities)
-                        .map_err(|e| e.to_string()),
+                    capabilities,
                     client_info: params.client_info,
                 })
             }
@@ -328,6 +350,15 @@ macro_rules! bind {
 
             const LEGACY_CANCELLED: &'static str =
                 <l::CancelledNotification as ::mcp_runtime::Notification>::METHOD;
+            const LEGACY_INITIALIZED: &'static str =
+                <l::InitializedNotification as ::mcp_runtime::Notification>::METHOD;
+
+            fn cancel_notification(request_id: &str, reason: &str) -> Option<String> {
+                let params = l::CancelledNotificationParams::new()
+                    .with_request_id(l::RequestId::String(request_id.to_owned()))
+                    .with_reason(reason);
+                ::serde_json::to_string(&l::CancelledNotification::new(params)).ok()
+            }
 
             fn legacy_only(
                 method: &str,
@@ -354,23 +385,32 @@ macro_rules! bind {
             }
 
             fn session_meta(
-                capabilities: &m::ClientCapabilities,
-                client_info: &m::Implementation,
+                capabilities: m::ClientCapabilities,
+                client_info: m::Implementation,
                 version: &str,
-                level: Option<m::LoggingLevel>,
-                progress_token: Option<&::serde_json::Value>,
             ) -> m::RequestMetaObject {
-                let mut meta = m::RequestMetaObject::new(capabilities.clone(), version)
-                    .with_client_info(client_info.clone());
-                if let Some(level) = level {
-                    meta = meta.with_log_level(level);
+                m::RequestMetaObject::new(capabilities, version).with_client_info(client_info)
+            }
+
+            fn stub_meta(version: &str) -> m::RequestMetaObject {
+                m::RequestMetaObject::new(m::ClientCapabilities::new(), version)
+            }
+
+            fn with_log_level(
+                meta: &m::RequestMetaObject,
+                level: m::LoggingLevel,
+            ) -> m::RequestMetaObject {
+                meta.clone().with_log_level(level)
+            }
+
+            fn with_progress_token(
+                meta: &m::RequestMetaObject,
+                token: &::serde_json::Value,
+            ) -> m::RequestMetaObject {
+                match ::serde_json::from_value::<m::ProgressToken>(token.clone()) {
+                    Ok(token) => meta.clone().with_progress_token(token),
+                    Err(_) => meta.clone(),
                 }
-                let token = progress_token
-                    .and_then(|t| ::serde_json::from_value::<m::ProgressToken>(t.clone()).ok());
-                if let Some(token) = token {
-                    meta = meta.with_progress_token(token);
-                }
-                meta
             }
 
             fn request_to_modern(message: ::serde_json::Value) -> Result<m::ClientRequest, String> {

@@ -11,9 +11,11 @@
 //! with `retry:` ([`Streams::end_connection`]), and a client whose connection broke finds
 //! the stream's later events waiting. What is kept is bounded ([`Config`]): the last
 //! [`Config::replay_events`] events of each stream, finished streams for
-//! [`Config::resume_window`], and at most [`Config::resumable_streams`] finished streams per
-//! session (the oldest go first). A resume that would miss events the bound dropped is
-//! refused rather than served with a gap.
+//! [`Config::resume_window`], at most [`Config::resumable_streams`] finished streams per
+//! session (the oldest go first), and at most [`Config::replay_bytes`] of events per session
+//! (the oldest finished streams go first, then the oldest events). A resume that would miss
+//! events a bound dropped is refused rather than served with a gap. An event's text is shared
+//! between what is kept and the connection that sends it, never copied.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -40,7 +42,7 @@ pub struct Sent {
     /// `<stream>-<sequence>`.
     pub id: String,
     /// The JSON-RPC message, or empty.
-    pub data: String,
+    pub data: Arc<str>,
     /// The `retry:` field, before the server ends the connection.
     pub retry: Option<Duration>,
 }
@@ -57,6 +59,8 @@ struct Log {
 struct Inner {
     next_stream: u64,
     logs: HashMap<u64, Log>,
+    /// The bytes of the events kept, all streams together.
+    bytes: usize,
 }
 
 /// The streams of one session.
@@ -116,24 +120,48 @@ impl Log {
     }
 
     /// Keeps one event (dropping the oldest beyond `replay`) and passes it to the connection,
-    /// which is let go if it does not keep up (its client can resume).
-    fn record(&mut self, number: u64, data: String, retry: Option<Duration>, replay: usize) {
+    /// which is let go if it does not keep up (its client can resume). The change in the
+    /// bytes kept: those of the event, less those of the events dropped.
+    fn record(
+        &mut self,
+        number: u64,
+        data: String,
+        retry: Option<Duration>,
+        replay: usize,
+    ) -> isize {
         let sent = Sent {
             id: format!("{number}-{}", self.next),
-            data,
+            data: data.into(),
             retry,
         };
+        let mut change = size(&sent).cast_signed();
         self.kept.push_back((self.next, sent.clone()));
         self.next += 1;
         while self.kept.len() > replay {
-            self.kept.pop_front();
+            change -= self.pop_oldest().cast_signed();
         }
         if let Some(live) = &self.live
             && live.try_send(sent).is_err()
         {
             self.live = None;
         }
+        change
     }
+
+    /// Drops the oldest event kept: its bytes (0 if none is kept).
+    fn pop_oldest(&mut self) -> usize {
+        self.kept.pop_front().map_or(0, |(_, sent)| size(&sent))
+    }
+
+    /// The bytes of the events kept.
+    fn bytes(&self) -> usize {
+        self.kept.iter().map(|(_, sent)| size(sent)).sum()
+    }
+}
+
+/// The bytes an event holds.
+fn size(sent: &Sent) -> usize {
+    sent.data.len() + sent.id.len()
 }
 
 impl Streams {
@@ -145,6 +173,7 @@ impl Streams {
             inner: Mutex::new(Inner {
                 next_stream: 1,
                 logs: HashMap::new(),
+                bytes: 0,
             }),
         }
     }
@@ -169,36 +198,65 @@ impl Streams {
     /// beyond the count kept.
     fn prune(&self, inner: &mut Inner) {
         let window = self.limits.resume_window;
-        inner
-            .logs
-            .retain(|_, log| log.finished.is_none_or(|t| t.elapsed() < window));
-        let mut finished: Vec<(Instant, u64)> = inner
+        let expired: Vec<u64> = inner
             .logs
             .iter()
-            .filter_map(|(n, log)| log.finished.map(|t| (t, *n)))
+            .filter(|(_, log)| log.finished.is_some_and(|t| t.elapsed() >= window))
+            .map(|(n, _)| *n)
             .collect();
+        for n in expired {
+            inner.remove(n);
+        }
+        let finished = inner.finished_oldest_first();
         let excess = finished.len().saturating_sub(self.limits.resumable_streams);
-        finished.sort_unstable();
-        for (_, n) in finished.into_iter().take(excess) {
-            inner.logs.remove(&n);
+        for n in finished.into_iter().take(excess) {
+            inner.remove(n);
+        }
+    }
+
+    /// Drops what is kept beyond [`Config::replay_bytes`]: the oldest finished streams first,
+    /// then the oldest events of the stream that keeps the most.
+    fn trim_bytes(&self, inner: &mut Inner) {
+        let budget = self.limits.replay_bytes;
+        let mut finished = inner.finished_oldest_first().into_iter();
+        while inner.bytes > budget {
+            if let Some(n) = finished.next() {
+                inner.remove(n);
+                continue;
+            }
+            let largest = inner.logs.values_mut().max_by_key(|log| log.kept.len());
+            let dropped = largest.map_or(0, Log::pop_oldest);
+            if dropped == 0 {
+                break;
+            }
+            inner.bytes -= dropped;
         }
     }
 
     /// Sends one JSON-RPC message on stream `number` (kept for a resume whether or not a
     /// connection reads the stream now).
     pub fn send(&self, number: u64, data: String) {
+        self.record(number, data, None);
+    }
+
+    /// Records an event on stream `number` (if it is kept) and trims what is kept to the
+    /// bounds.
+    fn record(&self, number: u64, data: String, retry: Option<Duration>) {
         let replay = self.limits.replay_events;
-        if let Some(log) = lock(&self.inner).logs.get_mut(&number) {
-            log.record(number, data, None, replay);
-        }
+        let mut inner = lock(&self.inner);
+        let Some(log) = inner.logs.get_mut(&number) else {
+            return;
+        };
+        let change = log.record(number, data, retry, replay);
+        inner.bytes = inner.bytes.saturating_add_signed(change);
+        self.trim_bytes(&mut inner);
     }
 
     /// Ends the connection reading stream `number` but not the stream: an event with no
     /// message, an id to resume from and `retry:`, then the connection closes.
     pub fn end_connection(&self, number: u64) {
-        let replay = self.limits.replay_events;
+        self.record(number, String::new(), Some(RECONNECT_AFTER));
         if let Some(log) = lock(&self.inner).logs.get_mut(&number) {
-            log.record(number, String::new(), Some(RECONNECT_AFTER), replay);
             log.live = None;
         }
     }
@@ -212,11 +270,12 @@ impl Streams {
         }
     }
 
-    /// Ends every stream's connection (the session ended).
+    /// Ends every stream's connection and drops what was kept for resumption (the session
+    /// ended).
     pub fn close_all(&self) {
-        for log in lock(&self.inner).logs.values_mut() {
-            log.live = None;
-        }
+        let mut inner = lock(&self.inner);
+        inner.logs.clear();
+        inner.bytes = 0;
     }
 
     /// Resumes the stream that event `last_id` belongs to on a new connection: the events
@@ -250,6 +309,31 @@ impl Streams {
     /// How many streams the session keeps now (live and finished).
     pub fn kept(&self) -> usize {
         lock(&self.inner).logs.len()
+    }
+
+    /// The bytes of the events kept now, all streams together.
+    pub fn kept_bytes(&self) -> usize {
+        lock(&self.inner).bytes
+    }
+}
+
+impl Inner {
+    /// Drops stream `n` and what it kept.
+    fn remove(&mut self, n: u64) {
+        if let Some(log) = self.logs.remove(&n) {
+            self.bytes = self.bytes.saturating_sub(log.bytes());
+        }
+    }
+
+    /// The finished streams, the oldest first.
+    fn finished_oldest_first(&self) -> Vec<u64> {
+        let mut finished: Vec<(Instant, u64)> = self
+            .logs
+            .iter()
+            .filter_map(|(n, log)| log.finished.map(|t| (t, *n)))
+            .collect();
+        finished.sort_unstable();
+        finished.into_iter().map(|(_, n)| n).collect()
     }
 }
 

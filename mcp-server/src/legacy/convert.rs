@@ -4,12 +4,11 @@
 
 use mcp_runtime::RpcError;
 use mcp_runtime::era::{Era, ErrorCodeFact};
-use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND};
+use mcp_runtime::error_code::{INTERNAL_ERROR, METHOD_NOT_FOUND};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::bridge::Retry;
 use crate::{LegacySchema, Refused, Schema};
 
 /// Reads `value` as the legacy `L` and converts it to the modern `M`, as JSON.
@@ -32,75 +31,6 @@ where
 {
     let older = L::try_from(value).map_err(|e| e.to_string())?;
     serde_json::to_value(&older).map_err(|e| e.to_string())
-}
-
-/// A legacy session's request `message` (JSON) as the modern request: `meta` (what the
-/// session stands for: its client's capabilities and info, its log level) put in its
-/// `_meta`, read as its legacy type and converted ([`LegacySchema::request_to_modern`]).
-/// A method that is not one of [`LegacySchema::SHARED_METHODS`] is not found.
-pub fn request_to_modern<S: LegacySchema>(
-    id: &S::RequestId,
-    mut message: Value,
-    meta: &S::RequestMeta,
-) -> Result<S::ClientRequest, Refused<S>> {
-    let method = message.get("method").and_then(Value::as_str).unwrap_or("");
-    if !S::SHARED_METHODS.contains(&method) {
-        let text = format!("Method not found: {method}");
-        return Err(Refused::new(
-            Some(id),
-            RpcError::new(METHOD_NOT_FOUND, text),
-        ));
-    }
-    let invalid = |e: String| {
-        let error = RpcError::new(INVALID_PARAMS, format!("Invalid params: {e}"));
-        Refused::new(Some(id), error)
-    };
-    let meta = serde_json::to_value(meta).map_err(|e| invalid(e.to_string()))?;
-    merge_meta(&mut message, meta).map_err(|e| invalid(e.to_owned()))?;
-    S::request_to_modern(message).map_err(invalid)
-}
-
-/// Adds the members of `meta` to the `params._meta` of the request `message`.
-fn merge_meta(message: &mut Value, meta: Value) -> Result<(), &'static str> {
-    let Value::Object(object) = message else {
-        return Err("a request is an object");
-    };
-    let params = object
-        .entry("params")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(params) = params else {
-        return Err("params is not an object");
-    };
-    let own = params
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let (Value::Object(own), Value::Object(meta)) = (own, meta) else {
-        return Err("params._meta is not an object");
-    };
-    own.extend(meta);
-    Ok(())
-}
-
-/// The modern request again: as it came for the first round, and with a round's answers and
-/// state for a later one (as a modern client's retry; only then through JSON).
-pub fn with_retry<R>(modern: &R, retry: Option<Retry>) -> serde_json::Result<R>
-where
-    R: Serialize + DeserializeOwned + Clone,
-{
-    let Some(retry) = retry else {
-        return Ok(modern.clone());
-    };
-    let mut request = serde_json::to_value(modern)?;
-    if let Some(Value::Object(params)) = request.get_mut("params") {
-        params.insert(
-            "inputResponses".to_owned(),
-            Value::Object(retry.input_responses),
-        );
-        if let Some(state) = retry.request_state {
-            params.insert("requestState".to_owned(), Value::String(state));
-        }
-    }
-    serde_json::from_value(request)
 }
 
 /// The `result` of a handler's response text; its error response as the failure.
@@ -196,33 +126,6 @@ mod tests {
     use crate::test_support::eras::Eras;
     use mcp_runtime::Request;
 
-    fn meta() -> mcp::RequestMetaObject {
-        let (capabilities, info) = crate::test_support::eras::client();
-        mcp::RequestMetaObject::new(capabilities, "2025-11-25").with_client_info(info)
-    }
-
-    #[test]
-    fn a_shared_request_is_converted_with_the_sessions_meta() {
-        let id = mcp::RequestId::Integer(1);
-        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
-        let modern = request_to_modern::<Eras>(&id, message, &meta()).unwrap();
-        let modern = serde_json::to_value(&modern).unwrap();
-        assert_eq!(modern["method"], "tools/list");
-        let version = &modern["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
-        assert_eq!(version, "2025-11-25");
-    }
-
-    #[test]
-    fn a_method_that_is_not_shared_is_not_found() {
-        let id = mcp::RequestId::Integer(1);
-        let message = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover"});
-        let refused = request_to_modern::<Eras>(&id, message, &meta()).unwrap_err();
-        assert_eq!(refused.error.code, METHOD_NOT_FOUND);
-        let bad = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": 3});
-        let refused = request_to_modern::<Eras>(&id, bad, &meta()).unwrap_err();
-        assert_eq!(refused.error.code, INVALID_PARAMS);
-    }
-
     #[test]
     fn the_binding_names_the_eight_shared_methods() {
         let call = <legacy::CallToolRequest as Request>::METHOD;
@@ -247,33 +150,13 @@ mod tests {
         let id = mcp::RequestId::Integer(3);
         let text = r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"no such"}}"#;
         let failure = result_of::<Eras>(&id, text).unwrap_err();
-        assert_eq!(failure.error.code, INVALID_PARAMS);
-        let error = RpcError::new(INVALID_PARAMS, "no such").means("resource_not_found");
+        assert_eq!(failure.error.code, mcp_runtime::error_code::INVALID_PARAMS);
+        let error = RpcError::new(mcp_runtime::error_code::INVALID_PARAMS, "no such")
+            .means("resource_not_found");
         let meaning = Refused::<Eras>::new(Some(&id), error);
         assert_eq!(failure_to_legacy(meaning).error.code, -32002);
-        assert_eq!(failure_to_legacy(failure).error.code, INVALID_PARAMS);
-    }
-
-    #[test]
-    fn a_retry_carries_the_answers_and_the_state() {
-        let request: mcp::ClientRequest = serde_json::from_value(json!({
-            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "t", "_meta": {
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {}}}
-        }))
-        .unwrap();
-        let mut input_responses = Map::new();
-        input_responses.insert("k".to_owned(), json!({"roots": []}));
-        let retry = Retry {
-            input_responses,
-            request_state: Some("s1".to_owned()),
-        };
-        let again = serde_json::to_value(with_retry(&request, Some(retry)).unwrap()).unwrap();
-        assert_eq!(again["params"]["inputResponses"]["k"], json!({"roots": []}));
-        assert_eq!(again["params"]["requestState"], "s1");
-        let first = serde_json::to_value(with_retry(&request, None).unwrap()).unwrap();
-        assert!(first["params"].get("requestState").is_none());
+        let code = failure_to_legacy(failure).error.code;
+        assert_eq!(code, mcp_runtime::error_code::INVALID_PARAMS);
     }
 
     #[test]

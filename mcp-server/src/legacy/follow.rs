@@ -4,6 +4,8 @@
 //! A session that fell behind is not silently skipped over: its `GET` stream ends (the client
 //! opens another), and on stdio the loss is logged.
 
+use std::time::Duration;
+
 use tokio::sync::watch;
 
 use super::sessions::Session;
@@ -21,27 +23,31 @@ pub fn notification<S: LegacySchema>(session: &Session<S>, change: &Change) -> O
 }
 
 /// Sends `session`'s `GET` stream `number` what `feed` tells, until a later `GET` takes over
-/// (`current` names another stream), the session ends, the server stops, or changes were
-/// missed; then finishes the stream.
+/// (`current` names another stream), the session ends, the server stops, changes were
+/// missed, or the stream carried nothing for `idle`; the caller then finishes the stream.
 pub async fn get_stream<S: LegacySchema>(
     session: &Session<S>,
     number: u64,
     current: watch::Receiver<u64>,
     mut feed: Feed,
+    idle: Duration,
 ) {
     let replaced = taken_over(current, number);
     tokio::pin!(replaced);
+    let quiet = tokio::time::sleep(idle);
+    tokio::pin!(quiet);
     loop {
         let next = tokio::select! {
             () = &mut replaced => break,
+            () = &mut quiet => break,
             next = feed.next() => next,
         };
         let Next::Change(change) = next else { break };
         if let Some(text) = notification(session, &change) {
             session.streams.send(number, text);
+            quiet.as_mut().reset(tokio::time::Instant::now() + idle);
         }
     }
-    session.streams.finish(number);
 }
 
 /// Writes to `out` what `feed` tells `session` until the output closes or the server stops.

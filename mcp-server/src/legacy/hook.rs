@@ -39,9 +39,10 @@ pub trait LegacyService<S: LegacySchema>: Service<S> + Initialize<S> {
     }
 
     /// Feeds the `GET` stream `number` of `session` with the server's notifications until
-    /// `current` names another stream (a later `GET` took over, or the session ended), then
-    /// finishes it. By default the stream carries the [`changes`](LegacyService::changes)
-    /// the session is told of ([`follow`]).
+    /// `current` names another stream (a later `GET` took over, or the session ended) or it
+    /// carried nothing for [`Config::get_stream_idle`], then finishes it
+    /// ([`Session::finish_get_stream`]). By default the stream carries the
+    /// [`changes`](LegacyService::changes) the session is told of ([`follow`]).
     fn feed_get_stream(
         self: Arc<Self>,
         session: Arc<Session<S>>,
@@ -49,14 +50,15 @@ pub trait LegacyService<S: LegacySchema>: Service<S> + Initialize<S> {
         current: watch::Receiver<u64>,
     ) -> impl Future<Output = ()> + Send {
         let feed = self.changes().map(Changes::subscribe);
+        let idle = self.config().get_stream_idle;
         async move {
             match feed {
-                Some(feed) => follow::get_stream(&session, number, current, feed).await,
+                Some(feed) => follow::get_stream(&session, number, current, feed, idle).await,
                 None => {
-                    taken_over(current, number).await;
-                    session.streams.finish(number);
+                    let _ = tokio::time::timeout(idle, taken_over(current, number)).await;
                 }
             }
+            session.finish_get_stream(number);
         }
     }
 
@@ -100,6 +102,7 @@ impl<S: LegacySchema, V: LegacyService<S>> http::Legacy<S> for HttpSessions<V> {
             Era::Modern => Route::Modern,
             Era::Initialize => {
                 let (sessions, config) = (service.sessions(), service.config());
+                sessions.expire_in_background();
                 let response = initialize(&**service, sessions, config, principal, body);
                 Route::Legacy(Box::pin(std::future::ready(response)))
             }
@@ -137,7 +140,13 @@ pub fn get<S: LegacySchema, V: LegacyService<S>>(
     if let Some(last) = headers.get("last-event-id") {
         return resume(&session, last);
     }
-    let (number, connection, current) = session.open_get_stream();
+    let (number, connection, current) = match session.open_get_stream() {
+        Ok(opened) => opened,
+        Err(e) => {
+            let message = format!("Too many GET streams: {e}; close one or retry");
+            return (StatusCode::TOO_MANY_REQUESTS, message).into_response();
+        }
+    };
     let feed = Arc::clone(service).feed_get_stream(session, number, current);
     tokio::spawn(feed);
     streams::response(connection)

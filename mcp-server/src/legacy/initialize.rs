@@ -12,6 +12,7 @@ use super::convert::result_text;
 use super::serve::{LEGACY_VERSION, in_session, invalid, json};
 use super::sessions::{OpenError, Session, Sessions};
 use crate::http::SESSION_HEADER;
+use crate::modern::read_envelope;
 use crate::{Config, LegacySchema, Refused, Service, bound_reached};
 
 /// What `initialize` tells a legacy client of the server.
@@ -66,6 +67,7 @@ where
     S: LegacySchema,
     V: Service<S> + Initialize<S>,
 {
+    too_large(config, body)?;
     let request = S::read_initialize(body).map_err(|e| invalid(None, &e))?;
     let id = request.id;
     if config.modern_only {
@@ -90,11 +92,27 @@ where
     Ok((session, text))
 }
 
+/// The refusal of an `initialize` larger than [`Config::max_initialize`], before it is parsed:
+/// what a session keeps of it is read by each of its requests, so it is bounded apart from
+/// the body limit.
+fn too_large<S: LegacySchema>(config: &Config, body: &[u8]) -> Result<(), Refused<S>> {
+    if body.len() <= config.max_initialize {
+        return Ok(());
+    }
+    let id = read_envelope::<S>(body).ok().and_then(|e| e.id.flatten());
+    let message = format!(
+        "initialize is {} bytes, more than the {} this server accepts (max_initialize); declare fewer capabilities",
+        body.len(),
+        config.max_initialize
+    );
+    Err(invalid(id.as_ref(), &message))
+}
+
 /// Why no session was opened, as the refusal of `initialize` `id`.
 fn not_opened<S: LegacySchema>(id: &S::RequestId, e: OpenError) -> Refused<S> {
     match e {
-        OpenError::Full(n) => {
-            let message = format!("Too many sessions: {n} are open; end one (DELETE) or retry");
+        OpenError::Exhausted(e) => {
+            let message = format!("Too many sessions: {e}; end one (DELETE) or retry");
             Refused::new(Some(id), bound_reached(message))
         }
         OpenError::NoRandomness(e) => Refused::new(Some(id), RpcError::new(INTERNAL_ERROR, e)),
@@ -200,6 +218,32 @@ mod tests {
         let refused = refused(&config, &body("2025-11-25"));
         assert_eq!(refused.status, StatusCode::BAD_REQUEST);
         assert!(refused.error.message.contains("2026-07-28"));
+    }
+
+    #[test]
+    fn an_initialize_beyond_the_limit_is_refused_naming_it() {
+        let config = Config::default().max_initialize(200);
+        let mut big = serde_json::from_slice::<Value>(&body("2025-11-25")).unwrap();
+        big["params"]["capabilities"]["experimental"] = json!({"k": "x".repeat(200)});
+        let refused = refused(&config, &serde_json::to_vec(&big).unwrap());
+        assert_eq!(refused.error.code, mcp_runtime::error_code::INVALID_PARAMS);
+        assert!(
+            refused.error.message.contains("max_initialize"),
+            "{}",
+            refused.error.message
+        );
+        assert!(refused.text().contains("\"id\":1"), "{}", refused.text());
+        assert!(opened(&config, &body("2025-11-25")).is_ok());
+    }
+
+    #[test]
+    fn a_legacy_session_gets_no_extension() {
+        let mut declared = serde_json::from_slice::<Value>(&body("2025-11-25")).unwrap();
+        declared["params"]["capabilities"]["extensions"] =
+            json!({"io.modelcontextprotocol/tasks": {}});
+        let (session, _) =
+            opened(&Config::default(), &serde_json::to_vec(&declared).unwrap()).unwrap();
+        assert!(session.meta().client_capabilities.extensions.is_none());
     }
 
     #[test]

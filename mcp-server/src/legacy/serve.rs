@@ -15,11 +15,12 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use mcp_runtime::RpcError;
 use mcp_runtime::era::Era;
-use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, SERVER_ERROR};
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, SERVER_ERROR};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 
 use super::convert;
+use super::meta;
 use super::peer::SessionPeer;
 use super::sessions::{Session, Sessions};
 use crate::answer::Msg;
@@ -28,8 +29,7 @@ use crate::streams::{self, ResumeError};
 use crate::work::Cancel;
 use crate::{Config, Ctx, LegacyOnly, LegacySchema, Notifier, Refused, Service};
 
-/// The revision a legacy session speaks.
-pub const LEGACY_VERSION: &str = "2025-11-25";
+pub use super::sessions::LEGACY_VERSION;
 /// Rounds of input one legacy request may take before it is answered with an error.
 pub const MAX_ROUNDS: usize = 8;
 
@@ -136,6 +136,10 @@ pub fn start<S: LegacySchema, V: Service<S>>(
             }
             Started::Accepted
         }
+        (Some(m), None) if m == S::LEGACY_INITIALIZED => {
+            session.mark_initialized();
+            Started::Accepted
+        }
         (Some(_), None) => Started::Accepted,
         (Some(method), Some(id)) => {
             let method = method.to_owned();
@@ -157,9 +161,12 @@ fn request<S: LegacySchema, V: Service<S>>(
     if let Some(answer) = legacy_only(&*service, &session, &id, &method, &message) {
         return Started::Answer(answer);
     }
-    let meta = session_meta(&session, &message);
-    let modern = match convert::request_to_modern::<S>(&id, message, &meta) {
-        Ok(m) => m,
+    if session.is_running(&id) {
+        return Started::Answer(Err(id_in_use(&id)));
+    }
+    let meta = request_meta(&session, &message);
+    let text = match meta::request_text::<S>(&id, message, &session.meta_text()) {
+        Ok(text) => text,
         Err(f) => return Started::Answer(Err(f)),
     };
     let (tx, rx) = mpsc::unbounded_channel();
@@ -169,10 +176,11 @@ fn request<S: LegacySchema, V: Service<S>>(
     let (listed, is_listed) = oneshot::channel();
     let request = Request {
         session: Arc::clone(&session),
+        owner: serde_json::to_string(&id).unwrap_or_default(),
         id: id.clone(),
         method,
         meta,
-        modern,
+        text,
         tx: tx.clone(),
         timeout: config.input_timeout,
     };
@@ -185,11 +193,30 @@ fn request<S: LegacySchema, V: Service<S>>(
         let done = serve(service, request).await;
         let _ = tx.send(Msg::Done(done));
     });
-    let _ = listed.send(session.track(&id, handler.abort_handle(), tx));
+    match session.try_track(&id, handler.abort_handle(), tx) {
+        Ok(tracked) => {
+            let _ = listed.send(tracked);
+        }
+        // Dropping `listed` ends the handler's task before it starts.
+        Err(_) => return Started::Answer(Err(id_in_use(&id))),
+    }
     Started::Running {
         rx,
         cancel: Cancel::new(handler.abort_handle()),
     }
+}
+
+/// The refusal of a request whose id is in use by a request of the session still being
+/// handled (a second one could not be told apart by its response or cancelled).
+fn id_in_use<S: LegacySchema>(id: &S::RequestId) -> Refused<S> {
+    let text = serde_json::to_string(id).unwrap_or_default();
+    let message = format!(
+        "Invalid Request: request id {text} is in use by a request of this session being handled"
+    );
+    in_session(Refused::new(
+        Some(id),
+        RpcError::new(INVALID_REQUEST, message),
+    ))
 }
 
 /// The methods the modern revision removed, answered here ([`LegacyOnly`]); `None` for any
@@ -219,25 +246,27 @@ fn legacy_only<S: LegacySchema, V: Service<S>>(
     Some(convert::result_text(id, Map::new()))
 }
 
-/// What a modern client would send in `_meta`, from the session and the request's own
-/// progress token.
-fn session_meta<S: LegacySchema>(session: &Session<S>, message: &Value) -> S::RequestMeta {
-    S::session_meta(
-        &session.capabilities,
-        &session.client_info,
-        LEGACY_VERSION,
-        session.log_level(),
-        message.pointer("/params/_meta/progressToken"),
-    )
+/// What a modern client would send in `_meta`: the session's, shared, unless the request
+/// carries a progress token of its own.
+fn request_meta<S: LegacySchema>(session: &Session<S>, message: &Value) -> Arc<S::RequestMeta> {
+    let meta = session.meta();
+    match message.pointer("/params/_meta/progressToken") {
+        Some(token) => Arc::new(S::with_progress_token(&meta, token)),
+        None => meta,
+    }
 }
 
 /// A converted request of a session, and where its handler's messages go.
 struct Request<S: LegacySchema> {
     session: Arc<Session<S>>,
+    /// The key the session lists the request under (its id's JSON text).
+    owner: String,
     id: S::RequestId,
     method: String,
-    meta: S::RequestMeta,
-    modern: S::ClientRequest,
+    meta: Arc<S::RequestMeta>,
+    /// The modern request as JSON text, its `_meta` the session's
+    /// ([`meta::request_text`]): read once per round.
+    text: String,
     tx: mpsc::UnboundedSender<Msg<S>>,
     timeout: std::time::Duration,
 }
@@ -247,19 +276,24 @@ async fn serve<S: LegacySchema, V: Service<S>>(
     service: Arc<V>,
     r: Request<S>,
 ) -> Result<String, Refused<S>> {
-    let notifier = Notifier::new(Some(r.tx.clone()), &r.meta)
+    let notifier = Notifier::new(Some(r.tx.clone()), &*r.meta)
         .legacy()
         .with_logger(service.logger());
-    let peer = SessionPeer::new(Arc::clone(&r.session), r.tx.clone(), r.timeout);
+    let peer = SessionPeer::new(
+        Arc::clone(&r.session),
+        r.owner.clone(),
+        r.tx.clone(),
+        r.timeout,
+    );
     let handler = |retry: Option<Retry>| {
         let ctx = Ctx {
             id: r.id.clone(),
-            meta: r.meta.clone(),
+            meta: Arc::clone(&r.meta),
             principal: r.session.principal.clone(),
             era: Era::Legacy,
             notifier: notifier.clone(),
         };
-        let request = convert::with_retry(&r.modern, retry);
+        let request = meta::round::<S::ClientRequest>(&r.text, retry);
         let service = Arc::clone(&service);
         async move {
             let id = ctx.id.clone();
@@ -462,7 +496,7 @@ mod tests {
     #[test]
     fn notifications_and_responses_are_accepted_and_unknown_methods_not_found() {
         let session = session();
-        let (id, mut answer) = session.expect_answer().unwrap();
+        let (id, mut answer) = session.expect_answer("1").unwrap();
         let response = json!({"jsonrpc": "2.0", "id": id, "result": {}});
         assert!(matches!(start_with(&session, response), Started::Accepted));
         assert!(answer.try_recv().is_ok());

@@ -1,24 +1,39 @@
 //! The legacy sessions: one per `initialize`, named by an unguessable `Mcp-Session-Id` (128
 //! random bits), bound to the principal that opened it, ended by `DELETE` or after
-//! [`Config::session_idle`] without a request. At most [`Config::max_sessions`] live at once;
-//! each holds at most [`Config::session_queue`] server-to-client requests waiting for their
-//! answers, and as many messages for its `GET` stream. Its requests being handled are listed
-//! (as many as its open connections) so that `notifications/cancelled` can stop one. It
-//! follows at most [`MAX_SUBSCRIPTIONS`] resources, each URI at most [`MAX_SUBSCRIBED_URI`]
-//! bytes long.
+//! [`Config::session_idle`] without a request (swept every second once
+//! [`Sessions::expire_in_background`] runs). Ending a session ends its work at once: its
+//! handlers are stopped, its waiting server requests dropped, its streams and what they kept
+//! for resumption freed.
+//!
+//! What sessions hold is drawn from pools that principals share ([`crate::shares`]): at most
+//! [`Config::max_sessions`] sessions, [`Config::max_get_streams`] `GET` streams and
+//! [`Config::max_waiting`] server-to-client requests waiting for answers in all, and at most
+//! [`Config::principal_share`] percent of each for one principal. A session counts until its
+//! memory is freed, not only until it ends. Each session also holds at most
+//! [`Config::session_queue`] waiting requests of its own, follows at most
+//! [`MAX_SUBSCRIPTIONS`] resources (each URI at most [`MAX_SUBSCRIBED_URI`] bytes long), and
+//! lists its requests being handled (one per id: a second request with an id in use is
+//! refused) so that `notifications/cancelled` can stop one, which also cancels the server's
+//! requests that one was waiting on.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
+use tokio::time::Instant;
 
+use super::meta::MetaText;
 use crate::answer::Msg;
+use crate::shares::{Exhausted, Pool, Share};
 use crate::streams::{Sent, Streams};
 use crate::{Config, LegacySchema};
+
+/// The revision a legacy session speaks.
+pub const LEGACY_VERSION: &str = "2025-11-25";
 
 /// The most resources one session follows (`resources/subscribe`).
 pub const MAX_SUBSCRIPTIONS: usize = 64;
@@ -31,19 +46,21 @@ pub struct Session<S: LegacySchema> {
     pub id: String,
     /// Who opened it; a request of another principal is answered as if it did not exist.
     pub principal: String,
-    /// The client's capabilities of `initialize`, as the modern handlers read them.
-    pub capabilities: S::ClientCapabilities,
-    /// The client's name and version of `initialize`.
-    pub client_info: S::Implementation,
-    /// The level `logging/setLevel` set; no log messages before one is set.
-    log_level: Mutex<Option<S::LoggingLevel>>,
+    /// The modern `_meta` its requests carry (the client's capabilities and info of
+    /// `initialize`, the level `logging/setLevel` set): kept once, shared by every request.
+    meta: Mutex<SessionMeta<S>>,
     last_used: Mutex<Instant>,
+    /// Whether the client sent `notifications/initialized`: the server sends it no request
+    /// before.
+    initialized: watch::Sender<bool>,
     /// The server's requests waiting for the client's answer, by JSON-RPC id.
-    pending: Mutex<HashMap<String, oneshot::Sender<Value>>>,
+    pending: Mutex<HashMap<String, Pending>>,
     next_id: AtomicU64,
     /// Which of its streams is the session's `GET` stream (0: none, or the session ended):
-    /// each new `GET` takes over from the one before.
+    /// each new `GET` takes over from the one before, and its share of
+    /// [`Config::max_get_streams`].
     get_stream: watch::Sender<u64>,
+    get_share: Mutex<Option<Share>>,
     /// Its SSE streams, resumable.
     pub streams: Streams,
     /// The resources it subscribed to (`resources/subscribe`): at most
@@ -52,6 +69,38 @@ pub struct Session<S: LegacySchema> {
     queue: usize,
     /// The requests being handled, by the JSON text of their id.
     running: Mutex<HashMap<String, Running<S>>>,
+    /// Set once the session ended: nothing new starts in it.
+    ended: AtomicBool,
+    pools: Pools,
+    /// Its share of [`Config::max_sessions`], given back when the session's memory is freed.
+    _slot: Share,
+}
+
+/// A session's modern `_meta`, typed and as JSON text, each made once (and again only by
+/// `logging/setLevel`), so that a request reads them without copying or writing them again.
+struct SessionMeta<S: LegacySchema> {
+    typed: Arc<S::RequestMeta>,
+    text: Arc<MetaText>,
+    level: Option<S::LoggingLevel>,
+}
+
+impl<S: LegacySchema> SessionMeta<S> {
+    fn new(typed: S::RequestMeta, level: Option<S::LoggingLevel>) -> Self {
+        let text = MetaText::new(&typed, &S::stub_meta(LEGACY_VERSION));
+        SessionMeta {
+            typed: Arc::new(typed),
+            text: Arc::new(text),
+            level,
+        }
+    }
+}
+
+/// A server-to-client request waiting for its answer: where the answer goes, the request of
+/// the session it was asked for, and its share of [`Config::max_waiting`].
+struct Pending {
+    answer: oneshot::Sender<Value>,
+    owner: String,
+    _share: Share,
 }
 
 /// A request of the session being handled: its handler's task, and the sender of its
@@ -79,43 +128,113 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Why a server-to-client request could not be sent: this many already wait.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QueueFull(pub usize);
+/// The key of a request id in a session's lists: its JSON text.
+fn key_of<T: serde::Serialize + ?Sized>(id: &T) -> String {
+    serde_json::to_string(id).unwrap_or_default()
+}
+
+/// Why a server-to-client request could not be sent.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueueFull {
+    /// This many already wait in the session ([`Config::session_queue`]).
+    #[error("{0} server requests of this session already wait for answers")]
+    Session(usize),
+    /// The pool of waiting requests, or the principal's share of it, is used up.
+    #[error("{0}")]
+    Pool(Exhausted),
+    /// The session ended.
+    #[error("the session ended")]
+    Ended,
+}
+
+/// A request id already used by a request of the session still being handled.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("request id {0} is already in use by a request being handled in this session")]
+pub struct IdInUse(pub String);
 
 impl<S: LegacySchema> Session<S> {
     /// The level `logging/setLevel` set, if one was.
     pub fn log_level(&self) -> Option<S::LoggingLevel> {
-        *lock(&self.log_level)
+        lock(&self.meta).level
     }
 
     /// Sets the lowest level of the log messages the session is sent (`logging/setLevel`).
     pub fn set_log_level(&self, level: S::LoggingLevel) {
-        *lock(&self.log_level) = Some(level);
+        let mut meta = lock(&self.meta);
+        let typed = S::with_log_level(&meta.typed, level);
+        *meta = SessionMeta::new(typed, Some(level));
     }
 
-    /// A fresh id for a server-to-client request and the receiver of its answer; refused when
-    /// [`Config::session_queue`] requests already wait.
-    pub fn expect_answer(&self) -> Result<(String, oneshot::Receiver<Value>), QueueFull> {
+    /// The modern `_meta` of the session's requests (shared, not copied).
+    pub fn meta(&self) -> Arc<S::RequestMeta> {
+        Arc::clone(&lock(&self.meta).typed)
+    }
+
+    /// [`Session::meta`] as JSON text (shared, not copied).
+    pub fn meta_text(&self) -> Arc<MetaText> {
+        Arc::clone(&lock(&self.meta).text)
+    }
+
+    /// The client sent `notifications/initialized`: the server may now send it requests.
+    pub fn mark_initialized(&self) {
+        self.initialized.send_replace(true);
+    }
+
+    /// Waits until the client sent `notifications/initialized` (at once if it did).
+    pub async fn initialized(&self) {
+        let mut initialized = self.initialized.subscribe();
+        let _ = initialized.wait_for(|done| *done).await;
+    }
+
+    /// Whether the session ended (`DELETE`, idle expiry, or the end of its stdio connection).
+    pub fn has_ended(&self) -> bool {
+        self.ended.load(Ordering::Acquire)
+    }
+
+    /// A fresh id for a server-to-client request asked for the session's request `owner` (the
+    /// key [`Session::try_track`] listed it under), and the receiver of its answer; refused when
+    /// [`Config::session_queue`] requests already wait, when the principal's share of
+    /// [`Config::max_waiting`] is used, or when the session ended.
+    pub fn expect_answer(
+        &self,
+        owner: &str,
+    ) -> Result<(String, oneshot::Receiver<Value>), QueueFull> {
         let mut pending = lock(&self.pending);
-        if pending.len() >= self.queue {
-            return Err(QueueFull(self.queue));
+        if self.has_ended() {
+            return Err(QueueFull::Ended);
         }
+        if pending.len() >= self.queue {
+            return Err(QueueFull::Session(self.queue));
+        }
+        let share = self
+            .pools
+            .waiting
+            .take(&self.principal)
+            .map_err(QueueFull::Pool)?;
         let id = format!("s-{}", self.next_id.fetch_add(1, Ordering::Relaxed));
-        let (tx, rx) = oneshot::channel();
-        pending.insert(id.clone(), tx);
+        let (answer, rx) = oneshot::channel();
+        let owner = owner.to_owned();
+        pending.insert(
+            id.clone(),
+            Pending {
+                answer,
+                owner,
+                _share: share,
+            },
+        );
         Ok((id, rx))
     }
 
-    /// Forgets a request that will not be answered (timed out, or its handler went away).
-    pub fn forget(&self, id: &str) {
-        lock(&self.pending).remove(id);
+    /// Forgets a request that will not be answered (timed out, or its handler went away);
+    /// true if it was still waiting.
+    pub fn forget(&self, id: &str) -> bool {
+        lock(&self.pending).remove(id).is_some()
     }
 
     /// Hands the client's `response` to the request `id` waits on; false if none does.
     pub fn answer(&self, id: &str, response: Value) -> bool {
         match lock(&self.pending).remove(id) {
-            Some(tx) => tx.send(response).is_ok(),
+            Some(pending) => pending.answer.send(response).is_ok(),
             None => false,
         }
     }
@@ -125,49 +244,116 @@ impl<S: LegacySchema> Session<S> {
         lock(&self.pending).len()
     }
 
-    /// Opens a `GET` stream that takes over from any earlier one (which ends): its number,
-    /// the receiver of its connection, and a watch of the session's current `GET` stream.
-    pub fn open_get_stream(&self) -> (u64, mpsc::Receiver<Sent>, watch::Receiver<u64>) {
+    /// Opens a `GET` stream that takes over from any earlier one (which ends) and its share
+    /// of [`Config::max_get_streams`]: its number, the receiver of its connection, and a
+    /// watch of the session's current `GET` stream. Refused when the session has no `GET`
+    /// stream and the pool, or the principal's share of it, is used up.
+    pub fn open_get_stream(
+        &self,
+    ) -> Result<(u64, mpsc::Receiver<Sent>, watch::Receiver<u64>), Exhausted> {
+        let mut share = lock(&self.get_share);
+        if share.is_none() {
+            *share = Some(self.pools.get_streams.take(&self.principal)?);
+        }
         let (number, rx) = self.streams.open();
         let before = self.get_stream.send_replace(number);
         self.streams.finish(before);
-        (number, rx, self.get_stream.subscribe())
+        Ok((number, rx, self.get_stream.subscribe()))
     }
 
-    /// Ends the session's connections: its `GET` stream's task stops, its streams' readers
-    /// see them end.
+    /// Ends `GET` stream `number`; if it is still the session's `GET` stream (no later `GET`
+    /// took over), its share of [`Config::max_get_streams`] is given back.
+    pub fn finish_get_stream(&self, number: u64) {
+        self.streams.finish(number);
+        let mut share = lock(&self.get_share);
+        let current = self.get_stream.send_if_modified(|current| {
+            let is_current = *current == number;
+            if is_current {
+                *current = 0;
+            }
+            is_current
+        });
+        if current {
+            *share = None;
+        }
+    }
+
+    /// Ends the session: its `GET` stream's task stops, its streams' readers see them end and
+    /// what they kept is dropped, its handlers are stopped (their responses end with no
+    /// answer), its waiting server requests are dropped (their waits end), and it follows
+    /// nothing. Its memory is freed once the last task that held it let it go.
     fn close(&self) {
-        let before = self.get_stream.send_replace(0);
-        self.streams.finish(before);
+        self.ended.store(true, Ordering::Release);
+        self.get_stream.send_replace(0);
+        *lock(&self.get_share) = None;
         self.streams.close_all();
+        let running: Vec<Running<S>> = lock(&self.running).drain().map(|(_, r)| r).collect();
+        for running in running {
+            running.handler.abort();
+            let _ = running.response.send(Msg::Cancelled);
+        }
+        lock(&self.pending).clear();
+        lock(&self.subscriptions).clear();
     }
 
     /// Lists request `id` as running in `handler`, answering on `response`, until the returned
-    /// guard drops.
-    pub fn track(
+    /// guard drops; refused if a request with that id is being handled, or the session ended.
+    pub fn try_track(
         self: &Arc<Self>,
         id: &S::RequestId,
         handler: AbortHandle,
         response: mpsc::UnboundedSender<Msg<S>>,
-    ) -> Tracked<S> {
-        let key = serde_json::to_string(id).unwrap_or_default();
-        let running = Running { handler, response };
-        lock(&self.running).insert(key.clone(), running);
-        Tracked {
+    ) -> Result<Tracked<S>, IdInUse> {
+        let key = key_of(id);
+        let mut running = lock(&self.running);
+        if running.contains_key(&key) || self.has_ended() {
+            return Err(IdInUse(key));
+        }
+        running.insert(key.clone(), Running { handler, response });
+        Ok(Tracked {
             session: Arc::clone(self),
             key,
-        }
+        })
+    }
+
+    /// Whether a request with id `id` is being handled.
+    pub fn is_running(&self, id: &S::RequestId) -> bool {
+        lock(&self.running).contains_key(&key_of(id))
     }
 
     /// Stops the handler of request `id` (a `requestId` of `notifications/cancelled`) and ends
-    /// its response with no answer; false if no such request is running.
+    /// its response with no answer, after telling the client that the server's requests it
+    /// waited on are cancelled too (`notifications/cancelled` for each, on its stream); false
+    /// if no such request is running.
     pub fn cancel(&self, id: &Value) -> bool {
-        let Some(running) = lock(&self.running).remove(&id.to_string()) else {
+        let key = key_of(id);
+        let Some(running) = lock(&self.running).remove(&key) else {
             return false;
         };
         running.handler.abort();
+        for asked in self.forget_owned_by(&key) {
+            if let Some(text) =
+                S::cancel_notification(&asked, "the request that asked was cancelled")
+            {
+                let _ = running.response.send(Msg::Note(text));
+            }
+        }
         let _ = running.response.send(Msg::Cancelled);
         true
+    }
+
+    /// Forgets the server's requests asked for the session's request `owner`: their ids.
+    fn forget_owned_by(&self, owner: &str) -> Vec<String> {
+        let mut pending = lock(&self.pending);
+        let ids: Vec<String> = pending
+            .iter()
+            .filter(|(_, p)| p.owner == owner)
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in &ids {
+            pending.remove(id);
+        }
+        ids
     }
 
     /// Follows `uri` (`resources/subscribe`): its updates come on the `GET` stream. False,
@@ -198,33 +384,72 @@ impl<S: LegacySchema> Session<S> {
     pub fn running(&self) -> usize {
         lock(&self.running).len()
     }
+
+    /// Whether the session had no request for `idle`.
+    fn idle_for(&self, idle: Duration) -> bool {
+        lock(&self.last_used).elapsed() >= idle
+    }
 }
+
+/// The pools the sessions of one server draw from.
+#[derive(Clone)]
+struct Pools {
+    sessions: Arc<Pool>,
+    get_streams: Arc<Pool>,
+    waiting: Arc<Pool>,
+}
+
+impl Pools {
+    fn new(limits: &Config) -> Self {
+        let share = limits.principal_share;
+        Pools {
+            sessions: Pool::new("legacy sessions", limits.max_sessions, share),
+            get_streams: Pool::new("legacy GET streams", limits.max_get_streams, share),
+            waiting: Pool::new(
+                "server requests awaiting answers",
+                limits.max_waiting,
+                share,
+            ),
+        }
+    }
+}
+
+type Live<S> = Mutex<HashMap<String, Arc<Session<S>>>>;
 
 /// All live sessions.
 pub struct Sessions<S: LegacySchema> {
     limits: Arc<Config>,
-    live: Mutex<HashMap<String, Arc<Session<S>>>>,
+    live: Arc<Live<S>>,
+    pools: Pools,
+    sweeping: AtomicBool,
 }
 
 /// Why `initialize` opened no session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OpenError {
-    /// [`Config::max_sessions`] are live.
-    Full(usize),
+    /// [`Config::max_sessions`] are open (or not yet freed), or the principal holds its share
+    /// of them.
+    Exhausted(Exhausted),
     /// The system's random source failed.
     NoRandomness(String),
 }
 
+/// How often [`Sessions::expire_in_background`] looks for idle sessions.
+const SWEEP_EVERY: Duration = Duration::from_secs(1);
+
 impl<S: LegacySchema> Sessions<S> {
     /// No sessions yet, bounded by `limits`.
     pub fn new(limits: Arc<Config>) -> Self {
+        let pools = Pools::new(&limits);
         Sessions {
             limits,
-            live: Mutex::default(),
+            live: Arc::default(),
+            pools,
+            sweeping: AtomicBool::new(false),
         }
     }
 
-    /// Opens a session for `principal`; sessions idle past their timeout are dropped first.
+    /// Opens a session for `principal`; sessions idle past their timeout are ended first.
     pub fn open(
         &self,
         principal: &str,
@@ -234,43 +459,41 @@ impl<S: LegacySchema> Sessions<S> {
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).map_err(|e| OpenError::NoRandomness(e.to_string()))?;
         let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        let mut live = lock(&self.live);
-        let idle = self.limits.session_idle;
-        live.retain(|_, s| {
-            let keep = lock(&s.last_used).elapsed() < idle;
-            if !keep {
-                s.close();
-            }
-            keep
-        });
-        if live.len() >= self.limits.max_sessions {
-            return Err(OpenError::Full(self.limits.max_sessions));
-        }
+        sweep(&self.live, self.limits.session_idle);
+        let slot = self
+            .pools
+            .sessions
+            .take(principal)
+            .map_err(OpenError::Exhausted)?;
+        let meta = S::session_meta(capabilities, client_info, LEGACY_VERSION);
         let session = Arc::new(Session {
             id: id.clone(),
             principal: principal.to_owned(),
-            capabilities,
-            client_info,
-            log_level: Mutex::new(None),
+            meta: Mutex::new(SessionMeta::new(meta, None)),
             last_used: Mutex::new(Instant::now()),
+            initialized: watch::Sender::new(false),
             pending: Mutex::default(),
             next_id: AtomicU64::new(1),
             get_stream: watch::Sender::new(0),
+            get_share: Mutex::new(None),
             streams: Streams::new(Arc::clone(&self.limits)),
             subscriptions: Mutex::default(),
             queue: self.limits.session_queue,
             running: Mutex::default(),
+            ended: AtomicBool::new(false),
+            pools: self.pools.clone(),
+            _slot: slot,
         });
-        live.insert(id, Arc::clone(&session));
+        lock(&self.live).insert(id, Arc::clone(&session));
         Ok(session)
     }
 
     /// The live session `id` of `principal`, marked used; `None` if there is none, it idled
-    /// out (it is then dropped), or another principal opened it.
+    /// out (it is then ended), or another principal opened it.
     pub fn find(&self, id: &str, principal: &str) -> Option<Arc<Session<S>>> {
         let mut live = lock(&self.live);
         let session = live.get(id)?;
-        if lock(&session.last_used).elapsed() >= self.limits.session_idle {
+        if session.idle_for(self.limits.session_idle) {
             session.close();
             live.remove(id);
             return None;
@@ -282,7 +505,8 @@ impl<S: LegacySchema> Sessions<S> {
         Some(Arc::clone(session))
     }
 
-    /// Ends session `id` of `principal`; false if [`Sessions::find`] would not find it.
+    /// Ends session `id` of `principal` ([`Session`]: its work stops at once); false if
+    /// [`Sessions::find`] would not find it.
     pub fn end(&self, id: &str, principal: &str) -> bool {
         if self.find(id, principal).is_none() {
             return false;
@@ -291,15 +515,66 @@ impl<S: LegacySchema> Sessions<S> {
         ended.inspect(|s| s.close()).is_some()
     }
 
+    /// Ends the sessions idle for [`Config::session_idle`] every second from now on, in a task
+    /// of the current tokio runtime that stops when these sessions are dropped (the first call
+    /// starts it; the others do nothing). Without it, idle sessions are ended when a request
+    /// or an `initialize` finds them.
+    pub fn expire_in_background(&self) {
+        if self.sweeping.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            self.sweeping.store(false, Ordering::Release);
+            return;
+        };
+        let live: Weak<Live<S>> = Arc::downgrade(&self.live);
+        let idle = self.limits.session_idle;
+        runtime.spawn(async move {
+            let mut every = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                every.tick().await;
+                let Some(live) = live.upgrade() else { return };
+                sweep(&live, idle);
+            }
+        });
+    }
+
     /// Some live session: the one of a process that holds one (stdio).
     pub fn find_any(&self) -> Option<Arc<Session<S>>> {
         lock(&self.live).values().next().cloned()
     }
 
-    /// Sessions live now (idle ones included until the next `open` drops them).
+    /// Sessions live now (idle ones included until they are swept).
     pub fn count(&self) -> usize {
         lock(&self.live).len()
     }
+
+    /// Sessions that hold memory now: the live ones and the ended ones some task still holds
+    /// (what [`Config::max_sessions`] bounds).
+    pub fn held(&self) -> usize {
+        self.pools.sessions.in_use()
+    }
+
+    /// `GET` streams open now, in all sessions.
+    pub fn get_streams(&self) -> usize {
+        self.pools.get_streams.in_use()
+    }
+
+    /// Server-to-client requests waiting for answers now, in all sessions.
+    pub fn waiting(&self) -> usize {
+        self.pools.waiting.in_use()
+    }
+}
+
+/// Ends and drops the sessions of `live` idle for `idle`.
+fn sweep<S: LegacySchema>(live: &Live<S>, idle: Duration) {
+    lock(live).retain(|_, s| {
+        let keep = !s.idle_for(idle);
+        if !keep {
+            s.close();
+        }
+        keep
+    });
 }
 
 #[cfg(test)]
@@ -338,9 +613,17 @@ mod tests {
             c.session_idle = Duration::from_millis(20);
         });
         let first = open(&all, "p").unwrap();
-        assert_eq!(open(&all, "p").err(), Some(OpenError::Full(1)));
+        assert!(matches!(
+            open(&all, "p").err(),
+            Some(OpenError::Exhausted(Exhausted::Full { total: 1, .. }))
+        ));
         std::thread::sleep(Duration::from_millis(30));
         assert!(all.find(&first.id, "p").is_none(), "idled out");
+        assert!(
+            open(&all, "p").is_err(),
+            "counted until its memory is freed"
+        );
+        drop(first);
         assert!(open(&all, "p").is_ok());
         assert_eq!(all.count(), 1);
     }
@@ -349,8 +632,11 @@ mod tests {
     fn waiting_requests_are_bounded_and_answered_by_id() {
         let all = sessions(|c| c.session_queue = 1);
         let session = open(&all, "p").unwrap();
-        let (id, mut answer) = session.expect_answer().unwrap();
-        assert_eq!(session.expect_answer().unwrap_err(), QueueFull(1));
+        let (id, mut answer) = session.expect_answer("1").unwrap();
+        assert_eq!(
+            session.expect_answer("1").unwrap_err(),
+            QueueFull::Session(1)
+        );
         assert!(!session.answer("s-unknown", Value::Null));
         assert!(session.answer(&id, Value::from(7)));
         assert_eq!(answer.try_recv().unwrap(), Value::from(7));
@@ -378,8 +664,15 @@ mod tests {
         let handler = tokio::spawn(std::future::pending::<()>());
         let (tx, mut rx) = mpsc::unbounded_channel();
         let id = crate::test_support::eras::mcp::RequestId::Integer(4);
-        let tracked = session.track(&id, handler.abort_handle(), tx);
+        let tracked = session
+            .try_track(&id, handler.abort_handle(), tx.clone())
+            .unwrap();
         assert_eq!(session.running(), 1);
+        let again = tokio::spawn(std::future::pending::<()>());
+        assert!(
+            session.try_track(&id, again.abort_handle(), tx).is_err(),
+            "id in use"
+        );
         assert!(!session.cancel(&Value::from(5)));
         assert!(session.cancel(&Value::from(4)));
         assert!(matches!(rx.recv().await, Some(Msg::Cancelled)));
@@ -391,9 +684,143 @@ mod tests {
     #[test]
     fn a_new_get_stream_takes_over() {
         let session = open(&sessions(|_| {}), "p").unwrap();
-        let (first, _rx, current) = session.open_get_stream();
-        let (second, _rx2, _) = session.open_get_stream();
+        let (first, _rx, current) = session.open_get_stream().unwrap();
+        let (second, _rx2, _) = session.open_get_stream().unwrap();
         assert_ne!(first, second);
         assert_eq!(*current.borrow(), second);
+    }
+
+    #[test]
+    fn a_principal_takes_its_share_of_sessions_and_the_others_the_rest() {
+        let all = sessions(|c| {
+            c.max_sessions = 8;
+            c.principal_share = 25;
+        });
+        let mine: Vec<_> = (0..2).map(|_| open(&all, "anonymous").unwrap()).collect();
+        let refused = open(&all, "anonymous").err().unwrap();
+        assert!(matches!(
+            refused,
+            OpenError::Exhausted(Exhausted::Share { held: 2, .. })
+        ));
+        assert!(
+            open(&all, "Bearer alice").is_ok(),
+            "another principal still gets one"
+        );
+        assert!(all.end(&mine[0].id, "anonymous"));
+        assert_eq!(
+            all.held(),
+            3,
+            "an ended session counts until its memory is freed"
+        );
+        drop(mine);
+        assert_eq!(all.held(), 2);
+        assert!(open(&all, "anonymous").is_ok());
+    }
+
+    #[test]
+    fn get_streams_are_a_shared_pool_and_a_takeover_keeps_its_share() {
+        let all = sessions(|c| {
+            c.max_get_streams = 4;
+            c.principal_share = 25;
+        });
+        let first = open(&all, "p").unwrap();
+        let second = open(&all, "p").unwrap();
+        let (number, _rx, _) = first.open_get_stream().unwrap();
+        let (again, _rx2, _) = first.open_get_stream().unwrap();
+        assert_eq!(
+            all.get_streams(),
+            1,
+            "the new GET took over the first's share"
+        );
+        first.finish_get_stream(number);
+        assert_eq!(
+            all.get_streams(),
+            1,
+            "finishing a replaced stream gives nothing back"
+        );
+        assert!(
+            second.open_get_stream().is_err(),
+            "the principal's share is 1 of 4"
+        );
+        first.finish_get_stream(again);
+        assert_eq!(all.get_streams(), 0);
+        assert!(second.open_get_stream().is_ok());
+    }
+
+    #[test]
+    fn waiting_requests_are_a_shared_pool() {
+        let all = sessions(|c| {
+            c.max_waiting = 4;
+            c.principal_share = 50;
+        });
+        let session = open(&all, "p").unwrap();
+        let _a = session.expect_answer("1").unwrap();
+        let _b = session.expect_answer("1").unwrap();
+        assert!(matches!(
+            session.expect_answer("1"),
+            Err(QueueFull::Pool(_))
+        ));
+        let other = open(&all, "q").unwrap();
+        assert!(other.expect_answer("1").is_ok());
+    }
+
+    #[tokio::test]
+    async fn ending_a_session_stops_its_work_and_frees_its_pools() {
+        let all = sessions(|_| {});
+        let session = open(&all, "p").unwrap();
+        let handler = tokio::spawn(std::future::pending::<()>());
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let id = crate::test_support::eras::mcp::RequestId::Integer(1);
+        let tracked = session.try_track(&id, handler.abort_handle(), tx).unwrap();
+        let (_, mut answer) = session.expect_answer("1").unwrap();
+        let (number, _connection, _) = session.open_get_stream().unwrap();
+        session.streams.send(number, "x".repeat(1000));
+        assert!(all.end(&session.id, "p"));
+        assert!(handler.await.unwrap_err().is_cancelled());
+        assert!(matches!(rx.recv().await, Some(Msg::Cancelled)));
+        assert!(
+            answer.try_recv().is_err(),
+            "the waiting request was dropped"
+        );
+        assert_eq!((all.waiting(), all.get_streams()), (0, 0));
+        assert_eq!(session.streams.kept_bytes(), 0);
+        assert!(session.expect_answer("1").is_err(), "nothing new starts");
+        drop(tracked);
+        drop(session);
+        assert_eq!(all.held(), 0);
+    }
+
+    #[tokio::test]
+    async fn cancelling_a_request_cancels_the_server_requests_it_waits_on() {
+        let session = open(&sessions(|_| {}), "p").unwrap();
+        let handler = tokio::spawn(std::future::pending::<()>());
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let id = crate::test_support::eras::mcp::RequestId::Integer(7);
+        let _tracked = session.try_track(&id, handler.abort_handle(), tx).unwrap();
+        let (asked, _answer) = session.expect_answer("7").unwrap();
+        let (_, _other) = session.expect_answer("8").unwrap();
+        assert!(session.cancel(&Value::from(7)));
+        let Some(Msg::Note(text)) = rx.recv().await else {
+            panic!("no cancellation sent");
+        };
+        let note: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(note["method"], "notifications/cancelled");
+        assert_eq!(note["params"]["requestId"], asked.as_str());
+        assert!(matches!(rx.recv().await, Some(Msg::Cancelled)));
+        assert_eq!(
+            session.waiting(),
+            1,
+            "only the cancelled request's slot came back"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn idle_sessions_are_ended_in_the_background() {
+        let all = sessions(|c| c.session_idle = Duration::from_secs(5));
+        all.expire_in_background();
+        let session = open(&all, "p").unwrap();
+        tokio::time::sleep(Duration::from_secs(7)).await;
+        assert!(session.has_ended());
+        assert_eq!(all.count(), 0);
     }
 }

@@ -28,7 +28,7 @@ fn drain(rx: &mut mpsc::Receiver<Sent>) -> Vec<Sent> {
 }
 
 fn data(sent: &[Sent]) -> Vec<&str> {
-    sent.iter().map(|s| s.data.as_str()).collect()
+    sent.iter().map(|s| &*s.data).collect()
 }
 
 #[test]
@@ -139,4 +139,36 @@ async fn finished_streams_beyond_the_count_go_oldest_first() {
     ));
     assert!(streams.resume(&format!("{}-1", numbers[2])).is_ok());
     assert!(streams.resume(&format!("{live}-0")).is_ok());
+}
+
+#[test]
+fn what_a_session_keeps_for_resumption_is_bounded_in_bytes() {
+    let limits = Config {
+        replay_bytes: 10_000,
+        ..limits(64, 60_000, 16)
+    };
+    let streams = Streams::new(Arc::new(limits));
+    // Sixteen answers of 3,000 bytes on ended streams, then as many on a live one.
+    for _ in 0..16 {
+        let (n, _rx) = streams.open();
+        streams.send(n, "x".repeat(3_000));
+        streams.finish(n);
+    }
+    assert!(streams.kept_bytes() <= 10_000, "{}", streams.kept_bytes());
+    let (live, mut rx) = streams.open();
+    for _ in 0..16 {
+        streams.send(live, "y".repeat(3_000));
+    }
+    assert!(streams.kept_bytes() <= 10_000, "{}", streams.kept_bytes());
+    assert_eq!(streams.kept(), 1, "the ended streams went first");
+    // Every event still reached the connection; a resume from one dropped is refused.
+    assert_eq!(drain(&mut rx).len(), 16);
+    assert!(matches!(
+        streams.resume(&format!("{live}-1")),
+        Err(ResumeError::Dropped { .. })
+    ));
+    // One event larger than the budget is sent but not kept.
+    streams.send(live, "z".repeat(20_000));
+    assert!(streams.kept_bytes() <= 10_000);
+    assert_eq!(drain(&mut rx).len(), 1);
 }

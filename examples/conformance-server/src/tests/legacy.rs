@@ -11,7 +11,7 @@ use super::{eventually, start_app};
 use crate::tasks::store::Settings;
 use mcp_server::Config;
 
-fn initialize(id: i64) -> Value {
+pub(super) fn initialize(id: i64) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25",
         "capabilities": {"sampling": {}, "elicitation": {}},
@@ -69,7 +69,15 @@ pub(super) async fn open(url: &str) -> String {
         .to_owned();
     let body: Value = serde_json::from_str(&resp.text().await.unwrap()).unwrap();
     assert_eq!(body["result"]["protocolVersion"], "2025-11-25");
+    initialized(url, &id).await;
     id
+}
+
+/// Ends the handshake of session `id` (`notifications/initialized`): the server sends no
+/// request before it.
+pub(super) async fn initialized(url: &str, id: &str) {
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(send(url, Some(id), None, &note).await.status(), 202);
 }
 
 /// The JSON-RPC messages of an SSE stream's next chunks, until `want` says stop.
@@ -121,7 +129,7 @@ async fn answer_until_done(
     }
 }
 
-fn limits(change: impl FnOnce(&mut Config)) -> Config {
+pub(super) fn limits(change: impl FnOnce(&mut Config)) -> Config {
     let mut limits = Config::default();
     change(&mut limits);
     limits
@@ -351,6 +359,7 @@ async fn sessions_are_capped_and_idle_ones_expire() {
     const IDLE: Duration = Duration::from_secs(2);
     let limits = limits(|l| {
         l.max_sessions = 2;
+        l.principal_share = 100;
         l.session_idle = IDLE;
     });
     let (url, app) = start_app(Settings::default(), limits).await;
@@ -364,7 +373,7 @@ async fn sessions_are_capped_and_idle_ones_expire() {
         refused["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("2 are open")
+            .contains("all 2 legacy sessions are in use")
     );
     // The server's clock and this one are the same: from this instant on it has idled past
     // its timeout, by definition rather than by a guess of how long the server takes.
@@ -444,6 +453,7 @@ async fn every_kind_of_input_and_a_sealed_state_go_through_the_bridge() {
         .to_str()
         .unwrap()
         .to_owned();
+    initialized(&url, &id).await;
     let call = request(
         5,
         "tools/call",

@@ -3,6 +3,7 @@
 //! rules, `tasks` the tasks extension.
 
 mod bounds;
+mod exhaust;
 mod legacy;
 mod resume;
 mod shapes;

@@ -244,6 +244,9 @@ async fn a_request_cancelled_while_it_asks_its_client_frees_the_server_request()
     let mut client = start();
     client.send(&initialize(1)).await;
     assert_eq!(client.next().await["id"], 1);
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
     let call = json!({"name": "test_elicitation", "arguments": {"message": "Who?"}});
     client.send(&request(2, "tools/call", call)).await;
     assert_eq!(client.next().await["method"], "elicitation/create");
@@ -275,6 +278,9 @@ async fn the_end_of_input_ends_the_work_in_flight() {
     let mut client = start();
     client.send(&initialize(1)).await;
     assert_eq!(client.next().await["id"], 1);
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
     let call = json!({"name": "test_elicitation", "arguments": {"message": "Who?"}});
     client.send(&request(2, "tools/call", call)).await;
     assert_eq!(client.next().await["method"], "elicitation/create");
