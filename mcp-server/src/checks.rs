@@ -83,13 +83,22 @@ pub fn check_host<S: Schema>(config: &Config, headers: &HeaderMap) -> Result<(),
     Ok(())
 }
 
+/// Check 1: each routing header (and `Mcp-Session-Id`, `Host`, `Origin`, `Content-Type`)
+/// given at most once, else 400. `GET` and `DELETE` run it too.
+pub fn check_once<S: Schema>(headers: &HeaderMap) -> Result<(), Refusal> {
+    match headers::repeated(headers) {
+        Some(name) => {
+            let message = format!("Bad Request: the {name} header is given more than once");
+            Err(refuse::<S>(StatusCode::BAD_REQUEST, message))
+        }
+        None => Ok(()),
+    }
+}
+
 /// The checks of the headers alone, before the body is read: each routing header once (400),
 /// the host (403), `Content-Type` JSON (400) and `Accept` listing both response types (406).
 pub fn check_headers<S: Schema>(config: &Config, headers: &HeaderMap) -> Result<(), Refusal> {
-    if let Some(name) = headers::repeated(headers) {
-        let message = format!("Bad Request: the {name} header is given more than once");
-        return Err(refuse::<S>(StatusCode::BAD_REQUEST, message));
-    }
+    check_once::<S>(headers)?;
     check_host::<S>(config, headers)?;
     if !headers::is_json(headers) {
         let message = "Content-Type must be application/json".to_owned();

@@ -68,7 +68,7 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 
 use crate::answer::respond;
-use crate::checks::{SSE, check_headers, check_host, json_response, read_body};
+use crate::checks::{SSE, check_headers, check_host, check_once, json_response, read_body};
 use crate::headers::{self, header_str};
 use crate::modern::{self, Outcome, Read};
 use crate::sse::sse_stream;
@@ -209,11 +209,9 @@ fn in_session<S: Schema, V: Service<S>>(
     headers: &HeaderMap,
     answer: impl FnOnce(&dyn Legacy<S>, &str) -> Response,
 ) -> Response {
-    if let Some(name) = headers::repeated(headers) {
-        let message = format!("Bad Request: the {name} header is given more than once");
-        return (StatusCode::BAD_REQUEST, message).into_response();
-    }
-    if let Err(r) = check_host::<S>(&endpoint.config, headers) {
+    if let Err(r) =
+        check_once::<S>(headers).and_then(|()| check_host::<S>(&endpoint.config, headers))
+    {
         return *r;
     }
     match (header_str(headers, SESSION_HEADER), &endpoint.legacy) {

@@ -6,8 +6,6 @@
 //! ([`round`]). What a request costs does not grow with what the session declared, beyond
 //! reading it into the request's own typed `_meta`.
 
-use std::collections::HashSet;
-
 use mcp_runtime::RpcError;
 use mcp_runtime::error_code::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use serde::de::DeserializeOwned;
@@ -36,19 +34,6 @@ impl MetaText {
                 _ => Map::new(),
             },
         }
-    }
-
-    /// The bytes of the members' text.
-    pub fn len(&self) -> usize {
-        self.members
-            .iter()
-            .map(|(k, v)| k.len() + v.get().len())
-            .sum()
-    }
-
-    /// Whether there are no members.
-    pub fn is_empty(&self) -> bool {
-        self.members.is_empty()
     }
 }
 
@@ -196,10 +181,11 @@ impl Serialize for ParamsWithMeta<'_> {
 
 impl Serialize for MergedMeta<'_> {
     fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
-        let session: HashSet<&str> = self.meta.members.iter().map(|(k, _)| k.as_str()).collect();
+        // A session sets a handful of members: a scan costs less than a set.
+        let set_by_session = |key: &str| self.meta.members.iter().any(|(k, _)| k == key);
         let mut map = serializer.serialize_map(None)?;
         for (key, value) in self.own.into_iter().flatten() {
-            if !session.contains(key.as_str()) {
+            if !set_by_session(key) {
                 map.serialize_entry(key, value)?;
             }
         }
