@@ -9,11 +9,14 @@
 #     pending ones), listed after them;
 #   - every server scenario for 2025-11-25 (--requirements 2025-11-25: legacy sessions, opened
 #     with initialize) against the SAME server process, scored and unscored alike;
-#   - the seven non-auth client scenarios of that set, and json-schema-2020-12-preservation
-#     (not in the set; it checks that a tool's inputSchema reaches the model unchanged);
-#   - the four non-auth client scenarios of the 2025-11-25 set (--spec-version 2025-11-25:
-#     the suite's mocks are legacy servers, which the client must find by itself and talk to
-#     in a session), and json-schema-2020-12-preservation at that version too.
+#   - the 32 client scenarios of that set (the seven non-auth ones and the 25 auth/* ones, whose
+#     mocks protect the server and run an authorization server beside it), and
+#     json-schema-2020-12-preservation (not in the set; it checks that a tool's inputSchema
+#     reaches the model unchanged);
+#   - the client scenarios of the 2025-11-25 set (--spec-version 2025-11-25: the suite's mocks
+#     are legacy servers, which the client must find by itself and talk to in a session): the
+#     four non-auth ones and the 14 auth/* ones, and json-schema-2020-12-preservation at that
+#     version too.
 #
 # Prints one line per scenario and exits non-zero if any scenario fails, scored or not (a
 # check the suite skips is reported as skipped, not as a failure), if a scored scenario passed
@@ -32,15 +35,25 @@ ROOT=$PWD
 REFEREE_DIR=$ROOT/examples/conformance-server
 OUT=${CONFORMANCE_OUT:-$ROOT/target/conformance}
 PROFILE=${CONFORMANCE_PROFILE:-release}
+# The auth/* client scenarios of the 2025-11-25 requirement set, and those 2026-07-28 adds.
+AUTH_SCENARIOS_2025=(auth/metadata-default auth/metadata-var1 auth/metadata-var2
+  auth/metadata-var3 auth/basic-cimd auth/scope-from-www-authenticate
+  auth/scope-from-scopes-supported auth/scope-omitted-when-undefined auth/scope-step-up
+  auth/scope-retry-limit auth/token-endpoint-auth-basic auth/token-endpoint-auth-post
+  auth/token-endpoint-auth-none auth/pre-registration)
+AUTH_SCENARIOS_2026=("${AUTH_SCENARIOS_2025[@]}" auth/resource-mismatch auth/offline-access-scope
+  auth/offline-access-not-supported auth/authorization-server-migration auth/iss-supported
+  auth/iss-not-advertised auth/iss-supported-missing auth/iss-wrong-issuer auth/iss-unexpected
+  auth/iss-normalized auth/metadata-issuer-mismatch)
 CLIENT_SCENARIOS=(tools_call request-metadata sep-2322-client-request-state http-standard-headers
   http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref
-  json-schema-2020-12-preservation)
+  json-schema-2020-12-preservation "${AUTH_SCENARIOS_2026[@]}")
 LEGACY_CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
-  json-schema-2020-12-preservation)
+  json-schema-2020-12-preservation "${AUTH_SCENARIOS_2025[@]}")
 # How many scenarios each leg runs, scored+unscored, with the suite the lockfile pins: the
 # server's 2026-07-28 requirement set and the other scenarios the suite has for that revision,
 # the same for 2025-11-25, and the client lists above.
-EXPECTED_SCENARIOS='{"server": [37, 13], "2025": [30, 3], "client": [8, 0], "2025 client": [5, 0]}'
+EXPECTED_SCENARIOS='{"server": [37, 13], "2025": [30, 3], "client": [33, 0], "2025 client": [19, 0]}'
 
 source scripts/lib/servers.sh
 trap stop_servers EXIT
@@ -96,7 +109,7 @@ client_leg() {
     set +e
     timeout 120 "$NODE" "$SUITE" client --command "$BIN_DIR/mcp-conformance-client" \
       --scenario "$scenario" --spec-version "$version" --timeout 60000 -o "$OUT/$leg" \
-      >"$OUT/$leg-$scenario.log" 2>&1
+      >"$OUT/$leg-${scenario//\//-}.log" 2>&1
     rc=$?
     set -e
     [[ $rc -eq 0 ]] || failed=1
@@ -131,15 +144,17 @@ const requirements = (revision) => YAML.parse(fs.readFileSync(path.join(referee,
   `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), 'utf8'));
 const reqs = requirements('2026-07-28');
 const legacyReqs = requirements('2025-11-25');
-// The results of one leg: the suite names each folder `<server|client>-<scenario>-<time>`.
-const read = (leg, folder = leg) => {
+// The results of one leg: the suite names each folder `<server|client>-<scenario>-<time>`,
+// and puts a scenario named `auth/<name>` in an `auth` folder as `<name>-<time>`.
+const read = (leg, folder = leg, prefix = '') => {
   const dir = path.join(out, folder);
   const found = {};
   for (const d of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (prefix === '' && d === 'auth') Object.assign(found, read(leg, path.join(folder, d), 'auth/'));
     const f = path.join(dir, d, 'checks.json');
     if (!fs.existsSync(f)) continue;
     const name = d.replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '').replace(new RegExp(`^${leg}-`), '');
-    found[name] = JSON.parse(fs.readFileSync(f, 'utf8'));
+    found[prefix + name] = JSON.parse(fs.readFileSync(f, 'utf8'));
   }
   return found;
 };

@@ -33,6 +33,7 @@ pub struct Config<B: Binding> {
     pub(crate) max_task_wait: Duration,
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) max_message: usize,
+    pub(crate) auth: Option<Arc<crate::auth::Authorizer>>,
 }
 
 impl<B: Binding> Clone for Config<B> {
@@ -49,6 +50,7 @@ impl<B: Binding> Clone for Config<B> {
             max_task_wait: self.max_task_wait,
             headers: self.headers.clone(),
             max_message: self.max_message,
+            auth: self.auth.clone(),
         }
     }
 }
@@ -77,6 +79,7 @@ impl<B: Binding> Config<B> {
             max_task_wait: Duration::from_secs(600),
             headers: Vec::new(),
             max_message: DEFAULT_MAX_MESSAGE,
+            auth: None,
         }
     }
 
@@ -139,7 +142,16 @@ impl<B: Binding> Config<B> {
         self
     }
 
-    /// A header sent with every HTTP request (an `Authorization`, say).
+    /// Authorizes the client's HTTP requests with `auth`: each carries its token, and a 401
+    /// or a 403 asking for more scope runs the OAuth flow ([`crate::auth`]) before the request
+    /// is sent again. One authorizer may serve several clients.
+    #[must_use]
+    pub fn with_authorizer(mut self, auth: Arc<crate::auth::Authorizer>) -> Self {
+        self.auth = Some(auth);
+        self
+    }
+
+    /// A header sent with every HTTP request (a fixed `Authorization`, say).
     #[must_use]
     pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));

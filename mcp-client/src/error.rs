@@ -31,6 +31,8 @@ pub enum ClientError {
     /// The stdio exchange failed (the server could not start, its output ended, no response
     /// came in time).
     Stdio(String),
+    /// Authorization failed: the server asked for a token the client could not get.
+    Auth(crate::auth::AuthError),
 }
 
 impl fmt::Display for ClientError {
@@ -41,11 +43,18 @@ impl fmt::Display for ClientError {
             ClientError::Protocol(e) => write!(f, "protocol: {e}"),
             ClientError::SessionEnded => write!(f, "HTTP 404: the server ended the session"),
             ClientError::Stdio(e) => write!(f, "stdio: {e}"),
+            ClientError::Auth(e) => write!(f, "authorization: {e}"),
         }
     }
 }
 
 impl std::error::Error for ClientError {}
+
+impl From<crate::auth::AuthError> for ClientError {
+    fn from(e: crate::auth::AuthError) -> Self {
+        ClientError::Auth(e)
+    }
+}
 
 /// The error of a JSON-RPC error response's text.
 pub(crate) fn read_error(text: &str) -> Result<RpcError, ClientError> {

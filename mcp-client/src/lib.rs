@@ -56,6 +56,7 @@ macro_rules! note {
 }
 
 mod answer;
+pub mod auth;
 mod bind;
 mod binding;
 mod body;

@@ -14,6 +14,7 @@
 //! `tasks/update`. A scenario's context may name the tool calls to make instead.
 
 mod answers;
+mod authorize;
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -176,7 +177,10 @@ async fn run(
 ) -> Result<usize, ClientError> {
     eprintln!("scenario {scenario:?} against {server:?}");
     let mut s = match server {
-        Server::Http(url) => Client::new(url, answers::config())?,
+        Server::Http(url) => {
+            let auth = authorize::authorizer(context)?;
+            Client::new(url, answers::config().with_authorizer(auth))?
+        }
         Server::Stdio(command) => {
             let mut spawned = std::process::Command::new(&command[0]);
             spawned.args(&command[1..]);

@@ -113,12 +113,11 @@ impl<B: Binding> Client<B> {
         let Some(session_id) = &link.session_id else {
             return;
         };
-        let sent = self
+        let delete = self
             .configured(self.http.delete(&self.url))
             .header("mcp-session-id", session_id)
-            .header("mcp-protocol-version", &link.version)
-            .send()
-            .await;
+            .header("mcp-protocol-version", &link.version);
+        let sent = crate::auth::send(self.config.auth.as_ref(), &self.url, delete).await;
         match sent {
             Ok(r) => note!(
                 self.config.log,
@@ -152,6 +151,7 @@ impl<B: Binding> Client<B> {
             log: std::sync::Arc::clone(&self.config.log),
             respond: std::sync::Arc::clone(&self.config.respond),
             max_message: self.config.max_message,
+            auth: self.config.auth.clone(),
         }
     }
 
@@ -279,13 +279,11 @@ impl<B: Binding> Client<B> {
                 "stream ended before the response: resuming after {wait:?} from {last:?}"
             );
             tokio::time::sleep(wait).await;
-            resp = self
+            let get = self
                 .in_session(self.http.get(&self.url))
                 .header("accept", "text/event-stream")
-                .header("last-event-id", last)
-                .send()
-                .await
-                .map_err(http)?;
+                .header("last-event-id", last);
+            resp = crate::auth::send(self.config.auth.as_ref(), &self.url, get).await?;
             if !resp.status().is_success() || !sse::is_sse(&resp) {
                 return Err(ClientError::Http(format!(
                     "resuming the stream: HTTP {}",

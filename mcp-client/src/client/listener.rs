@@ -50,6 +50,8 @@ pub(super) struct Outbox<B: Binding> {
     pub respond: Respond<B>,
     /// The largest event the GET stream may send (`Config::with_max_message`).
     pub max_message: usize,
+    /// The authorizer of the client's requests, if it has one.
+    pub auth: Option<std::sync::Arc<crate::auth::Authorizer>>,
 }
 
 impl<B: Binding> Outbox<B> {
@@ -69,13 +71,12 @@ impl<B: Binding> Outbox<B> {
 
     /// POSTs a message of the session.
     pub async fn send(&self, body: Vec<u8>) -> Result<reqwest::Response, ClientError> {
-        self.in_session(self.http.post(&self.url))
+        let post = self
+            .in_session(self.http.post(&self.url))
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
-            .body(body)
-            .send()
-            .await
-            .map_err(|e| ClientError::Http(e.to_string()))
+            .body(body);
+        crate::auth::send(self.auth.as_ref(), &self.url, post).await
     }
 
     /// POSTs a notification or a response of the session (answered with 2xx).
@@ -268,7 +269,7 @@ async fn get_stream<B: Binding>(
         Some(_) => "resuming the GET stream",
         None => "no GET stream",
     };
-    match get.send().await {
+    match crate::auth::send(outbox.auth.as_ref(), &outbox.url, get).await {
         Ok(resp) if resp.status().is_success() && sse::is_sse(&resp) => Some(resp),
         Ok(resp) => {
             note!(outbox.log, "{what}: HTTP {}", resp.status().as_u16());

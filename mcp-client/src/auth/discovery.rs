@@ -1,0 +1,226 @@
+//! Where the flow finds what it needs: the protected resource metadata (RFC 9728) of the
+//! server, and the metadata of its authorization server (RFC 8414 and OpenID Connect
+//! Discovery), each tried at the locations the specification lists, in its order; and the
+//! checks on what they say (the resource is this server, the issuer is the one asked for).
+
+use serde::Deserialize;
+use url::Url;
+
+use super::AuthError;
+use super::http::AuthHttp;
+
+/// The protected resource metadata document: what the flow reads of it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ResourceMetadata {
+    /// The resource identifier, sent as the `resource` parameter exactly as written here.
+    pub resource: String,
+    /// The authorization servers' issuers; the flow uses the first.
+    #[serde(default)]
+    pub authorization_servers: Vec<String>,
+    /// The scopes the resource knows, asked for when the challenge names none.
+    #[serde(default)]
+    pub scopes_supported: Option<Vec<String>>,
+}
+
+/// The authorization server's metadata: what the flow reads of it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ServerMetadata {
+    /// Its issuer identifier: the one the document was looked up for, character for character.
+    pub issuer: String,
+    /// Where the user agent goes.
+    pub authorization_endpoint: String,
+    /// Where codes and refresh tokens are exchanged.
+    pub token_endpoint: String,
+    /// Dynamic client registration (RFC 7591), when offered.
+    #[serde(default)]
+    pub registration_endpoint: Option<String>,
+    /// The scopes it knows (`offline_access` among them when it issues refresh tokens).
+    #[serde(default)]
+    pub scopes_supported: Option<Vec<String>>,
+    /// How clients authenticate at the token endpoint (`client_secret_basic` when absent).
+    #[serde(default)]
+    pub token_endpoint_auth_methods_supported: Option<Vec<String>>,
+    /// PKCE methods; the flow needs `S256`.
+    #[serde(default)]
+    pub code_challenge_methods_supported: Option<Vec<String>>,
+    /// Whether authorization responses carry `iss` (RFC 9207): then one without it is refused.
+    #[serde(default)]
+    pub authorization_response_iss_parameter_supported: Option<bool>,
+    /// Whether a URL may be the client id (Client ID Metadata Documents).
+    #[serde(default)]
+    pub client_id_metadata_document_supported: Option<bool>,
+    /// The grants it issues (`refresh_token` among them when it refreshes).
+    #[serde(default)]
+    pub grant_types_supported: Option<Vec<String>>,
+}
+
+impl ServerMetadata {
+    /// Whether it lists `scope` among its scopes.
+    pub fn supports_scope(&self, scope: &str) -> bool {
+        self.scopes_supported
+            .as_ref()
+            .is_some_and(|s| s.iter().any(|x| x == scope))
+    }
+}
+
+/// The protected resource metadata of the server at `server`: from the challenge's
+/// `resource_metadata` when it named one, else from the path-based well-known location, then
+/// the root one. `None` when none answers with a document.
+pub async fn resource_metadata(
+    http: &AuthHttp,
+    server: &Url,
+    hint: Option<&str>,
+) -> Result<Option<ResourceMetadata>, AuthError> {
+    for url in resource_metadata_urls(server, hint)? {
+        if let Some(found) = http.get_json::<ResourceMetadata>(&url).await? {
+            return Ok(Some(found));
+        }
+    }
+    Ok(None)
+}
+
+/// Where [`resource_metadata`] looks, in order.
+pub fn resource_metadata_urls(server: &Url, hint: Option<&str>) -> Result<Vec<String>, AuthError> {
+    if let Some(hint) = hint {
+        let url = server
+            .join(hint)
+            .map_err(|e| AuthError::Metadata(format!("resource_metadata {hint:?}: {e}")))?;
+        return Ok(vec![url.into()]);
+    }
+    let origin = origin_of(server)?;
+    let path = server.path().trim_end_matches('/');
+    let mut urls = Vec::new();
+    if !path.is_empty() {
+        urls.push(format!(
+            "{origin}/.well-known/oauth-protected-resource{path}"
+        ));
+    }
+    urls.push(format!("{origin}/.well-known/oauth-protected-resource"));
+    Ok(urls)
+}
+
+/// The metadata of the authorization server `issuer`: tried at the OAuth then the OpenID
+/// locations for its path; the first document found must name `issuer` as its issuer,
+/// exactly (else the flow stops: its endpoints are not trusted).
+pub async fn server_metadata(http: &AuthHttp, issuer: &str) -> Result<ServerMetadata, AuthError> {
+    for url in server_metadata_urls(issuer)? {
+        if let Some(found) = http.get_json::<ServerMetadata>(&url).await? {
+            if found.issuer != issuer {
+                return Err(AuthError::IssuerMismatch {
+                    expected: issuer.to_owned(),
+                    found: found.issuer,
+                });
+            }
+            return Ok(found);
+        }
+    }
+    Err(AuthError::Metadata(format!(
+        "no authorization server metadata for {issuer:?}"
+    )))
+}
+
+/// Where [`server_metadata`] looks, in order (RFC 8414 section 3.1 inserts the well-known
+/// part before the issuer's path; OpenID Connect Discovery appends it after).
+pub fn server_metadata_urls(issuer: &str) -> Result<Vec<String>, AuthError> {
+    let url =
+        Url::parse(issuer).map_err(|e| AuthError::Metadata(format!("issuer {issuer:?}: {e}")))?;
+    let origin = origin_of(&url)?;
+    let path = url.path().trim_end_matches('/');
+    Ok(if path.is_empty() {
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server"),
+            format!("{origin}/.well-known/openid-configuration"),
+        ]
+    } else {
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server{path}"),
+            format!("{origin}/.well-known/openid-configuration{path}"),
+            format!("{origin}{path}/.well-known/openid-configuration"),
+        ]
+    })
+}
+
+/// Whether `resource` (the metadata's resource identifier) stands for the server at
+/// `server`: the same origin, and the server's path under the resource's.
+pub fn resource_covers(resource: &str, server: &Url) -> bool {
+    let Ok(resource) = Url::parse(resource) else {
+        return false;
+    };
+    if resource.origin() != server.origin() || resource.fragment().is_some() {
+        return false;
+    }
+    let base = resource.path().trim_end_matches('/');
+    let path = server.path();
+    path == base || path.starts_with(&format!("{base}/"))
+}
+
+/// `scheme://host[:port]` of `url`.
+fn origin_of(url: &Url) -> Result<String, AuthError> {
+    match url.origin() {
+        origin @ url::Origin::Tuple(..) => Ok(origin.ascii_serialization()),
+        url::Origin::Opaque(_) => Err(AuthError::Metadata(format!("{url} has no origin"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn resource_metadata_is_looked_for_at_the_path_then_the_root() {
+        assert_eq!(
+            resource_metadata_urls(&url("http://h:1/a/mcp"), None).unwrap(),
+            [
+                "http://h:1/.well-known/oauth-protected-resource/a/mcp",
+                "http://h:1/.well-known/oauth-protected-resource"
+            ]
+        );
+        assert_eq!(
+            resource_metadata_urls(&url("http://h/"), None).unwrap(),
+            ["http://h/.well-known/oauth-protected-resource"]
+        );
+        assert_eq!(
+            resource_metadata_urls(&url("http://h/mcp"), Some("/custom/x.json")).unwrap(),
+            ["http://h/custom/x.json"]
+        );
+    }
+
+    #[test]
+    fn server_metadata_is_looked_for_as_rfc_8414_then_openid_say() {
+        assert_eq!(
+            server_metadata_urls("http://h:1/tenant1").unwrap(),
+            [
+                "http://h:1/.well-known/oauth-authorization-server/tenant1",
+                "http://h:1/.well-known/openid-configuration/tenant1",
+                "http://h:1/tenant1/.well-known/openid-configuration"
+            ]
+        );
+        assert_eq!(
+            server_metadata_urls("https://as.example").unwrap(),
+            [
+                "https://as.example/.well-known/oauth-authorization-server",
+                "https://as.example/.well-known/openid-configuration"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_resource_covers_its_own_origin_and_paths_under_it() {
+        let server = url("http://localhost:3000/mcp");
+        assert!(resource_covers("http://localhost:3000/mcp", &server));
+        assert!(resource_covers("http://localhost:3000", &server));
+        assert!(resource_covers("http://LOCALHOST:3000/", &server));
+        assert!(!resource_covers("https://evil.example.com/mcp", &server));
+        assert!(!resource_covers("http://localhost:3001/mcp", &server));
+        assert!(!resource_covers("http://localhost:3000/mc", &server));
+        assert!(!resource_covers(
+            "http://localhost:3000/mcp/deeper",
+            &server
+        ));
+        assert!(!resource_covers("not a url", &server));
+    }
+}

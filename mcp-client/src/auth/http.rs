@@ -1,0 +1,152 @@
+//! The HTTP the flow does itself (metadata, registration, the token endpoint), on a client of
+//! its own that follows no redirect: a metadata document or a token comes from the URL asked,
+//! never from where a redirect points, and the authorization endpoint's redirect is read, not
+//! followed.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+
+use super::AuthError;
+
+/// The largest document the flow reads (metadata, a registration, a token response).
+const MAX_DOCUMENT: usize = 256 * 1024;
+
+/// The flow's HTTP client.
+#[derive(Clone)]
+pub struct AuthHttp {
+    client: reqwest::Client,
+}
+
+impl AuthHttp {
+    /// A client that follows no redirect and gives up after `timeout` without an answer.
+    pub fn new(timeout: Duration) -> Result<Self, AuthError> {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(timeout)
+            .read_timeout(timeout)
+            .build()
+            .map_err(|e| AuthError::Http(e.to_string()))?;
+        Ok(AuthHttp { client })
+    }
+
+    /// The client, for a request of the flow's own (the user agent's GET).
+    pub fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// The JSON document at `url`; `None` when the answer is not a success (a location that
+    /// has none), an error when it is one that does not read as `T`.
+    pub async fn get_json<T: DeserializeOwned>(&self, url: &str) -> Result<Option<T>, AuthError> {
+        let resp = self
+            .client
+            .get(url)
+            .header("accept", "application/json")
+            .send()
+            .await
+            .map_err(|e| AuthError::Http(format!("GET {url}: {e}")))?;
+        if !resp.status().is_success() {
+            return Ok(None);
+        }
+        let body = read_limited(resp).await?;
+        serde_json::from_slice(&body)
+            .map(Some)
+            .map_err(|e| AuthError::Metadata(format!("{url}: {e}")))
+    }
+
+    /// POSTs `body` as JSON to `url` and reads the answer as `T` (a success status required).
+    pub async fn post_json<T: DeserializeOwned>(
+        &self,
+        url: &str,
+        body: &serde_json::Value,
+    ) -> Result<T, AuthError> {
+        let resp = self
+            .client
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json")
+            .body(body.to_string())
+            .send()
+            .await
+            .map_err(|e| AuthError::Http(format!("POST {url}: {e}")))?;
+        let status = resp.status();
+        let text = read_limited(resp).await?;
+        if !status.is_success() {
+            return Err(AuthError::Registration(format!(
+                "{url} answered {status}: {}",
+                String::from_utf8_lossy(&text[..text.len().min(200)])
+            )));
+        }
+        serde_json::from_slice(&text).map_err(|e| AuthError::Registration(format!("{url}: {e}")))
+    }
+
+    /// Sends an `oauth2` request (the token endpoint's) and returns its answer.
+    pub async fn exchange(
+        &self,
+        request: oauth2::HttpRequest,
+    ) -> Result<oauth2::HttpResponse, ExchangeFailed> {
+        let request = reqwest::Request::try_from(request).map_err(ExchangeFailed::of)?;
+        let resp = self
+            .client
+            .execute(request)
+            .await
+            .map_err(ExchangeFailed::of)?;
+        let mut answer = http::Response::builder().status(resp.status());
+        for (name, value) in resp.headers() {
+            answer = answer.header(name, value);
+        }
+        let body = read_limited(resp)
+            .await
+            .map_err(|e| ExchangeFailed(e.to_string()))?;
+        answer.body(body).map_err(ExchangeFailed::of)
+    }
+}
+
+impl<'c> oauth2::AsyncHttpClient<'c> for AuthHttp {
+    type Error = ExchangeFailed;
+    type Future =
+        Pin<Box<dyn Future<Output = Result<oauth2::HttpResponse, ExchangeFailed>> + Send + 'c>>;
+
+    fn call(&'c self, request: oauth2::HttpRequest) -> Self::Future {
+        Box::pin(self.exchange(request))
+    }
+}
+
+/// A response's body, up to [`MAX_DOCUMENT`] bytes (more is an error).
+async fn read_limited(mut resp: reqwest::Response) -> Result<Vec<u8>, AuthError> {
+    let mut body = Vec::new();
+    while let Some(chunk) = resp
+        .chunk()
+        .await
+        .map_err(|e| AuthError::Http(e.to_string()))?
+    {
+        if body.len() + chunk.len() > MAX_DOCUMENT {
+            return Err(AuthError::Http(format!(
+                "{}: a document over {MAX_DOCUMENT} bytes",
+                resp.url()
+            )));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Why an exchange with the token endpoint failed before it answered.
+#[derive(Debug)]
+pub struct ExchangeFailed(String);
+
+impl ExchangeFailed {
+    fn of(e: impl std::fmt::Display) -> Self {
+        ExchangeFailed(e.to_string())
+    }
+}
+
+impl std::fmt::Display for ExchangeFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ExchangeFailed {}
