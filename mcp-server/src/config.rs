@@ -4,7 +4,10 @@
 //! served. Each has a default fit for one machine; RELIABILITY.md ("Bounds of the example
 //! server") says what happens at each limit.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use crate::auth::Auth;
 
 /// The configuration of a server: every field has a safe default ([`Config::default`]) and a
 /// builder method of the same name that returns the changed configuration.
@@ -84,6 +87,10 @@ pub struct Config {
     /// progress notification that came right before the response, as the TypeScript SDK does
     /// (modelcontextprotocol/typescript-sdk#2580). Zero writes the response at once.
     pub response_gap: Duration,
+    /// The endpoint as an OAuth protected resource ([`crate::auth`]): every HTTP request needs
+    /// a bearer token its validator accepts. `None` (the default): no token is asked for, and
+    /// the principal is the `Authorization` header as it came, or `anonymous`.
+    pub auth: Option<Arc<Auth>>,
 }
 
 /// The hosts a server on this machine answers to by default.
@@ -115,6 +122,7 @@ impl Default for Config {
             resumable_streams: 16,
             max_in_flight: 64,
             response_gap: Duration::from_millis(5),
+            auth: None,
         }
     }
 }
@@ -161,6 +169,13 @@ setters! {
 }
 
 impl Config {
+    /// The same configuration, protected by `auth` ([`Config::auth`]).
+    #[must_use]
+    pub fn auth(mut self, auth: Auth) -> Self {
+        self.auth = Some(Arc::new(auth));
+        self
+    }
+
     /// The same configuration, also answering to `host` (compared lowercase) in `Host` and
     /// `Origin`.
     #[must_use]

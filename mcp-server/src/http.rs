@@ -68,6 +68,7 @@ use serde_json::Value;
 use tokio::net::TcpListener;
 
 use crate::answer::respond;
+use crate::auth::{self, Auth, Grant};
 use crate::checks::{SSE, check_headers, check_host, check_once, json_response, read_body};
 use crate::headers::{self, header_str};
 use crate::modern::{self, Outcome, Read};
@@ -106,11 +107,11 @@ pub trait Legacy<S: Schema>: Send + Sync + 'static {
         body: &Bytes,
     ) -> Route<S>;
 
-    /// `GET` naming the session `id`: its stream.
-    fn get(&self, headers: &HeaderMap, id: &str) -> Response;
+    /// `GET` naming the session `id`, from `principal`: its stream.
+    fn get(&self, headers: &HeaderMap, id: &str, principal: &str) -> Response;
 
-    /// `DELETE` naming the session `id`: ends it.
-    fn delete(&self, headers: &HeaderMap, id: &str) -> Response;
+    /// `DELETE` naming the session `id`, from `principal`: ends it.
+    fn delete(&self, headers: &HeaderMap, id: &str, principal: &str) -> Response;
 }
 
 /// What the endpoint serves with: the service, the configuration, the legacy sessions.
@@ -149,16 +150,21 @@ pub fn endpoint<S: Schema, V: Service<S>>(
         .with_state(endpoint)
 }
 
-/// A `Router` with the [`endpoint`] of `service` at [`PATH`] (that path exactly), and 404 on
-/// any other path.
+/// A `Router` with the [`endpoint`] of `service` at [`PATH`] (that path exactly), with
+/// [`Config::auth`] the protected resource metadata at its well-known paths
+/// ([`auth::metadata_router`]), and 404 on any other path.
 pub fn router<S: Schema, V: Service<S>>(
     service: Arc<V>,
     config: Arc<Config>,
     legacy: Option<Arc<dyn Legacy<S>>>,
 ) -> Router {
-    Router::new()
-        .route_service(PATH, endpoint(service, config, legacy))
-        .fallback(not_found)
+    let metadata = config.auth.as_deref().map(auth::metadata_router);
+    let router = Router::new().route_service(PATH, endpoint(service, config, legacy));
+    match metadata {
+        Some(metadata) => router.merge(metadata),
+        None => router,
+    }
+    .fallback(not_found)
 }
 
 /// Serves `service` at [`PATH`] on `listener` ([`router`] with [`crate::serve`]) until
@@ -188,7 +194,13 @@ async fn get_mcp<S: Schema, V: Service<S>>(
     State(endpoint): State<Endpoint<S, V>>,
     headers: HeaderMap,
 ) -> Response {
-    in_session(&endpoint, &headers, |legacy, id| legacy.get(&headers, id))
+    let principal = match principal(&endpoint.config, &headers).await {
+        Ok(p) => p,
+        Err(r) => return *r,
+    };
+    in_session(&endpoint, &headers, |legacy, id| {
+        legacy.get(&headers, id, &principal.name)
+    })
 }
 
 /// `DELETE`: ends a legacy session; without a session, not allowed.
@@ -196,9 +208,39 @@ async fn delete_mcp<S: Schema, V: Service<S>>(
     State(endpoint): State<Endpoint<S, V>>,
     headers: HeaderMap,
 ) -> Response {
+    let principal = match principal(&endpoint.config, &headers).await {
+        Ok(p) => p,
+        Err(r) => return *r,
+    };
     in_session(&endpoint, &headers, |legacy, id| {
-        legacy.delete(&headers, id)
+        legacy.delete(&headers, id, &principal.name)
     })
+}
+
+/// Who asks, and what they were granted.
+struct Principal {
+    /// What sessions, sealed states and tasks are bound to.
+    name: String,
+    /// The token's grant, when the endpoint is protected.
+    grant: Option<Grant>,
+}
+
+/// The principal of a request: with [`Config::auth`], the subject of its bearer token (or the
+/// 401 that answers a request without a valid one); without, [`headers::principal`].
+async fn principal(config: &Config, headers: &HeaderMap) -> Result<Principal, Box<Response>> {
+    match &config.auth {
+        Some(auth) => {
+            let grant = auth::authenticate(auth, headers).await?;
+            Ok(Principal {
+                name: grant.principal.clone(),
+                grant: Some(grant),
+            })
+        }
+        None => Ok(Principal {
+            name: headers::principal(headers),
+            grant: None,
+        }),
+    }
 }
 
 /// A `GET` or `DELETE`, after check 1 (each routing header once) and the `Host`/`Origin`
@@ -236,6 +278,10 @@ async fn post_mcp<S: Schema, V: Service<S>>(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
+    let principal = match principal(&endpoint.config, &headers).await {
+        Ok(p) => p,
+        Err(r) => return *r,
+    };
     if let Err(r) = check_headers::<S>(&endpoint.config, &headers) {
         return *r;
     }
@@ -247,7 +293,12 @@ async fn post_mcp<S: Schema, V: Service<S>>(
         Ok(e) => e,
         Err(f) => return f.into_response(),
     };
-    let principal = headers::principal(&headers);
+    if let (Some(auth), Some(grant)) = (&endpoint.config.auth, &principal.grant)
+        && let Err(r) = authorize::<S>(auth, grant, &envelope)
+    {
+        return *r;
+    }
+    let principal = principal.name;
     if let Some(legacy) = &endpoint.legacy {
         match legacy.route(&headers, &envelope, &principal, &body) {
             Route::Modern => {}
@@ -272,6 +323,23 @@ async fn post_mcp<S: Schema, V: Service<S>>(
         Outcome::Refused(f) => f.into_response(),
         Outcome::Running { rx, cancel } => respond(rx, cancel).await,
         Outcome::Listen(rx) => sse_stream(rx),
+    }
+}
+
+/// A `tools/call` (of either era: both come as the same JSON-RPC request) of a tool that
+/// needs scopes `grant` lacks is answered 403 ([`Auth::tool_scope`]).
+fn authorize<S: Schema>(
+    auth: &Auth,
+    grant: &Grant,
+    envelope: &Read<'_, S>,
+) -> Result<(), Box<Response>> {
+    if envelope.method.as_deref() != Some("tools/call") {
+        return Ok(());
+    }
+    let tool = envelope.params.as_ref().and_then(|p| p.0.name.0.as_deref());
+    match tool {
+        Some(tool) => auth::authorize_tool(auth, grant, tool),
+        None => Ok(()), // not a valid call: refused by its checks
     }
 }
 

@@ -28,6 +28,10 @@
 //!   [`http::serve`] serves it at `/mcp` on a listener in one call;
 //! - [`modern`]: the checks of a modern message and its dispatch to a [`Service`], shared by
 //!   the transports (the checks that read headers asked of [`modern::Headers`]);
+//! - [`auth`]: the endpoint as an OAuth 2.1 protected resource ([`Config::auth`]): bearer
+//!   tokens checked by a [`auth::TokenValidator`] (JWTs of a JWKS: [`auth::JwtValidator`]),
+//!   401 and 403 challenges, scopes per tool, the protected resource metadata, and the
+//!   principal of sessions, sealed states and tasks taken from the token's subject;
 //! - [`options`]: the command-line options of a server binary (transport, hosts, every
 //!   bound, sealing), with a usage text written from the defaults;
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
@@ -65,6 +69,7 @@
 
 pub mod accept;
 pub mod answer;
+pub mod auth;
 pub mod bridge;
 pub mod changes;
 pub mod checks;

@@ -17,7 +17,6 @@ use super::route::{Route as Era, route};
 use super::serve::{delete, post, resume};
 use super::sessions::{Session, Sessions};
 use crate::changes::Changes;
-use crate::headers::principal;
 use crate::http::{self, Route};
 use crate::modern::Read;
 use crate::stdio::Outgoing;
@@ -117,24 +116,26 @@ impl<S: LegacySchema, V: LegacyService<S>> http::Legacy<S> for HttpSessions<V> {
         }
     }
 
-    fn get(&self, headers: &HeaderMap, id: &str) -> Response {
-        get(&self.0, headers, id)
+    fn get(&self, headers: &HeaderMap, id: &str, principal: &str) -> Response {
+        get(&self.0, headers, id, principal)
     }
 
-    fn delete(&self, headers: &HeaderMap, id: &str) -> Response {
-        delete(self.0.sessions(), &principal(headers), id)
+    fn delete(&self, _: &HeaderMap, id: &str, principal: &str) -> Response {
+        delete(self.0.sessions(), principal, id)
     }
 }
 
 /// `GET` with a session: with `Last-Event-ID`, the stream that event belongs to, resumed
 /// ([`streams`]; 400 if it cannot be); without, a new `GET` stream of server messages
-/// ([`LegacyService::feed_get_stream`]), taking over from the one before.
+/// ([`LegacyService::feed_get_stream`]), taking over from the one before. The session must
+/// be `principal`'s.
 pub fn get<S: LegacySchema, V: LegacyService<S>>(
     service: &Arc<V>,
     headers: &HeaderMap,
     id: &str,
+    principal: &str,
 ) -> Response {
-    let Some(session) = service.sessions().find(id, &principal(headers)) else {
+    let Some(session) = service.sessions().find(id, principal) else {
         return (StatusCode::NOT_FOUND, "Session not found").into_response();
     };
     if let Some(last) = headers.get("last-event-id") {
