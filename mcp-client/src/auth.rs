@@ -43,7 +43,7 @@ use std::time::Duration;
 use reqwest::header::HeaderMap;
 use url::Url;
 
-pub use agent::{FromFn, Headless, UserAgent, Visit};
+pub use agent::{FromFn, Headless, Loopback, UserAgent, Visit};
 pub use challenge::Challenge;
 pub use discovery::{ResourceMetadata, ServerMetadata};
 pub use error::AuthError;
@@ -192,9 +192,10 @@ impl Authorizer {
         }))
     }
 
-    /// The tokens kept for the server at `server`.
+    /// The tokens kept for the server at `server` (none for a URL that does not parse).
     pub fn tokens(&self, server: &str) -> Option<Tokens> {
-        self.settings.store.load(server)
+        let key = Url::parse(server).ok()?;
+        self.settings.store.load(key.as_str())
     }
 
     /// Sends `request` to the server at `server` with its token, and runs the flow (then
@@ -211,7 +212,7 @@ impl Authorizer {
             let attempt = request.try_clone().ok_or_else(|| {
                 crate::ClientError::Http("a request that cannot be sent twice".to_owned())
             })?;
-            let token = self.bearer(server).await;
+            let token = self.bearer(server_url.as_str()).await;
             let attempt = match &token {
                 Some(t) => attempt.bearer_auth(t),
                 None => attempt,
@@ -221,7 +222,9 @@ impl Authorizer {
                 .await
                 .map_err(|e| crate::ClientError::Http(e.to_string()))?;
             let status = resp.status().as_u16();
-            if status != 401 && status != 403 {
+            let challenged = status == 401
+                || (status == 403 && Challenge::of(resp.headers()).is_insufficient_scope());
+            if !challenged {
                 return Ok(resp);
             }
             if flows == self.settings.max_authorizations {
@@ -278,9 +281,6 @@ impl Authorizer {
         sent: Option<&str>,
     ) -> Result<(), AuthError> {
         let challenge = Challenge::of(headers);
-        if status == 403 && !challenge.is_insufficient_scope() {
-            return Err(AuthError::Forbidden);
-        }
         let mut state = self.state.lock().await;
         let key = server.as_str();
         let kept = self.settings.store.load(key);

@@ -55,8 +55,6 @@ pub enum AuthError {
         /// How many authorizations were made.
         attempts: usize,
     },
-    /// The server answered 403 without asking for more scope.
-    Forbidden,
 }
 
 impl fmt::Display for AuthError {
@@ -97,7 +95,6 @@ impl fmt::Display for AuthError {
                 f,
                 "HTTP {status} after {attempts} authorization(s) for one request"
             ),
-            AuthError::Forbidden => write!(f, "HTTP 403 without a scope challenge"),
         }
     }
 }
