@@ -41,6 +41,14 @@
 #      and over stdio, answering its question (elicitation/create on the session, or the
 #      input_required round); our client books one on their booking server
 #      (ts_server.mjs modern|legacy booking), finding the era itself.
+#   6. their client with an OAuth provider (ts_auth_client.mjs; headless: it fetches the
+#      authorization URL and hands the redirect to finishAuth) against the example server started
+#      with its auth options, and ts_auth_server.mjs, an authorization server written for the
+#      test, in each era: the 401 challenge and the protected resource metadata, a refused
+#      token answered without a reason, the SDK's flow and a connect in the era, tools with the
+#      token, a tool that needs a scope the token lacks (403 insufficient_scope) called after
+#      the SDK's step-up; then the example client against the same server (its own flow, the
+#      step-up included).
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;
@@ -77,7 +85,8 @@ if [[ ! -d $OUT/node_modules ]] || ! cmp -s "$SRC/package-lock.json" "$OUT/packa
   (cd "$OUT" && timeout 600 npm ci --no-audit --no-fund --loglevel=error)
 fi
 # The scripts run from $OUT, beside the node_modules they import.
-cp "$SRC/ts_client.mjs" "$SRC/ts_server.mjs" "$SRC/ts_booking_client.mjs" "$OUT/"
+cp "$SRC/ts_client.mjs" "$SRC/ts_server.mjs" "$SRC/ts_booking_client.mjs" \
+  "$SRC/ts_auth_server.mjs" "$SRC/ts_auth_client.mjs" "$OUT/"
 version() { "$NODE" -p "require('$OUT/node_modules/@modelcontextprotocol/$1/package.json').version"; }
 echo "node $("$NODE" --version), @modelcontextprotocol/client $(version client)," \
   "@modelcontextprotocol/server $(version server)"
@@ -128,4 +137,43 @@ if [[ -x $QUICKSTART/server && -x $QUICKSTART/client ]]; then
 else
   echo "skipped: no Quickstart binaries in $QUICKSTART (scripts/quickstart.sh puts them there)"
 fi
+echo "== interop 6: the TypeScript SDK's client and its OAuth provider against the example server as a protected resource, both eras"
+# ts_auth_server.mjs is the authorization server (JWTs signed by a key it makes at start, its
+# JWKS at /jwks); the example server validates them (--auth-*), lists mcp:tools and gives
+# test_image_content the scope mcp:admin, which only a step-up brings.
+AS_LOG=$OUT/ts-auth-server.log
+: >"$AS_LOG"
+"$NODE" "$OUT/ts_auth_server.mjs" >"$AS_LOG" 2>&1 &
+SERVER_PIDS+=("$!")
+ISSUER=
+for _ in $(seq 1 100); do
+  ISSUER=$(sed -n 's/^listening \(http:\/\/127\.0\.0\.1:[0-9]*\)$/\1/p' "$AS_LOG" | head -n1)
+  [[ -n $ISSUER ]] && break
+  sleep 0.1
+done
+if [[ -z $ISSUER ]]; then
+  echo "FAIL the test's authorization server did not start:"
+  cat "$AS_LOG"
+  FAILED=1
+else
+  start_server "$OUT/auth-server.log" "$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0 \
+    --auth-issuer "$ISSUER" --auth-jwks "$ISSUER/jwks" --auth-scopes mcp:tools \
+    --auth-tool-scope test_image_content=mcp:admin
+  for era in modern legacy; do
+    echo "-- $era"
+    timeout 120 "$NODE" "$OUT/ts_auth_client.mjs" "$SERVER_URL" "$era" "$ISSUER" \
+      test_image_content || FAILED=1
+  done
+  # The example client against the same server: its own flow (mcp_client::auth), the
+  # scope of test_image_content by a step-up.
+  timeout 120 "$BIN_DIR/mcp-conformance-client" "$SERVER_URL" >"$OUT/auth-our-client.log" 2>&1 ||
+    true
+  if grep -q '^tools/call "test_image_content": 1 content block(s)$' "$OUT/auth-our-client.log"; then
+    echo "ok   the example client authorized itself, test_image_content's scope by a step-up"
+  else
+    echo "FAIL the example client against the protected server: $(tail -n 3 "$OUT/auth-our-client.log")"
+    FAILED=1
+  fi
+fi
+stop_servers
 interop_verdict "the TypeScript SDK"
