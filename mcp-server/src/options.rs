@@ -42,6 +42,8 @@ pub struct Options {
     /// How `requestState` is sealed.
     #[cfg(feature = "seal")]
     pub seal: SealOptions,
+    /// The protected-resource options (`--auth-*`): off unless `--auth-issuer` is given.
+    pub auth: AuthOptions,
 }
 
 /// The value of the option being read, taken from the command line when asked for.
@@ -144,6 +146,7 @@ pub fn usage() -> String {
     let mut text = format!("Options:\n{SWITCHES}\n");
     #[cfg(feature = "seal")]
     text.push_str(seal::USAGE);
+    text.push_str(auth::USAGE);
     text.push_str("Bounds (defaults in brackets):\n");
     for bound in BOUNDS {
         let value = if is_millis(bound) { "<ms>" } else { "<n>" };
@@ -163,6 +166,7 @@ impl Options {
             tasks: tasks::Settings::default(),
             #[cfg(feature = "seal")]
             seal: SealOptions::default(),
+            auth: AuthOptions::default(),
         }
     }
 
@@ -191,12 +195,16 @@ impl Options {
             (Some(_), true) => return Err(invalid("--listen and --stdio exclude each other")),
             (None, false) => return Err(invalid("--listen or --stdio is required")),
         };
+        options.auth.check()?;
         Ok(options)
     }
 
     /// Applies `flag`, a bound (or with the `seal` feature a sealing option), taking its
     /// value from `value`.
     fn apply(&mut self, flag: &str, value: Value<'_>) -> Result<(), OptionsError> {
+        if let Some(applied) = self.auth.apply(flag, value) {
+            return applied;
+        }
         #[cfg(feature = "seal")]
         if let Some(applied) = self.seal.apply(flag, value) {
             return applied;
@@ -227,6 +235,10 @@ fn positive(flag: &str, v: &str) -> Result<u64, OptionsError> {
         .filter(|n| *n > 0)
         .ok_or_else(|| OptionsError::Invalid(format!("{flag} {v}: not a positive integer")))
 }
+
+pub use auth::AuthOptions;
+
+mod auth;
 
 #[cfg(feature = "seal")]
 pub use seal::SealOptions;

@@ -102,7 +102,11 @@ JSON-RPC message per line (a legacy initialize opens the process's one session),
 input ends; logs go to standard error. Requests whose Host or Origin is not a local name or an
 --allow-host name are refused (DNS-rebinding protection). Instances that share a seal key ring
 (one key per line or comma-separated, 64 hex digits each, the current key first) open each
-other's requestState. RELIABILITY.md says what happens at each bound.";
+other's requestState. With --auth-issuer and --auth-jwks, the endpoint is an OAuth 2.1
+protected resource: every request needs a bearer JWT of that issuer for this server's resource
+URI (401 with a WWW-Authenticate challenge otherwise), --auth-tool-scope tools need their scope
+(403 insufficient_scope), and the protected resource metadata is served at
+/.well-known/oauth-protected-resource/mcp. RELIABILITY.md says what happens at each bound.";
 
 fn main() -> ExitCode {
     let args = match Options::parse(std::env::args().skip(1)) {
@@ -182,10 +186,15 @@ async fn serve(args: Options) -> Result<(), String> {
         sealer.mode(),
         sealer.ttl().as_secs()
     );
-    let app = new_app_with(args.config, args.tasks, sealer);
     let address = match args.transport {
         Transport::Listen(address) => address,
         Transport::Stdio => {
+            if args.auth.is_on() {
+                eprintln!(
+                    "mcp-conformance-server: --auth-* apply to HTTP only; stdio takes no token"
+                );
+            }
+            let app = new_app_with(args.config, args.tasks, sealer);
             eprintln!("mcp-conformance-server: serving on standard input and output");
             return stdio::serve(app).await.map_err(|e| format!("stdio: {e}"));
         }
@@ -194,6 +203,17 @@ async fn serve(args: Options) -> Result<(), String> {
         .await
         .map_err(|e| format!("binding {address}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
+    let mut config = args.config;
+    // The resource URI is the endpoint's URL unless --auth-resource names another.
+    if let Some(auth) = args.auth.auth(&format!("http://{local}/mcp")).await? {
+        eprintln!(
+            "mcp-conformance-server: protected resource {}, metadata at {}",
+            auth.resource(),
+            auth.metadata_url()
+        );
+        config = config.auth(auth);
+    }
+    let app = new_app_with(config, args.tasks, sealer);
     eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
     let config = Arc::clone(&app.config);
     let router = http::router(Arc::clone(&app));

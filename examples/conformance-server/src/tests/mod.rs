@@ -2,6 +2,7 @@
 //! code and status, and the MRTR state handling; `shapes` has the result and message-shape
 //! rules, `tasks` the tasks extension.
 
+mod auth;
 mod bounds;
 mod exhaust;
 mod legacy;
