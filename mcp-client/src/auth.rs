@@ -35,6 +35,8 @@ mod flow;
 mod http;
 mod identity;
 mod store;
+#[cfg(test)]
+mod tests;
 
 use std::collections::HashMap;
 use std::sync::Arc;
