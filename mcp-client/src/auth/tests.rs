@@ -48,6 +48,8 @@ struct Config {
     required_scopes: Vec<String>,
     /// 403 `insufficient_scope` to every request, token or not.
     always_forbid: bool,
+    /// 403 with no challenge (a refusal that is not about scope) to every request.
+    forbid_plainly: bool,
     /// 401 to the next request with a valid token.
     reject_once: bool,
     /// The authorization servers' `scopes_supported`.
@@ -75,6 +77,7 @@ impl Default for Config {
             challenge_scope: None,
             required_scopes: Vec::new(),
             always_forbid: false,
+            forbid_plainly: false,
             reject_once: false,
             scopes_supported: None,
             auth_methods: vec!["none".to_owned()],
@@ -253,6 +256,9 @@ async fn mcp(State(mock): State<Arc<Mock>>, headers: HeaderMap) -> Response {
     let mut inner = mock.lock();
     let sent = header_of(&headers, header::AUTHORIZATION);
     inner.seen.mcp_auth.push(sent.clone());
+    if inner.config.forbid_plainly {
+        return (StatusCode::FORBIDDEN, "forbidden origin").into_response();
+    }
     if inner.config.always_forbid {
         return refusal(
             &mock,
@@ -663,6 +669,27 @@ async fn a_request_gives_up_after_three_authorizations() {
         seen.hits("/mcp"),
         4,
         "the first send and one per authorization"
+    );
+}
+
+#[tokio::test]
+async fn a_403_without_a_scope_challenge_is_the_answer_not_a_flow() {
+    let (mock, auth) = started(Config {
+        forbid_plainly: true,
+        ..Config::default()
+    })
+    .await;
+
+    let (status, body) = call(&auth, &mock).await.expect("the server's own answer");
+    assert_eq!((status, body.as_str()), (403, "forbidden origin"));
+    let seen = mock.seen();
+    assert_eq!(seen.hits("/mcp"), 1);
+    never_hit(
+        &seen,
+        &[
+            "/.well-known/oauth-protected-resource/mcp",
+            "/as1/authorize",
+        ],
     );
 }
 
