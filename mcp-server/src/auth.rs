@@ -23,6 +23,59 @@
 //!
 //! [`JwtValidator`] is the validator for JWT access tokens signed by the keys of the
 //! authorization server's JWKS ([`Jwks`], fixed or, with the `jwks-http` feature, fetched).
+//!
+//! What a server writes to be protected (README.md, "Protecting a server"):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use mcp_server::auth::{Auth, Jwks, JwtValidator, KeySet};
+//! # use mcp_runtime::Response;
+//! # use mcp_tests::eras as mcp;
+//! # mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+//! # mcp_server::bind_server!(Mcp = mcp);
+//! # struct Hello;
+//! # impl mcp::Server<mcp_server::Ctx<Mcp>> for Hello {
+//! #     async fn call_tool(
+//! #         &self,
+//! #         _ctx: mcp_server::Ctx<Mcp>,
+//! #         params: &mcp::CallToolRequestParams,
+//! #     ) -> Response<mcp::CallToolRequest> {
+//! #         let text = mcp::TextContent::new(format!("Hello from {}", params.name));
+//! #         Ok(mcp::CallToolResult::new(vec![text.into()]).into())
+//! #     }
+//! # }
+//! # let jwks_json = r#"{"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1",
+//! #     "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+//! #     "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"}]}"#;
+//!
+//! let issuer = "https://auth.example.com";
+//! let resource = "https://mcp.example.com/mcp"; // the URL clients reach the endpoint at
+//! // The authorization server's keys: a JWKS document (or, with the `jwks-http` feature,
+//! // `Jwks::fetch("https://auth.example.com/jwks").await?`).
+//! let keys = KeySet::from_json(jwks_json)?;
+//! let validator = JwtValidator::new(issuer, resource, Jwks::fixed(keys));
+//! let auth = Auth::new(validator, resource)?
+//!     .authorization_server(issuer)
+//!     .scopes_supported(["mcp:read", "mcp:write"])
+//!     .challenge_scopes(["mcp:read"])
+//!     .tool_scope("delete_note", "mcp:write");
+//! let config = mcp_server::Config::default()
+//!     .allow_host("mcp.example.com")
+//!     .auth(auth);
+//! # let info = mcp::Implementation::new("hello", "1.0.0");
+//! # let capabilities = mcp::ServerCapabilities::new().with_tools(mcp::ServerCapabilitiesTools::new());
+//! let served = mcp_server::Served::<Mcp, _>::new(Hello, info)
+//!     .capabilities(capabilities)
+//!     .config(config);
+//! // `/mcp`, and the metadata at `/.well-known/oauth-protected-resource/mcp`.
+//! let router = mcp_server::served::router(Arc::new(served))?;
+//! # let _ = router;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A server that mounts [`crate::http::endpoint`] at a path of its own merges the metadata
+//! routes itself, the resource URI naming that path:
+//! `Router::new().route_service("/api/mcp", endpoint(…)).merge(auth::metadata_router(&auth))`.
 
 mod bearer;
 mod challenge;

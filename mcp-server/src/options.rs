@@ -1,7 +1,7 @@
 //! The command-line options of a server binary: where it is reached (`--listen <address:port>`
 //! or `--stdio`), the hosts it answers to, `--modern-only`, every bound of [`Config`] and of
-//! the task store ([`tasks::Settings`]), and with the `seal` feature how `requestState` is
-//! sealed ([`SealOptions`]). One table ([`BOUNDS`]) holds each bound's option, what it bounds
+//! the task store ([`tasks::Settings`]), the protected-resource options ([`AuthOptions`]),
+//! and with the `seal` feature how `requestState` is sealed (`SealOptions`). One table ([`BOUNDS`]) holds each bound's option, what it bounds
 //! and where it is kept; the usage text ([`usage`]) is written from it and from the defaults.
 //!
 //! ```

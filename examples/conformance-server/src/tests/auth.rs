@@ -5,6 +5,8 @@
 //! subject (a legacy session follows its subject across tokens, and no other subject).
 //! Tokens are signed with mcp-server's test-only keys (`mcp-server/tests/keys`).
 
+use std::sync::Arc;
+
 use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header, encode, get_current_timestamp};
 use mcp_server::Config;
@@ -383,4 +385,52 @@ async fn without_auth_nothing_is_asked_and_no_metadata_is_served() {
     assert_eq!(response.status(), 200);
     let metadata = reqwest::get(prm_url(&url)).await.unwrap();
     assert_eq!(metadata.status(), 404);
+}
+
+#[tokio::test]
+async fn a_fetched_jwks_is_fetched_again_for_an_unknown_kid_and_no_sooner_than_allowed() {
+    use std::sync::Mutex;
+    use std::time::Duration;
+    // The authorization server's JWKS endpoint: `ec-1` first; `rsa-1` is added later.
+    let all = jwks();
+    let served = Arc::new(Mutex::new(json!({"keys": [all["keys"][1]]})));
+    let fetches = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (doc, count) = (Arc::clone(&served), Arc::clone(&fetches));
+    let app = axum::Router::new().route(
+        "/jwks",
+        axum::routing::get(move || {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let body = doc.lock().unwrap().to_string();
+            async move { body }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let jwks_url = format!("http://{}/jwks", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let resource = "http://127.0.0.1:1/mcp";
+    let validator = |interval| {
+        let url = jwks_url.clone();
+        async move {
+            let jwks = Jwks::fetch_every(&url, interval).await.unwrap();
+            JwtValidator::new(ISSUER, resource, jwks)
+        }
+    };
+    use mcp_server::auth::{Rejected, TokenValidator};
+    let rsa_token = token(resource, "alice", "");
+
+    // A long interval: the unknown kid does not make it fetch again.
+    let patient = validator(Duration::from_secs(3600)).await;
+    assert_eq!(fetches.load(std::sync::atomic::Ordering::SeqCst), 1);
+    *served.lock().unwrap() = all.clone();
+    let refused = patient.validate(&rsa_token).await.unwrap_err();
+    assert_eq!(refused, Rejected::UnknownKey);
+    assert_eq!(fetches.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+    // No wait: the unknown kid fetches the rotated set, and the token is accepted.
+    *served.lock().unwrap() = json!({"keys": [all["keys"][1]]});
+    let eager = validator(Duration::ZERO).await;
+    *served.lock().unwrap() = all;
+    let grant = eager.validate(&rsa_token).await.unwrap();
+    assert_eq!(grant.principal, format!("{ISSUER}#alice"));
+    assert_eq!(fetches.load(std::sync::atomic::Ordering::SeqCst), 3);
 }
