@@ -47,7 +47,7 @@
 //! # let jwks_json = r#"{"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1",
 //! #     "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
 //! #     "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"}]}"#;
-//!
+//! # // readme-fence: auth-server
 //! let issuer = "https://auth.example.com";
 //! let resource = "https://mcp.example.com/mcp"; // the URL clients reach the endpoint at
 //! // The authorization server's keys: a JWKS document (or, with the `jwks-http` feature,
@@ -69,6 +69,7 @@
 //!     .config(config);
 //! // `/mcp`, and the metadata at `/.well-known/oauth-protected-resource/mcp`.
 //! let router = mcp_server::served::router(Arc::new(served))?;
+//! # // end of readme-fence
 //! # let _ = router;
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

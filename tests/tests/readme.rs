@@ -150,15 +150,36 @@ fn region<'s>(source: &'s str, begin: &str, end: &str) -> Vec<&'s str> {
         .collect()
 }
 
-/// The compiled copy of the fence tagged `tag`: mcp-bench's handler example, or this file's
-/// region `// readme-fence: <tag>` .. `// end of readme-fence`.
+/// The compiled copy of the fence tagged `tag`: mcp-bench's handler example, the region
+/// `// readme-fence: <tag>` .. `// end of readme-fence` of mcp-client's authorization example,
+/// of `mcp_server::auth`'s doctest (its visible lines: `//! ` taken off, the hidden `# ` lines
+/// left out), or of this file.
 fn compiled_copy(tag: &str) -> Vec<&'static str> {
-    if tag == "handler" {
-        let example = include_str!("../../mcp-bench/examples/handler_ours.rs");
-        return region(example, "// --- handler: begin", "// --- handler: end");
-    }
     let begin = format!("// readme-fence: {tag}");
-    region(include_str!("readme.rs"), &begin, "// end of readme-fence")
+    let end = "// end of readme-fence";
+    match tag {
+        "handler" => {
+            let example = include_str!("../../mcp-bench/examples/handler_ours.rs");
+            region(example, "// --- handler: begin", "// --- handler: end")
+        }
+        "auth-client" => region(
+            include_str!("../../mcp-client/examples/authorize.rs"),
+            &begin,
+            end,
+        ),
+        "auth-server" => {
+            let doc = include_str!("../../mcp-server/src/auth.rs");
+            let visible = doc
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("//!"))
+                .map(str::trim)
+                .skip_while(|l| !l.starts_with(&format!("# {begin}")))
+                .skip(1)
+                .take_while(|l| !l.starts_with(&format!("# {end}")));
+            visible.filter(|l| !l.starts_with("# ")).collect()
+        }
+        _ => region(include_str!("readme.rs"), &begin, end),
+    }
 }
 
 /// Every `rust,ignore` fence of `readme`: its opening line's number and its lines.
@@ -196,5 +217,8 @@ fn the_readme_fences_are_the_code_compiled() {
             );
         }
     }
-    assert_eq!(compiled, 4, "the handler, tasks, eras and raw-json fences");
+    assert_eq!(
+        compiled, 6,
+        "the handler, tasks, eras, raw-json, auth-client and auth-server fences"
+    );
 }
