@@ -14,6 +14,9 @@
 //! `mcp_runtime::error_code`) and HTTP status the specification gives it, or this server where
 //! it gives none; a modern request goes through all of them:
 //!
+//! 0. With [`Config::auth`], a bearer token the validator accepts (`POST`, `GET` and `DELETE`):
+//!    else 401 with its challenge ([`crate::auth`]); after check 6, a `tools/call` of a tool
+//!    given scopes needs them: else 403 `insufficient_scope`.
 //! 1. `Mcp-Session-Id`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, each
 //!    `Mcp-Param-{Name}`, `Host`, `Origin` and `Content-Type` come at most once: else
 //!    `INVALID_REQUEST`, 400 (`GET` and `DELETE` too).
@@ -333,7 +336,7 @@ fn authorize<S: Schema>(
     grant: &Grant,
     envelope: &Read<'_, S>,
 ) -> Result<(), Box<Response>> {
-    if envelope.method.as_deref() != Some("tools/call") {
+    if envelope.method.as_deref() != Some(S::CALL_TOOL) {
         return Ok(());
     }
     let tool = envelope.params.as_ref().and_then(|p| p.0.name.0.as_deref());

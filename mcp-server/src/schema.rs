@@ -64,6 +64,10 @@ pub trait Schema: Send + Sync + 'static {
     /// The method of `notifications/cancelled` (the generated `CancelledNotification`'s).
     const CANCELLED: &'static str;
 
+    /// The method of `tools/call` (the generated `CallToolRequest`'s): the request a tool's
+    /// scopes guard (`Auth::tool_scope`).
+    const CALL_TOOL: &'static str;
+
     /// The protocol version `meta` declares.
     fn protocol_version(meta: &Self::RequestMeta) -> &str;
     /// The progress token `meta` carries, if any.
@@ -479,6 +483,8 @@ macro_rules! bind {
 
             const CANCELLED: &'static str =
                 <m::CancelledNotification as ::mcp_runtime::Notification>::METHOD;
+
+            const CALL_TOOL: &'static str = <m::CallToolRequest as ::mcp_runtime::Request>::METHOD;
 
             const NAMED: &'static [(&'static str, $crate::Named)] = {
                 use $crate::Named;

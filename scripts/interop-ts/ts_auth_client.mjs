@@ -16,6 +16,7 @@
 // Usage: node ts_auth_client.mjs <server-url> modern|legacy <issuer> <tool needing admin>
 
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { STEP_TIMEOUT_MS, check, record, verdict } from './checks.mjs';
 
 const [serverArg, era, issuer, adminTool] = process.argv.slice(2);
 if (!serverArg || (era !== 'modern' && era !== 'legacy') || !issuer || !adminTool) {
@@ -24,36 +25,6 @@ if (!serverArg || (era !== 'modern' && era !== 'legacy') || !issuer || !adminToo
 }
 const url = new URL(serverArg);
 const MODE = era === 'modern' ? { pin: '2026-07-28' } : 'legacy';
-const STEP_TIMEOUT_MS = 20_000;
-
-let passed = 0;
-let failed = 0;
-function record(name, ok, why = '') {
-    if (ok) {
-        passed += 1;
-        console.log(`ok   ${name}`);
-    } else {
-        failed += 1;
-        console.log(`FAIL ${name}: ${why}`);
-    }
-}
-async function check(name, run, expect) {
-    let timer;
-    try {
-        const timeout = new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer in ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
-        });
-        const value = await Promise.race([run(), timeout]);
-        const why = expect(value);
-        record(name, why === null, why ?? '');
-        return value;
-    } catch (e) {
-        record(name, false, `${e?.constructor?.name}: ${e?.message}`);
-        return undefined;
-    } finally {
-        clearTimeout(timer);
-    }
-}
 
 /** An OAuthClientProvider without a user: everything in memory, the redirect fetched. */
 class HeadlessProvider {
@@ -151,5 +122,4 @@ await check(`${adminTool} after the SDK's step-up`, () =>
         ? null : `${provider.authorizations} authorization(s), scope ${provider.scope}, ${JSON.stringify(r).slice(0, 200)}`);
 
 await client.close().catch(() => {});
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+verdict();

@@ -17,11 +17,11 @@
 // (its Mcp-Session-Id, DELETE) are left out, the process being the session.
 
 import { Client, LOG_LEVEL_META_KEY, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { STEP_TIMEOUT_MS, check, record, verdict } from './checks.mjs';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
-const STEP_TIMEOUT_MS = 20_000;
 const stdio = process.argv[2] === 'stdio';
 const era = process.argv[3];
 const [command, ...commandArgs] = process.argv.slice(4);
@@ -40,38 +40,6 @@ function transport() {
 /** The negotiation mode of every client in this run: the SDK's default is the legacy connect. */
 const PINNED = era === 'modern' ? { pin: MODERN } : 'legacy';
 const VERSION = era === 'modern' ? MODERN : LEGACY;
-
-let passed = 0;
-let failed = 0;
-
-function record(name, ok, why = '') {
-    if (ok) {
-        passed += 1;
-        console.log(`ok   ${name}`);
-    } else {
-        failed += 1;
-        console.log(`FAIL ${name}: ${why}`);
-    }
-}
-
-/** Runs one step with a bounded wait; `expect` returns why the answer is wrong, or null. */
-async function check(name, run, expect) {
-    let timer;
-    try {
-        const timeout = new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer in ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
-        });
-        const value = await Promise.race([run(), timeout]);
-        const why = expect(value);
-        record(name, why === null, why ?? '');
-        return value;
-    } catch (e) {
-        record(name, false, `${e?.constructor?.name}: ${e?.message}`);
-        return undefined;
-    } finally {
-        clearTimeout(timer);
-    }
-}
 
 function firstText(result) {
     const blocks = result.messages ? result.messages.map(m => m.content) : result.content;
@@ -338,5 +306,4 @@ try {
 } catch (e) {
     record('the client ran to the end', false, `${e?.constructor?.name}: ${e?.message}`);
 }
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+verdict();
