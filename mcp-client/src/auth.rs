@@ -141,22 +141,6 @@ impl Settings {
     }
 }
 
-/// Sends `request` to the server at `server`: through `auth` when the client has an
-/// authorizer (the token added, the flow run on a challenge), as it is otherwise.
-pub(crate) async fn send(
-    auth: Option<&Arc<Authorizer>>,
-    server: &str,
-    request: reqwest::RequestBuilder,
-) -> Result<reqwest::Response, crate::ClientError> {
-    match auth {
-        Some(auth) => auth.send(server, request).await,
-        None => request
-            .send()
-            .await
-            .map_err(|e| crate::ClientError::Http(e.to_string())),
-    }
-}
-
 /// What the last flow used, for a refresh.
 struct Current {
     metadata: ServerMetadata,

@@ -266,7 +266,7 @@ impl<B: Binding> Client<B> {
         for (k, v) in extra_headers {
             req = req.header(k.as_str(), v.as_str());
         }
-        let resp = crate::auth::send(self.config.auth.as_ref(), &self.url, req.body(body)).await?;
+        let resp = crate::send::send(&self.config.auth, &self.url, req.body(body)).await?;
         let status = resp.status().as_u16();
         let max = self.config.max_message;
         if crate::sse::is_sse(&resp) {

@@ -33,7 +33,7 @@ pub struct Config<B: Binding> {
     pub(crate) max_task_wait: Duration,
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) max_message: usize,
-    pub(crate) auth: Option<Arc<crate::auth::Authorizer>>,
+    pub(crate) auth: crate::send::Auth,
 }
 
 impl<B: Binding> Clone for Config<B> {
@@ -79,7 +79,7 @@ impl<B: Binding> Config<B> {
             max_task_wait: Duration::from_secs(600),
             headers: Vec::new(),
             max_message: DEFAULT_MAX_MESSAGE,
-            auth: None,
+            auth: Default::default(),
         }
     }
 
@@ -145,6 +145,7 @@ impl<B: Binding> Config<B> {
     /// Authorizes the client's HTTP requests with `auth`: each carries its token, and a 401
     /// or a 403 asking for more scope runs the OAuth flow ([`crate::auth`]) before the request
     /// is sent again. One authorizer may serve several clients.
+    #[cfg(feature = "auth")]
     #[must_use]
     pub fn with_authorizer(mut self, auth: Arc<crate::auth::Authorizer>) -> Self {
         self.auth = Some(auth);

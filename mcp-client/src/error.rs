@@ -32,6 +32,7 @@ pub enum ClientError {
     /// came in time).
     Stdio(String),
     /// Authorization failed: the server asked for a token the client could not get.
+    #[cfg(feature = "auth")]
     Auth(crate::auth::AuthError),
 }
 
@@ -43,6 +44,7 @@ impl fmt::Display for ClientError {
             ClientError::Protocol(e) => write!(f, "protocol: {e}"),
             ClientError::SessionEnded => write!(f, "HTTP 404: the server ended the session"),
             ClientError::Stdio(e) => write!(f, "stdio: {e}"),
+            #[cfg(feature = "auth")]
             ClientError::Auth(e) => write!(f, "authorization: {e}"),
         }
     }
@@ -50,6 +52,7 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
+#[cfg(feature = "auth")]
 impl From<crate::auth::AuthError> for ClientError {
     fn from(e: crate::auth::AuthError) -> Self {
         ClientError::Auth(e)

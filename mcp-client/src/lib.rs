@@ -56,6 +56,7 @@ macro_rules! note {
 }
 
 mod answer;
+#[cfg(feature = "auth")]
 pub mod auth;
 mod bind;
 mod binding;
@@ -67,6 +68,7 @@ mod error;
 pub mod headers;
 mod legacy;
 mod pipe;
+mod send;
 mod sse;
 pub mod stdio;
 #[cfg(test)]

@@ -117,7 +117,7 @@ impl<B: Binding> Client<B> {
             .configured(self.http.delete(&self.url))
             .header("mcp-session-id", session_id)
             .header("mcp-protocol-version", &link.version);
-        let sent = crate::auth::send(self.config.auth.as_ref(), &self.url, delete).await;
+        let sent = crate::send::send(&self.config.auth, &self.url, delete).await;
         match sent {
             Ok(r) => note!(
                 self.config.log,
@@ -283,7 +283,7 @@ impl<B: Binding> Client<B> {
                 .in_session(self.http.get(&self.url))
                 .header("accept", "text/event-stream")
                 .header("last-event-id", last);
-            resp = crate::auth::send(self.config.auth.as_ref(), &self.url, get).await?;
+            resp = crate::send::send(&self.config.auth, &self.url, get).await?;
             if !resp.status().is_success() || !sse::is_sse(&resp) {
                 return Err(ClientError::Http(format!(
                     "resuming the stream: HTTP {}",

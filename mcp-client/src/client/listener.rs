@@ -51,7 +51,7 @@ pub(super) struct Outbox<B: Binding> {
     /// The largest event the GET stream may send (`Config::with_max_message`).
     pub max_message: usize,
     /// The authorizer of the client's requests, if it has one.
-    pub auth: Option<std::sync::Arc<crate::auth::Authorizer>>,
+    pub auth: crate::send::Auth,
 }
 
 impl<B: Binding> Outbox<B> {
@@ -76,7 +76,7 @@ impl<B: Binding> Outbox<B> {
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
             .body(body);
-        crate::auth::send(self.auth.as_ref(), &self.url, post).await
+        crate::send::send(&self.auth, &self.url, post).await
     }
 
     /// POSTs a notification or a response of the session (answered with 2xx).
@@ -269,7 +269,7 @@ async fn get_stream<B: Binding>(
         Some(_) => "resuming the GET stream",
         None => "no GET stream",
     };
-    match crate::auth::send(outbox.auth.as_ref(), &outbox.url, get).await {
+    match crate::send::send(&outbox.auth, &outbox.url, get).await {
         Ok(resp) if resp.status().is_success() && sse::is_sse(&resp) => Some(resp),
         Ok(resp) => {
             note!(outbox.log, "{what}: HTTP {}", resp.status().as_u16());
