@@ -50,6 +50,9 @@ struct Config {
     always_forbid: bool,
     /// 403 with no challenge (a refusal that is not about scope) to every request.
     forbid_plainly: bool,
+    /// `/token` checks the verifier against another challenge than the one sent (an
+    /// authorization code that went elsewhere).
+    swap_challenge: bool,
     /// 401 to the next request with a valid token.
     reject_once: bool,
     /// The authorization servers' `scopes_supported`.
@@ -78,6 +81,7 @@ impl Default for Config {
             required_scopes: Vec::new(),
             always_forbid: false,
             forbid_plainly: false,
+            swap_challenge: false,
             reject_once: false,
             scopes_supported: None,
             auth_methods: vec!["none".to_owned()],
@@ -387,8 +391,12 @@ async fn token(
             let verifier =
                 PkceCodeVerifier::new(call.param("code_verifier").unwrap_or_default().to_owned());
             let computed = PkceCodeChallenge::from_code_verifier_sha256(&verifier);
+            let stored = match inner.config.swap_challenge {
+                true => Some("another-challenge"),
+                false => asked.param("code_challenge"),
+            };
             let matched = asked.param("code_challenge_method") == Some("S256")
-                && asked.param("code_challenge") == Some(computed.as_str());
+                && stored == Some(computed.as_str());
             inner.seen.pkce.push(matched);
             if !matched {
                 return oauth_error("invalid_grant");
@@ -670,6 +678,24 @@ async fn a_request_gives_up_after_three_authorizations() {
         4,
         "the first send and one per authorization"
     );
+}
+
+#[tokio::test]
+async fn a_code_whose_verifier_does_not_match_gets_no_token() {
+    let (mock, auth) = started(Config {
+        swap_challenge: true,
+        ..Config::default()
+    })
+    .await;
+
+    assert!(matches!(
+        refused(&auth, &mock).await,
+        AuthError::Token(e) if e.starts_with("invalid_grant")
+    ));
+    let seen = mock.seen();
+    assert_eq!(seen.pkce, [false]);
+    assert_eq!(seen.token.len(), 1, "no second exchange of the code");
+    assert_eq!(seen.hits("/mcp"), 1, "nothing sent again without a token");
 }
 
 #[tokio::test]
