@@ -16,7 +16,10 @@
 #   - the client scenarios of the 2025-11-25 set (--spec-version 2025-11-25: the suite's mocks
 #     are legacy servers, which the client must find by itself and talk to in a session): the
 #     four non-auth ones and the 14 auth/* ones, and json-schema-2020-12-preservation at that
-#     version too.
+#     version too;
+#   - the two auth/* client scenarios of 2025-03-26 servers (--spec-version 2025-03-26: no
+#     protected resource metadata; authorization server metadata at the server's origin, or
+#     none and its default endpoints), in no requirement set.
 #
 # Prints one line per scenario and exits non-zero if any scenario fails, scored or not (a
 # check the suite skips is reported as skipped, not as a failure), if a scored scenario passed
@@ -48,12 +51,14 @@ AUTH_SCENARIOS_2026=("${AUTH_SCENARIOS_2025[@]}" auth/resource-mismatch auth/off
 CLIENT_SCENARIOS=(tools_call request-metadata sep-2322-client-request-state http-standard-headers
   http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref
   json-schema-2020-12-preservation "${AUTH_SCENARIOS_2026[@]}")
+OLD_AUTH_SCENARIOS=(auth/2025-03-26-oauth-metadata-backcompat
+  auth/2025-03-26-oauth-endpoint-fallback)
 LEGACY_CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
   json-schema-2020-12-preservation "${AUTH_SCENARIOS_2025[@]}")
 # How many scenarios each leg runs, scored+unscored, with the suite the lockfile pins: the
 # server's 2026-07-28 requirement set and the other scenarios the suite has for that revision,
 # the same for 2025-11-25, and the client lists above.
-EXPECTED_SCENARIOS='{"server": [37, 13], "2025": [30, 3], "client": [33, 0], "2025 client": [19, 0]}'
+EXPECTED_SCENARIOS='{"server": [37, 13], "2025": [30, 3], "client": [33, 0], "2025 client": [19, 0], "2025-03 client": [0, 2]}'
 
 source scripts/lib/servers.sh
 trap stop_servers EXIT
@@ -70,7 +75,7 @@ cargo build --locked --profile "$PROFILE" -p mcp-conformance-server -p mcp-confo
 BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
 
 rm -rf "$OUT"
-mkdir -p "$OUT/server" "$OUT/server-2025" "$OUT/client" "$OUT/client-2025"
+mkdir -p "$OUT/server" "$OUT/server-2025" "$OUT/client" "$OUT/client-2025" "$OUT/client-2025-03"
 
 echo "== conformance: start the server"
 # Port 0: the kernel picks a free loopback port; the server prints the one it got.
@@ -125,6 +130,10 @@ echo "== conformance: client scenarios (--spec-version 2025-11-25, legacy server
 LEGACY_CLIENT_RC=0
 client_leg 2025-11-25 client-2025 "${LEGACY_CLIENT_SCENARIOS[@]}" || LEGACY_CLIENT_RC=1
 
+echo "== conformance: client scenarios (--spec-version 2025-03-26, authorization only)"
+OLD_CLIENT_RC=0
+client_leg 2025-03-26 client-2025-03 "${OLD_AUTH_SCENARIOS[@]}" || OLD_CLIENT_RC=1
+
 stop_servers
 
 echo "== conformance: results"
@@ -133,12 +142,15 @@ echo "== conformance: results"
 # row counts towards the verdict.
 set +e
 "$NODE" - "$OUT" "$REFEREE_DIR" "$EXPECTED_SCENARIOS" "${LEGACY_CLIENT_SCENARIOS[*]}" \
+  "${OLD_AUTH_SCENARIOS[*]}" \
   "${CLIENT_SCENARIOS[@]}" <<'EOF'
 const fs = require('fs');
 const path = require('path');
-const [out, referee, expectedJson, legacyClientList, ...clientScenarios] = process.argv.slice(2);
+const [out, referee, expectedJson, legacyClientList, oldClientList, ...clientScenarios] =
+  process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
 const legacyClientScenarios = legacyClientList.split(' ');
+const oldClientScenarios = oldClientList.split(' ');
 const YAML = require(path.join(referee, 'node_modules', 'yaml'));
 const requirements = (revision) => YAML.parse(fs.readFileSync(path.join(referee,
   `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), 'utf8'));
@@ -160,7 +172,7 @@ const read = (leg, folder = leg, prefix = '') => {
 };
 const row = (leg, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
-  const clientLeg = leg === 'client' || leg === '2025 client';
+  const clientLeg = leg.endsWith('client');
   // A scored scenario must have checked something: no failure is not enough.
   const checked = !scored || n('SUCCESS') > 0;
   const ok = checks !== undefined && n('FAILURE') === 0 && checked &&
@@ -172,22 +184,25 @@ const server = read('server');
 const legacy = read('server', 'server-2025');
 const client = read('client');
 const legacyClient = read('client', 'client-2025');
+const oldClient = read('client', 'client-2025-03');
 const rows = [];
 for (const s of reqs.server) rows.push(row('server', s, server[s], true));
 for (const s of legacyReqs.server) rows.push(row('2025', s, legacy[s], true));
 for (const s of clientScenarios) rows.push(row('client', s, client[s], true));
 for (const s of legacyClientScenarios) rows.push(row('2025 client', s, legacyClient[s], true));
+for (const s of oldClientScenarios) rows.push(row('2025-03 client', s, oldClient[s], false));
 for (const s of Object.keys(server).sort()) if (!reqs.server.includes(s)) rows.push(row('server', s, server[s], false));
 for (const s of Object.keys(legacy).sort()) if (!legacyReqs.server.includes(s)) rows.push(row('2025', s, legacy[s], false));
 const pad = (s, n) => String(s).padEnd(n);
 // leg: server (2026-07-28), 2025 (the server's 2025-11-25 legacy sessions), client
-// (2026-07-28), 2025 client (the client against the suite's 2025-11-25 servers).
-console.log(`${pad('leg', 12)}${pad('scenario', 48)}${pad('result', 10)}checks`);
+// (2026-07-28), 2025 client (the client against the suite's 2025-11-25 servers), 2025-03
+// client (its authorization against 2025-03-26 servers, unscored).
+console.log(`${pad('leg', 16)}${pad('scenario', 48)}${pad('result', 10)}checks`);
 for (const r of rows) {
   const result = r.missing ? 'NOT RUN' : r.unchecked ? 'NO CHECK' : r.ok ? 'pass' : 'FAIL';
   const tag = r.scored ? '' : '  (not scored)';
   const skipped = r.skipped > 0 ? `, ${r.skipped} skipped by the suite` : '';
-  console.log(`${pad(r.leg, 12)}${pad(r.name, 48)}${pad(result, 10)}` +
+  console.log(`${pad(r.leg, 16)}${pad(r.name, 48)}${pad(result, 10)}` +
     `${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings${skipped}${tag}`);
 }
 const bad = rows.filter((r) => !r.ok || r.missing);
@@ -197,7 +212,8 @@ console.log(`\nserver 2026-07-28: ${count(passing('server', true))} scored and `
   `${count(passing('server', false))} unscored scenarios pass; server 2025-11-25: ` +
   `${count(passing('2025', true))} scored and ${count(passing('2025', false))} unscored; ` +
   `client: ${count(passing('client', true))}; client 2025-11-25: ` +
-  `${count(passing('2025 client', true))}`);
+  `${count(passing('2025 client', true))}; client 2025-03-26 (authorization, unscored): ` +
+  `${count(passing('2025-03 client', false))}`);
 // The scenario counts of every leg, against the pin.
 const miscounted = Object.entries(expected).filter(([leg, [scored, unscored]]) =>
   passing(leg, true).length !== scored || passing(leg, false).length !== unscored);
@@ -211,8 +227,9 @@ EOF
 TABLE_RC=$?
 set -e
 if [[ $SERVER_RC -ne 0 || $LEGACY_RC -ne 0 || $CLIENT_RC -ne 0 || $LEGACY_CLIENT_RC -ne 0 ||
+  $OLD_CLIENT_RC -ne 0 ||
   $TABLE_RC -ne 0 ]]; then
-  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, server 2025-11-25 $LEGACY_RC, client $CLIENT_RC, client 2025-11-25 $LEGACY_CLIENT_RC; logs in $OUT)" >&2
+  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, server 2025-11-25 $LEGACY_RC, client $CLIENT_RC, client 2025-11-25 $LEGACY_CLIENT_RC, client 2025-03-26 $OLD_CLIENT_RC; logs in $OUT)" >&2
   exit 1
 fi
 echo "conformance: all 2026-07-28 and 2025-11-25 server scenarios and the client scenarios of both revisions pass, scored and unscored"

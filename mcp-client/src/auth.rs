@@ -141,6 +141,18 @@ impl Settings {
     }
 }
 
+/// What the flow learns of the protected resource.
+struct Protected {
+    /// The `resource` parameter.
+    resource: String,
+    /// The issuer of its authorization server.
+    issuer: String,
+    /// Its `scopes_supported`.
+    scopes: Option<Vec<String>>,
+    /// Whether it has a metadata document (else: the server's URL and origin stand for it).
+    documented: bool,
+}
+
 /// What the last flow used, for a refresh.
 struct Current {
     metadata: ServerMetadata,
@@ -273,8 +285,24 @@ impl Authorizer {
         if status == 401 && kept.as_ref().map(|t| t.access_token.as_str()) != sent {
             return Ok(());
         }
-        let (resource, issuer, resource_scopes) = self.resource(server, &challenge).await?;
-        let metadata = discovery::server_metadata(&self.http, &issuer).await?;
+        let protected = self.resource(server, &challenge).await?;
+        let metadata = match discovery::server_metadata(&self.http, &protected.issuer).await? {
+            Some(found) => found,
+            // A server older than RFC 9728's adoption (2025-03-26) without metadata: its
+            // default endpoints.
+            None if !protected.documented => discovery::default_endpoints(&protected.issuer),
+            None => {
+                return Err(AuthError::Metadata(format!(
+                    "no authorization server metadata for {:?}",
+                    protected.issuer
+                )));
+            }
+        };
+        let Protected {
+            resource,
+            scopes: resource_scopes,
+            ..
+        } = protected;
         let same_server = kept.as_ref().is_some_and(|t| t.issuer == metadata.issuer);
         if !same_server {
             self.settings.store.clear(key);
@@ -329,17 +357,17 @@ impl Authorizer {
     /// `scopes_supported`, from the protected resource metadata (checked to name `server`).
     /// Without a document (a server older than RFC 9728's adoption), the server's own URL and
     /// origin.
-    async fn resource(
-        &self,
-        server: &Url,
-        challenge: &Challenge,
-    ) -> Result<(String, String, Option<Vec<String>>), AuthError> {
+    async fn resource(&self, server: &Url, challenge: &Challenge) -> Result<Protected, AuthError> {
         let hint = challenge.resource_metadata.as_deref();
         let Some(found) = discovery::resource_metadata(&self.http, server, hint).await? else {
             let mut resource = server.clone();
             resource.set_fragment(None);
-            let origin = server.origin().ascii_serialization();
-            return Ok((resource.into(), origin, None));
+            return Ok(Protected {
+                resource: resource.into(),
+                issuer: server.origin().ascii_serialization(),
+                scopes: None,
+                documented: false,
+            });
         };
         if !resource_covers(&found.resource, server) {
             return Err(AuthError::ResourceMismatch {
@@ -356,7 +384,12 @@ impl Authorizer {
                     "the resource metadata names no authorization server".to_owned(),
                 )
             })?;
-        Ok((found.resource, issuer, found.scopes_supported))
+        Ok(Protected {
+            resource: found.resource,
+            issuer,
+            scopes: found.scopes_supported,
+            documented: true,
+        })
     }
 
     /// The scopes to ask for: the challenge's, else the resource's, else none; joined to the

@@ -101,8 +101,12 @@ pub fn resource_metadata_urls(server: &Url, hint: Option<&str>) -> Result<Vec<St
 
 /// The metadata of the authorization server `issuer`: tried at the OAuth then the OpenID
 /// locations for its path; the first document found must name `issuer` as its issuer,
-/// exactly (else the flow stops: its endpoints are not trusted).
-pub async fn server_metadata(http: &AuthHttp, issuer: &str) -> Result<ServerMetadata, AuthError> {
+/// exactly (else the flow stops: its endpoints are not trusted). `None` when no location has
+/// a document.
+pub async fn server_metadata(
+    http: &AuthHttp,
+    issuer: &str,
+) -> Result<Option<ServerMetadata>, AuthError> {
     for url in server_metadata_urls(issuer)? {
         if let Some(found) = http.get_json::<ServerMetadata>(&url).await? {
             if found.issuer != issuer {
@@ -111,12 +115,28 @@ pub async fn server_metadata(http: &AuthHttp, issuer: &str) -> Result<ServerMeta
                     found: found.issuer,
                 });
             }
-            return Ok(found);
+            return Ok(Some(found));
         }
     }
-    Err(AuthError::Metadata(format!(
-        "no authorization server metadata for {issuer:?}"
-    )))
+    Ok(None)
+}
+
+/// The endpoints a server of revision 2025-03-26 without any metadata has by default, at its
+/// origin `base`: `/authorize`, `/token`, `/register` (that revision required PKCE of every
+/// server, so S256 is taken as supported).
+pub fn default_endpoints(base: &str) -> ServerMetadata {
+    ServerMetadata {
+        issuer: base.to_owned(),
+        authorization_endpoint: format!("{base}/authorize"),
+        token_endpoint: format!("{base}/token"),
+        registration_endpoint: Some(format!("{base}/register")),
+        scopes_supported: None,
+        token_endpoint_auth_methods_supported: None,
+        code_challenge_methods_supported: Some(vec!["S256".to_owned()]),
+        authorization_response_iss_parameter_supported: None,
+        client_id_metadata_document_supported: None,
+        grant_types_supported: None,
+    }
 }
 
 /// Where [`server_metadata`] looks, in order (RFC 8414 section 3.1 inserts the well-known
