@@ -137,16 +137,15 @@ impl Loopback {
     /// The request target of the first request to the callback path, answered with a page
     /// that tells the user to go back to the application.
     async fn callback(&self) -> Result<String, AuthError> {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        use tokio::io::AsyncWriteExt;
         let listener = self.listener.lock().await;
         loop {
             let (mut conn, _) = listener
                 .accept()
                 .await
                 .map_err(|e| AuthError::Http(format!("the redirect listener: {e}")))?;
-            let mut head = vec![0; 8192];
-            let n = conn.read(&mut head).await.unwrap_or(0);
-            let text = String::from_utf8_lossy(&head[..n]);
+            let head = request_line(&mut conn).await;
+            let text = String::from_utf8_lossy(&head);
             let target = text
                 .lines()
                 .next()
@@ -169,6 +168,22 @@ impl Loopback {
             }
         }
     }
+}
+
+/// The first line of a request on `conn` (at most 8 KiB of it; less when the connection ends
+/// or stalls first).
+async fn request_line(conn: &mut tokio::net::TcpStream) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let mut head = Vec::new();
+    let mut chunk = [0u8; 1024];
+    while head.len() < 8192 && !head.windows(2).any(|w| w == b"\r\n") {
+        let read = tokio::time::timeout(std::time::Duration::from_secs(10), conn.read(&mut chunk));
+        match read.await {
+            Ok(Ok(n)) if n > 0 => head.extend_from_slice(&chunk[..n]),
+            _ => break,
+        }
+    }
+    head
 }
 
 impl UserAgent for Loopback {
