@@ -26,7 +26,9 @@ pub struct Ctx<S: Schema> {
     /// The request's `_meta`: its protocol version, the client's capabilities, … (shared: a
     /// legacy session's requests all read the one its `initialize` made).
     pub meta: Arc<S::RequestMeta>,
-    /// Who is asking: the bearer credential if one came, else `anonymous`.
+    /// Who is asking: with [`Config::auth`](crate::Config::auth), the subject of the validated
+    /// token (`<issuer>#<sub>`, [`Grant::principal`](crate::auth::Grant::principal)); without
+    /// it, the `Authorization` header as it came, else `anonymous`.
     pub principal: String,
     /// The era the client speaks: [`Era::Modern`], or [`Era::Legacy`] for a request of a
     /// 2025-11-25 session (converted, its `_meta` made from the session).

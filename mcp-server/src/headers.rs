@@ -111,8 +111,10 @@ pub fn host_of_origin(value: &str) -> Option<String> {
     host_of_authority(uri.authority()?.as_str())
 }
 
-/// Who is asking: the bearer credential if one came, else `anonymous` (this example has no
-/// authentication; requestState sealing and legacy sessions are bound to it).
+/// Who is asking when the endpoint validates no token (no [`Config::auth`](crate::Config::auth)):
+/// the `Authorization` header as it came, else `anonymous`; requestState sealing, legacy
+/// sessions and tasks are bound to it. With `Config::auth` the principal is the validated
+/// token's subject instead ([`crate::auth::Grant::principal`]).
 pub fn principal(headers: &HeaderMap) -> String {
     header_str(headers, header::AUTHORIZATION.as_str())
         .map(str::to_owned)
