@@ -114,7 +114,7 @@ pub trait Legacy<S: Schema>: Send + Sync + 'static {
     fn get(&self, headers: &HeaderMap, id: &str, principal: &str) -> Response;
 
     /// `DELETE` naming the session `id`, from `principal`: ends it.
-    fn delete(&self, headers: &HeaderMap, id: &str, principal: &str) -> Response;
+    fn delete(&self, id: &str, principal: &str) -> Response;
 }
 
 /// What the endpoint serves with: the service, the configuration, the legacy sessions.
@@ -197,12 +197,12 @@ async fn get_mcp<S: Schema, V: Service<S>>(
     State(endpoint): State<Endpoint<S, V>>,
     headers: HeaderMap,
 ) -> Response {
-    let principal = match principal(&endpoint.config, &headers).await {
-        Ok(p) => p,
+    let caller = match caller(&endpoint.config, &headers).await {
+        Ok(c) => c,
         Err(r) => return *r,
     };
     in_session(&endpoint, &headers, |legacy, id| {
-        legacy.get(&headers, id, &principal.name)
+        legacy.get(&headers, id, caller.principal())
     })
 }
 
@@ -211,38 +211,47 @@ async fn delete_mcp<S: Schema, V: Service<S>>(
     State(endpoint): State<Endpoint<S, V>>,
     headers: HeaderMap,
 ) -> Response {
-    let principal = match principal(&endpoint.config, &headers).await {
-        Ok(p) => p,
+    let caller = match caller(&endpoint.config, &headers).await {
+        Ok(c) => c,
         Err(r) => return *r,
     };
     in_session(&endpoint, &headers, |legacy, id| {
-        legacy.delete(&headers, id, &principal.name)
+        legacy.delete(id, caller.principal())
     })
 }
 
-/// Who asks, and what they were granted.
-struct Principal {
-    /// What sessions, sealed states and tasks are bound to.
-    name: String,
-    /// The token's grant, when the endpoint is protected.
-    grant: Option<Grant>,
+/// Who asks: what sessions, sealed states and tasks are bound to.
+enum Caller {
+    /// The grant of a validated token (with [`Config::auth`]): its principal, and its scopes.
+    Granted(Grant),
+    /// [`headers::principal`] (no token is validated).
+    Unchecked(String),
 }
 
-/// The principal of a request: with [`Config::auth`], the subject of its bearer token (or the
-/// 401 that answers a request without a valid one); without, [`headers::principal`].
-async fn principal(config: &Config, headers: &HeaderMap) -> Result<Principal, Box<Response>> {
-    match &config.auth {
-        Some(auth) => {
-            let grant = auth::authenticate(auth, headers).await?;
-            Ok(Principal {
-                name: grant.principal.clone(),
-                grant: Some(grant),
-            })
+impl Caller {
+    /// The principal.
+    fn principal(&self) -> &str {
+        match self {
+            Caller::Granted(grant) => &grant.principal,
+            Caller::Unchecked(principal) => principal,
         }
-        None => Ok(Principal {
-            name: headers::principal(headers),
-            grant: None,
-        }),
+    }
+
+    /// The principal, taken.
+    fn into_principal(self) -> String {
+        match self {
+            Caller::Granted(grant) => grant.principal,
+            Caller::Unchecked(principal) => principal,
+        }
+    }
+}
+
+/// The caller of a request: with [`Config::auth`], the grant of its bearer token (or the 401
+/// that answers a request without a valid one); without, [`headers::principal`].
+async fn caller(config: &Config, headers: &HeaderMap) -> Result<Caller, Box<Response>> {
+    match &config.auth {
+        Some(auth) => Ok(Caller::Granted(auth::authenticate(auth, headers).await?)),
+        None => Ok(Caller::Unchecked(headers::principal(headers))),
     }
 }
 
@@ -281,8 +290,8 @@ async fn post_mcp<S: Schema, V: Service<S>>(
     headers: HeaderMap,
     body: Body,
 ) -> Response {
-    let principal = match principal(&endpoint.config, &headers).await {
-        Ok(p) => p,
+    let caller = match caller(&endpoint.config, &headers).await {
+        Ok(c) => c,
         Err(r) => return *r,
     };
     if let Err(r) = check_headers::<S>(&endpoint.config, &headers) {
@@ -296,12 +305,12 @@ async fn post_mcp<S: Schema, V: Service<S>>(
         Ok(e) => e,
         Err(f) => return f.into_response(),
     };
-    if let (Some(auth), Some(grant)) = (&endpoint.config.auth, &principal.grant)
+    if let (Some(auth), Caller::Granted(grant)) = (&endpoint.config.auth, &caller)
         && let Err(r) = authorize::<S>(auth, grant, &envelope)
     {
         return *r;
     }
-    let principal = principal.name;
+    let principal = caller.into_principal();
     if let Some(legacy) = &endpoint.legacy {
         match legacy.route(&headers, &envelope, &principal, &body) {
             Route::Modern => {}

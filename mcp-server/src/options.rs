@@ -328,7 +328,8 @@ mod seal {
 mod tests {
     use super::*;
 
-    fn parse(args: &[&str]) -> Result<Options, OptionsError> {
+    /// The options of `args` (the tests of `options::auth` use it too).
+    pub(super) fn parse(args: &[&str]) -> Result<Options, OptionsError> {
         Options::parse(args.iter().map(|a| (*a).to_owned()))
     }
 

@@ -41,11 +41,10 @@ pub struct JwtValidator {
     max_token: usize,
 }
 
-/// The claims read beyond the ones `jsonwebtoken` checks.
+/// The claims read beyond the ones `jsonwebtoken` checks (`iss` is checked to be the
+/// validator's issuer, so it is not read again).
 #[derive(Deserialize)]
 struct Claims {
-    #[serde(default)]
-    iss: Option<String>,
     #[serde(default)]
     sub: Option<String>,
     #[serde(default)]
@@ -161,17 +160,10 @@ impl JwtValidator {
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         let data =
             decode::<Claims>(token, key, &validation).map_err(|e| Some(rejected(e.kind())))?;
-        let Claims {
-            iss,
-            sub,
-            scope,
-            scp,
-        } = data.claims;
-        let (Some(iss), Some(sub)) = (iss, sub) else {
-            return Err(Some(Rejected::MissingClaim("sub".to_owned())));
-        };
+        let Claims { sub, scope, scp } = data.claims;
+        let sub = sub.ok_or_else(|| Some(Rejected::MissingClaim("sub".to_owned())))?;
         let scopes = scope.into_iter().chain(scp).flat_map(Scopes::into_iter);
-        Ok(Grant::new(format!("{iss}#{sub}"), scopes))
+        Ok(Grant::new(format!("{}#{sub}", self.issuer), scopes))
     }
 }
 

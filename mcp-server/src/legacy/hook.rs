@@ -120,7 +120,7 @@ impl<S: LegacySchema, V: LegacyService<S>> http::Legacy<S> for HttpSessions<V> {
         get(&self.0, headers, id, principal)
     }
 
-    fn delete(&self, _: &HeaderMap, id: &str, principal: &str) -> Response {
+    fn delete(&self, id: &str, principal: &str) -> Response {
         delete(self.0.sessions(), principal, id)
     }
 }

@@ -127,11 +127,7 @@ async fn fetch(url: &str) -> Result<Jwks, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Options, OptionsError};
-
-    fn parse(args: &[&str]) -> Result<Options, OptionsError> {
-        Options::parse(args.iter().map(|a| (*a).to_owned()))
-    }
+    use super::super::tests::parse;
 
     #[test]
     fn auth_is_off_by_default_and_read_when_given() {
