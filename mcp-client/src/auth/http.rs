@@ -51,7 +51,7 @@ impl AuthHttp {
             return Ok(None);
         }
         let body = read_limited(resp).await?;
-        serde_json::from_slice(&body)
+        serde_json::from_str(&body)
             .map(Some)
             .map_err(|e| AuthError::Metadata(format!("{url}: {e}")))
     }
@@ -76,10 +76,10 @@ impl AuthHttp {
         if !status.is_success() {
             return Err(AuthError::Registration(format!(
                 "{url} answered {status}: {}",
-                String::from_utf8_lossy(&text[..text.len().min(200)])
+                text.chars().take(200).collect::<String>()
             )));
         }
-        serde_json::from_slice(&text).map_err(|e| AuthError::Registration(format!("{url}: {e}")))
+        serde_json::from_str(&text).map_err(|e| AuthError::Registration(format!("{url}: {e}")))
     }
 
     /// Sends an `oauth2` request (the token endpoint's) and returns its answer.
@@ -100,7 +100,7 @@ impl AuthHttp {
         let body = read_limited(resp)
             .await
             .map_err(|e| ExchangeFailed(e.to_string()))?;
-        answer.body(body).map_err(ExchangeFailed::of)
+        answer.body(body.into_bytes()).map_err(ExchangeFailed::of)
     }
 }
 
@@ -114,23 +114,12 @@ impl<'c> oauth2::AsyncHttpClient<'c> for AuthHttp {
     }
 }
 
-/// A response's body, up to [`MAX_DOCUMENT`] bytes (more is an error).
-async fn read_limited(mut resp: reqwest::Response) -> Result<Vec<u8>, AuthError> {
-    let mut body = Vec::new();
-    while let Some(chunk) = resp
-        .chunk()
+/// A response's body, up to [`MAX_DOCUMENT`] bytes (more is an error): the client's own
+/// bounded reader.
+async fn read_limited(resp: reqwest::Response) -> Result<String, AuthError> {
+    crate::body::read_all(resp, MAX_DOCUMENT)
         .await
-        .map_err(|e| AuthError::Http(e.to_string()))?
-    {
-        if body.len() + chunk.len() > MAX_DOCUMENT {
-            return Err(AuthError::Http(format!(
-                "{}: a document over {MAX_DOCUMENT} bytes",
-                resp.url()
-            )));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
+        .map_err(|e| AuthError::Http(e.to_string()))
 }
 
 /// Why an exchange with the token endpoint failed before it answered.

@@ -177,17 +177,11 @@ async fn register(
         "application_type": client.application_type,
     });
     let got: Registered = http.post_json(endpoint, &request).await?;
-    let auth = match (
-        &got.client_secret,
-        got.token_endpoint_auth_method.as_deref(),
-    ) {
-        (None, _) => TokenAuth::None,
-        (Some(_), Some(name)) => TokenAuth::named(name).unwrap_or(asked),
-        (Some(_), None) if asked == TokenAuth::None => methods
-            .into_iter()
-            .find(|m| *m != TokenAuth::None)
-            .unwrap_or(TokenAuth::None),
-        (Some(_), None) => asked,
+    // The method the server registered, else the one asked for; no secret: a public client.
+    let registered = got.token_endpoint_auth_method.as_deref();
+    let auth = match &got.client_secret {
+        None => TokenAuth::None,
+        Some(_) => registered.and_then(TokenAuth::named).unwrap_or(asked),
     };
     Ok(ClientIdentity {
         client_id: got.client_id,
