@@ -82,6 +82,8 @@ pub mod modern;
 pub mod options;
 pub mod probe;
 pub mod prompts;
+#[cfg(feature = "redis")]
+pub mod redis;
 mod refused;
 pub mod resources;
 pub mod routers;
