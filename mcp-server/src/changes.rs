@@ -23,6 +23,9 @@ use std::sync::Arc;
 
 use tokio::sync::{broadcast, watch};
 
+#[cfg(feature = "redis")]
+mod shared;
+
 /// A change a stream may be told of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
@@ -36,11 +39,18 @@ pub enum Change {
     Resource(Arc<str>),
 }
 
+/// What a feed's buffer holds: a change, or how many changes the instance itself missed
+/// (its Redis channel fell behind).
+type Event = Result<Change, u64>;
+
 /// The changes of one server, and the switch that ends every feed of them.
 #[derive(Debug)]
 pub struct Changes {
-    sender: broadcast::Sender<Change>,
+    sender: broadcast::Sender<Event>,
     stop: watch::Sender<bool>,
+    /// Where a change goes when several instances share them ([`Changes::shared`]).
+    #[cfg(feature = "redis")]
+    publisher: Option<tokio::sync::mpsc::Sender<Change>>,
 }
 
 /// What a [`Feed`] reads next.
@@ -63,12 +73,30 @@ impl Changes {
     pub fn new(buffer: usize) -> Self {
         let (sender, _) = broadcast::channel(buffer.max(1));
         let (stop, _) = watch::channel(false);
-        Changes { sender, stop }
+        Changes {
+            sender,
+            stop,
+            #[cfg(feature = "redis")]
+            publisher: None,
+        }
     }
 
-    /// Tells every feed of `change` (no feed: nothing happens).
+    /// Tells every feed of `change` (no feed: nothing happens); with [`Changes::shared`], the
+    /// feeds of every instance.
     pub fn send(&self, change: Change) {
-        let _ = self.sender.send(change);
+        #[cfg(feature = "redis")]
+        if let Some(publisher) = &self.publisher {
+            use tokio::sync::mpsc::error::TrySendError;
+            match publisher.try_send(change) {
+                Ok(()) => {}
+                // More changes wait for Redis than the buffer holds: this one is lost, and
+                // this instance's feeds are told so.
+                Err(TrySendError::Full(_)) => drop(self.sender.send(Err(1))),
+                Err(TrySendError::Closed(change)) => drop(self.sender.send(Ok(change))),
+            }
+            return;
+        }
+        let _ = self.sender.send(Ok(change));
     }
 
     /// A feed of the changes sent from now on.
@@ -100,7 +128,7 @@ impl Default for Changes {
 /// One stream's reading of a server's [`Changes`].
 #[derive(Debug)]
 pub struct Feed {
-    changes: broadcast::Receiver<Change>,
+    changes: broadcast::Receiver<Event>,
     stop: watch::Receiver<bool>,
 }
 
@@ -116,7 +144,8 @@ impl Feed {
             _ = self.stop.wait_for(|stopped| *stopped) => None,
         };
         match received {
-            Some(Ok(change)) => Next::Change(change),
+            Some(Ok(Ok(change))) => Next::Change(change),
+            Some(Ok(Err(missed))) => Next::Missed(missed),
             Some(Err(broadcast::error::RecvError::Lagged(n))) => Next::Missed(n),
             Some(Err(broadcast::error::RecvError::Closed)) => Next::Stopped,
             None => self.pending().unwrap_or(Next::Stopped),
@@ -126,7 +155,8 @@ impl Feed {
     /// A change sent before the stop and not read yet.
     fn pending(&mut self) -> Option<Next> {
         match self.changes.try_recv() {
-            Ok(change) => Some(Next::Change(change)),
+            Ok(Ok(change)) => Some(Next::Change(change)),
+            Ok(Err(missed)) => Some(Next::Missed(missed)),
             Err(broadcast::error::TryRecvError::Lagged(n)) => Some(Next::Missed(n)),
             Err(_) => None,
         }
