@@ -1,6 +1,7 @@
 //! The command-line options of a server binary: where it is reached (`--listen <address:port>`
 //! or `--stdio`), the hosts it answers to, `--modern-only`, every bound of [`Config`] and of
-//! the task store ([`tasks::Settings`]), the protected-resource options ([`AuthOptions`]),
+//! the task store ([`tasks::Settings`]), the protected-resource options ([`AuthOptions`]), the
+//! store several instances share (`--store`, [`StoreOptions`]),
 //! and with the `seal` feature how `requestState` is sealed (`SealOptions`). One table ([`BOUNDS`]) holds each bound's option, what it bounds
 //! and where it is kept; the usage text ([`usage`]) is written from it and from the defaults.
 //!
@@ -44,6 +45,8 @@ pub struct Options {
     pub seal: SealOptions,
     /// The protected-resource options (`--auth-*`): off unless `--auth-issuer` is given.
     pub auth: AuthOptions,
+    /// `--store`: the Redis several instances share (else each keeps its state in memory).
+    pub store: StoreOptions,
 }
 
 /// The value of the option being read, taken from the command line when asked for.
@@ -147,6 +150,7 @@ pub fn usage() -> String {
     #[cfg(feature = "seal")]
     text.push_str(seal::USAGE);
     text.push_str(auth::USAGE);
+    text.push_str(store::USAGE);
     text.push_str("Bounds (defaults in brackets):\n");
     for bound in BOUNDS {
         let value = if is_millis(bound) { "<ms>" } else { "<n>" };
@@ -167,6 +171,7 @@ impl Options {
             #[cfg(feature = "seal")]
             seal: SealOptions::default(),
             auth: AuthOptions::default(),
+            store: StoreOptions::default(),
         }
     }
 
@@ -205,6 +210,9 @@ impl Options {
         if let Some(applied) = self.auth.apply(flag, value) {
             return applied;
         }
+        if let Some(applied) = self.store.apply(flag, value) {
+            return applied;
+        }
         #[cfg(feature = "seal")]
         if let Some(applied) = self.seal.apply(flag, value) {
             return applied;
@@ -237,8 +245,10 @@ fn positive(flag: &str, v: &str) -> Result<u64, OptionsError> {
 }
 
 pub use auth::AuthOptions;
+pub use store::StoreOptions;
 
 mod auth;
+mod store;
 
 #[cfg(feature = "seal")]
 pub use seal::SealOptions;
