@@ -1,14 +1,26 @@
-//! The load generator of the load benchmark: `tools/call test_simple_text` over Streamable HTTP
-//! from `--concurrency` workers, each on its own keep-alive HTTP/1.1 connection, for
-//! `--seconds` after a warm-up of `--warmup` seconds.
+//! The load generator of the load benchmark: operations over Streamable HTTP from
+//! `--concurrency` workers, each on its own keep-alive HTTP/1.1 connection, for `--seconds`
+//! after a warm-up of `--warmup` seconds.
+//!
+//! `--workload call` (the default): an operation is one `tools/call test_simple_text`.
+//! `--workload task` (modern only): an operation is a task's life as a client sees it, a
+//! `tools/call slow_compute` with `seconds` 0 advertising the tasks extension
+//! (`io.modelcontextprotocol/tasks`), answered with a task (`resultType` `task` and its
+//! `taskId`), then `tasks/get` of that id, again at once (no poll interval), until the task is
+//! `completed` with the tool's text for this operation's label; its latency is the whole.
 //!
 //! `--era modern` sends 2026-07-28 requests (every request carries its `_meta` and the
 //! `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers); `--era legacy` opens one
 //! 2025-11-25 session per worker (`initialize`, `notifications/initialized`) and calls the tool
-//! in it. Every answer is checked (HTTP 200 and the tool's text in the body): a run with any
-//! failed request exits non-zero, so a server that answers errors fast cannot look fast.
+//! in it. Every answer is checked (HTTP 200 and the tool's text in the body; for a task every
+//! answer's JSON): a run with any failed operation exits non-zero, so a server that answers
+//! errors fast cannot look fast. An answer with `Connection: close` (a proxy's
+//! `keepalive_requests`) makes the worker open a new connection for its next request, within
+//! that request's latency (counted in `reconnections`).
 //!
-//! Prints one JSON object: requests, seconds, requests per second, latency percentiles (µs).
+//! Prints one JSON object: operations, the HTTP requests they took, seconds, operations per
+//! second (`rps`: requests per second for `call`), latency percentiles (µs) of operations, and
+//! for `task` the mean number of `tasks/get` per operation.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -19,11 +31,17 @@ use http_body_util::{BodyExt as _, Full};
 use hyper::client::conn::http1::SendRequest;
 use hyper::{Request, StatusCode};
 use hyper_util::rt::TokioIo;
+use serde_json::Value;
 
 /// What every successful answer holds (the tool's text).
 const TEXT: &str = "This is a simple text response for testing.";
 const MODERN: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
+/// The task tool of `--workload task`, its arguments, and the extension it needs.
+const TASK_TOOL: &str = "slow_compute";
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+/// An operation of `--workload task` whose task is not completed within this fails.
+const TASK_DEADLINE: Duration = Duration::from_secs(10);
 
 #[derive(Clone, Copy, PartialEq)]
 enum Era {
@@ -31,11 +49,20 @@ enum Era {
     Legacy,
 }
 
+#[derive(Clone, Copy, PartialEq)]
+enum Workload {
+    /// One `tools/call` of `test_simple_text`.
+    Call,
+    /// A task created by a `tools/call`, then `tasks/get` until it is completed.
+    Task,
+}
+
 struct Args {
     url: String,
     authority: String,
     path: String,
     era: Era,
+    workload: Workload,
     concurrency: usize,
     warmup: Duration,
     seconds: Duration,
@@ -44,6 +71,7 @@ struct Args {
 fn parse_args() -> Result<Args, String> {
     let mut url = None;
     let mut era = Era::Modern;
+    let mut workload = Workload::Call;
     let mut concurrency = 1;
     let mut warmup = Duration::from_secs(1);
     let mut seconds = Duration::from_secs(5);
@@ -59,6 +87,13 @@ fn parse_args() -> Result<Args, String> {
                     other => return Err(format!("--era {other}: modern or legacy")),
                 }
             }
+            "--workload" => {
+                workload = match value()?.as_str() {
+                    "call" => Workload::Call,
+                    "task" => Workload::Task,
+                    other => return Err(format!("--workload {other}: call or task")),
+                }
+            }
             "--concurrency" => concurrency = number(&value()?)?,
             "--warmup" => warmup = Duration::from_secs_f64(number::<f64>(&value()?)?),
             "--seconds" => seconds = Duration::from_secs_f64(number::<f64>(&value()?)?),
@@ -66,6 +101,9 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     let url = url.ok_or("--url is required")?;
+    if era == Era::Legacy && workload == Workload::Task {
+        return Err("--workload task is modern only (tasks are a 2026-07-28 extension)".into());
+    }
     let rest = url
         .strip_prefix("http://")
         .ok_or("--url must be http://host:port/path")?;
@@ -75,6 +113,7 @@ fn parse_args() -> Result<Args, String> {
         path: if path.is_empty() { "/" } else { path }.to_owned(),
         url,
         era,
+        workload,
         concurrency: concurrency.max(1),
         warmup,
         seconds,
@@ -90,6 +129,11 @@ fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
 struct Connection {
     sender: SendRequest<Full<Bytes>>,
     session: Option<String>,
+    /// The last answer said `Connection: close` (nginx does after `keepalive_requests`, 1,000
+    /// by default): the next request opens a new connection, as an HTTP client does.
+    closing: bool,
+    /// How many times it was opened again.
+    reopened: u64,
 }
 
 /// What one request came back with: its body, or why it failed.
@@ -112,6 +156,11 @@ async fn post(
     let request = request
         .body(Full::new(Bytes::from(body)))
         .map_err(|e| e.to_string())?;
+    if connection.closing {
+        connection.sender = handshake(args).await?;
+        connection.closing = false;
+        connection.reopened += 1;
+    }
     connection
         .sender
         .ready()
@@ -123,6 +172,11 @@ async fn post(
         .await
         .map_err(|e| format!("request: {e}"))?;
     let (parts, body) = response.into_parts();
+    connection.closing = parts
+        .headers
+        .get(hyper::header::CONNECTION)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("close"));
     let body = body
         .collect()
         .await
@@ -132,6 +186,16 @@ async fn post(
 }
 
 async fn connect(args: &Args) -> Result<Connection, String> {
+    Ok(Connection {
+        sender: handshake(args).await?,
+        session: None,
+        closing: false,
+        reopened: 0,
+    })
+}
+
+/// A new keep-alive HTTP/1.1 connection to the server.
+async fn handshake(args: &Args) -> Result<SendRequest<Full<Bytes>>, String> {
     let stream = tokio::net::TcpStream::connect(&args.authority)
         .await
         .map_err(|e| format!("connecting to {}: {e}", args.url))?;
@@ -140,10 +204,7 @@ async fn connect(args: &Args) -> Result<Connection, String> {
         .await
         .map_err(|e| format!("handshake: {e}"))?;
     tokio::spawn(connection);
-    Ok(Connection {
-        sender,
-        session: None,
-    })
+    Ok(sender)
 }
 
 /// Opens a 2025-11-25 session on `connection`: `initialize`, then `notifications/initialized`.
@@ -202,15 +263,118 @@ async fn call(args: &Args, connection: &mut Connection, id: u64) -> Result<(), S
     Ok(())
 }
 
+/// The JSON-RPC answer in `body` (a JSON body, or the last `data:` line of an SSE one): its
+/// `result`, checked to be an HTTP 200 with no `error`.
+fn result_of(what: &str, status: StatusCode, body: &[u8]) -> Result<Value, String> {
+    let failed = || format!("{what}: HTTP {status}: {}", String::from_utf8_lossy(body));
+    if status != StatusCode::OK {
+        return Err(failed());
+    }
+    let json = if body.first() == Some(&b'{') {
+        body
+    } else {
+        body.split(|b| *b == b'\n')
+            .filter_map(|line| line.strip_prefix(b"data:"))
+            .next_back()
+            .ok_or_else(failed)?
+    };
+    let mut answer: Value = serde_json::from_slice(json).map_err(|_| failed())?;
+    match answer.get_mut("result") {
+        Some(result) if result.is_object() => Ok(result.take()),
+        _ => Err(failed()),
+    }
+}
+
+/// The `_meta` of a modern request whose client advertises the tasks extension.
+fn task_meta() -> String {
+    format!(
+        r#"{{"io.modelcontextprotocol/protocolVersion":"{MODERN}","io.modelcontextprotocol/clientCapabilities":{{"extensions":{{"{TASKS}":{{}}}}}}}}"#
+    )
+}
+
+/// One operation of `--workload task`, checked: `tools/call slow_compute` (0 s, this
+/// operation's `label`) answered with a task, then `tasks/get` until it is completed with the
+/// tool's text. Returns how many `tasks/get` it took.
+async fn task(
+    args: &Args,
+    connection: &mut Connection,
+    id: u64,
+    label: &str,
+) -> Result<u64, String> {
+    let started = Instant::now();
+    let meta = task_meta();
+    let create = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{TASK_TOOL}","arguments":{{"seconds":0,"label":"{label}"}},"_meta":{meta}}}}}"#
+    );
+    let headers = [
+        ("mcp-protocol-version", MODERN),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", TASK_TOOL),
+    ];
+    let (status, _, body) = post(args, connection, &headers, create).await?;
+    let created = result_of("tools/call (task)", status, &body)?;
+    let task_id = match (
+        created.get("resultType").and_then(Value::as_str),
+        created.get("taskId").and_then(Value::as_str),
+        created.get("status").and_then(Value::as_str),
+    ) {
+        (Some("task"), Some(task_id), Some("working" | "completed")) if !task_id.is_empty() => {
+            task_id.to_owned()
+        }
+        _ => return Err(format!("tools/call (task): not a working task: {created}")),
+    };
+    let expected = format!("{label}: computed after 0 s");
+    let headers = [
+        ("mcp-protocol-version", MODERN),
+        ("mcp-method", "tasks/get"),
+        ("mcp-name", task_id.as_str()),
+    ];
+    let mut gets = 0;
+    loop {
+        gets += 1;
+        let get = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tasks/get","params":{{"taskId":"{task_id}","_meta":{meta}}}}}"#
+        );
+        let (status, _, body) = post(args, connection, &headers, get).await?;
+        let task = result_of("tasks/get", status, &body)?;
+        let same = task.get("taskId").and_then(Value::as_str) == Some(task_id.as_str());
+        let complete = task.get("resultType").and_then(Value::as_str) == Some("complete");
+        match task.get("status").and_then(Value::as_str) {
+            Some("working") if same && complete => {}
+            Some("completed") if same && complete => {
+                let text = task
+                    .pointer("/result/content/0/text")
+                    .and_then(Value::as_str);
+                if text != Some(expected.as_str()) {
+                    return Err(format!("tasks/get: completed without {expected:?}: {task}"));
+                }
+                return Ok(gets);
+            }
+            _ => return Err(format!("tasks/get {task_id}: {task}")),
+        }
+        if started.elapsed() > TASK_DEADLINE {
+            return Err(format!(
+                "task {task_id} not completed within {TASK_DEADLINE:?} ({gets} tasks/get)"
+            ));
+        }
+    }
+}
+
 /// What the workers measured together.
 #[derive(Default)]
 struct Totals {
+    /// `tasks/get` requests of the measured operations (`--workload task`).
+    gets: AtomicU64,
+    /// Connections opened again after the server's `Connection: close`.
+    reopened: AtomicU64,
     failures: AtomicU64,
     first_failure: std::sync::Mutex<Option<String>>,
 }
 
-/// Calls until `end`; returns the latencies (µs) of the calls that started after `measured_from`.
+/// Runs operations until `end`; returns the latencies (µs) of those that started after
+/// `measured_from` and ended by `end`.
 async fn worker(
+    number: usize,
     args: Arc<Args>,
     totals: Arc<Totals>,
     measured_from: Instant,
@@ -239,24 +403,36 @@ async fn worker(
         return latencies;
     }
     let mut id = 1;
-    loop {
+    let result = loop {
         let started = Instant::now();
         if started >= end {
-            return latencies;
+            break Ok(());
         }
         id += 1;
-        match call(&args, &mut connection, id).await {
-            Ok(()) if started >= measured_from && Instant::now() <= end => {
+        let done = match args.workload {
+            Workload::Call => call(&args, &mut connection, id).await.map(|()| 0),
+            Workload::Task => {
+                let label = format!("load-{number}-{id}");
+                task(&args, &mut connection, id, &label).await
+            }
+        };
+        match done {
+            Ok(gets) if started >= measured_from && Instant::now() <= end => {
                 let micros = started.elapsed().as_micros();
                 latencies.push(u32::try_from(micros).unwrap_or(u32::MAX));
+                totals.gets.fetch_add(gets, Ordering::Relaxed);
             }
-            Ok(()) => {}
-            Err(e) => {
-                fail(e);
-                return latencies;
-            }
+            Ok(_) => {}
+            Err(e) => break Err(e),
         }
+    };
+    totals
+        .reopened
+        .fetch_add(connection.reopened, Ordering::Relaxed);
+    if let Err(e) = result {
+        fail(e);
     }
+    latencies
 }
 
 fn percentile(sorted: &[u32], p: f64) -> u32 {
@@ -273,7 +449,7 @@ async fn main() -> std::process::ExitCode {
         Ok(a) => Arc::new(a),
         Err(e) => {
             eprintln!(
-                "load: {e}\nusage: load --url http://HOST:PORT/PATH [--era modern|legacy] [--concurrency N] [--warmup S] [--seconds S]"
+                "load: {e}\nusage: load --url http://HOST:PORT/PATH [--era modern|legacy] [--workload call|task] [--concurrency N] [--warmup S] [--seconds S]"
             );
             return std::process::ExitCode::from(2);
         }
@@ -282,8 +458,9 @@ async fn main() -> std::process::ExitCode {
     let measured_from = Instant::now() + args.warmup;
     let end = measured_from + args.seconds;
     let workers: Vec<_> = (0..args.concurrency)
-        .map(|_| {
+        .map(|number| {
             tokio::spawn(worker(
+                number,
                 Arc::clone(&args),
                 Arc::clone(&totals),
                 measured_from,
@@ -298,19 +475,27 @@ async fn main() -> std::process::ExitCode {
     latencies.sort_unstable();
     let failures = totals.failures.load(Ordering::Relaxed);
     let seconds = args.seconds.as_secs_f64();
-    println!(
-        "{}",
-        serde_json::json!({
-            "era": if args.era == Era::Modern { "modern" } else { "legacy" },
-            "concurrency": args.concurrency,
-            "requests": latencies.len(),
-            "seconds": seconds,
-            "rps": latencies.len() as f64 / seconds,
-            "p50_us": percentile(&latencies, 0.5),
-            "p99_us": percentile(&latencies, 0.99),
-            "failures": failures,
-        })
-    );
+    let operations = latencies.len() as u64;
+    let gets = totals.gets.load(Ordering::Relaxed);
+    // An operation is one request (call), or a create and its gets (task).
+    let requests = operations + gets;
+    let mut report = serde_json::json!({
+        "era": if args.era == Era::Modern { "modern" } else { "legacy" },
+        "workload": if args.workload == Workload::Call { "call" } else { "task" },
+        "concurrency": args.concurrency,
+        "operations": operations,
+        "requests": requests,
+        "seconds": seconds,
+        "rps": operations as f64 / seconds,
+        "p50_us": percentile(&latencies, 0.5),
+        "p99_us": percentile(&latencies, 0.99),
+        "reconnections": totals.reopened.load(Ordering::Relaxed),
+        "failures": failures,
+    });
+    if args.workload == Workload::Task {
+        report["gets_per_operation"] = (gets as f64 / operations.max(1) as f64).into();
+    }
+    println!("{report}");
     if failures > 0 {
         let first = totals
             .first_failure
@@ -318,7 +503,7 @@ async fn main() -> std::process::ExitCode {
             .unwrap_or_else(|p| p.into_inner())
             .take();
         eprintln!(
-            "load: {failures} failed request(s), the first: {}",
+            "load: {failures} failed operation(s), the first: {}",
             first.unwrap_or_default()
         );
         return std::process::ExitCode::FAILURE;
