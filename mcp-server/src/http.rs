@@ -111,10 +111,10 @@ pub trait Legacy<S: Schema>: Send + Sync + 'static {
     ) -> Route<S>;
 
     /// `GET` naming the session `id`, from `principal`: its stream.
-    fn get(&self, headers: &HeaderMap, id: &str, principal: &str) -> Response;
+    fn get(&self, headers: &HeaderMap, id: &str, principal: &str) -> Answering;
 
     /// `DELETE` naming the session `id`, from `principal`: ends it.
-    fn delete(&self, id: &str, principal: &str) -> Response;
+    fn delete(&self, id: &str, principal: &str) -> Answering;
 }
 
 /// What the endpoint serves with: the service, the configuration, the legacy sessions.
@@ -204,6 +204,7 @@ async fn get_mcp<S: Schema, V: Service<S>>(
     in_session(&endpoint, &headers, |legacy, id| {
         legacy.get(&headers, id, caller.principal())
     })
+    .await
 }
 
 /// `DELETE`: ends a legacy session; without a session, not allowed.
@@ -218,6 +219,7 @@ async fn delete_mcp<S: Schema, V: Service<S>>(
     in_session(&endpoint, &headers, |legacy, id| {
         legacy.delete(id, caller.principal())
     })
+    .await
 }
 
 /// Who asks: what sessions, sealed states and tasks are bound to.
@@ -261,16 +263,16 @@ async fn caller(config: &Config, headers: &HeaderMap) -> Result<Caller, Box<Resp
 fn in_session<S: Schema, V: Service<S>>(
     endpoint: &Endpoint<S, V>,
     headers: &HeaderMap,
-    answer: impl FnOnce(&dyn Legacy<S>, &str) -> Response,
-) -> Response {
+    answer: impl FnOnce(&dyn Legacy<S>, &str) -> Answering,
+) -> Answering {
     if let Err(r) =
         check_once::<S>(headers).and_then(|()| check_host::<S>(&endpoint.config, headers))
     {
-        return *r;
+        return Box::pin(std::future::ready(*r));
     }
     match (header_str(headers, SESSION_HEADER), &endpoint.legacy) {
         (Some(id), Some(legacy)) => answer(legacy.as_ref(), id),
-        _ => not_allowed(),
+        _ => Box::pin(std::future::ready(not_allowed())),
     }
 }
 

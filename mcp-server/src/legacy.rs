@@ -18,6 +18,7 @@ pub mod route;
 pub mod serve;
 pub mod sessions;
 pub mod stdio;
+pub mod store;
 
 pub use hook::{HttpSessions, LegacyService};
 pub use initialize::{Initialize, initialize, open};
@@ -26,3 +27,4 @@ pub use route::{Route, is_initialize, route};
 pub use serve::{LEGACY_VERSION, Started, post, start};
 pub use sessions::{OpenError, QueueFull, Session, Sessions};
 pub use stdio::StdioSession;
+pub use store::StoreError;

@@ -178,6 +178,14 @@ impl Streams {
         }
     }
 
+    /// No streams yet, numbered from `first` on: the instances that share a legacy session
+    /// number its streams apart, so that an event id names the instance that holds the stream.
+    pub fn numbered_from(limits: Arc<Config>, first: u64) -> Self {
+        let streams = Streams::new(limits);
+        lock(&streams.inner).next_stream = first.max(1);
+        streams
+    }
+
     /// A channel for one connection: room for a whole replay and as many events after it.
     fn connection(&self) -> (mpsc::Sender<Sent>, mpsc::Receiver<Sent>) {
         mpsc::channel(self.limits.replay_events.saturating_mul(2).max(1))

@@ -24,7 +24,8 @@ pub fn notification<S: LegacySchema>(session: &Session<S>, change: &Change) -> O
 
 /// Sends `session`'s `GET` stream `number` what `feed` tells, until a later `GET` takes over
 /// (`current` names another stream), the session ends, the server stops, changes were
-/// missed, or the stream carried nothing for `idle`; the caller then finishes the stream.
+/// missed, the stream carried nothing for `idle`, or (a shared session) the store cannot say
+/// what it follows; the caller then finishes the stream.
 pub async fn get_stream<S: LegacySchema>(
     session: &Session<S>,
     number: u64,
@@ -43,7 +44,17 @@ pub async fn get_stream<S: LegacySchema>(
             next = feed.next() => next,
         };
         let Next::Change(change) = next else { break };
-        if let Some(text) = notification(session, &change) {
+        // A shared session's subscriptions are read from the store (made at any instance);
+        // while it cannot tell, the stream ends rather than skip an update (the client opens
+        // another).
+        let told = match &change {
+            Change::Resource(uri) => match session.follows(uri).await {
+                Ok(follows) => follows.then(|| S::change_notification(&change)).flatten(),
+                Err(_) => break,
+            },
+            change => S::change_notification(change),
+        };
+        if let Some(text) = told {
             session.streams.send(number, text);
             quiet.as_mut().reset(tokio::time::Instant::now() + idle);
         }

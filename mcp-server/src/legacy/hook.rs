@@ -12,14 +12,15 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::watch;
 
 use super::follow::{self, taken_over};
-use super::initialize::{Initialize, initialize};
+use super::initialize::{Initialize, initialize_anywhere};
 use super::route::{Route as Era, route};
-use super::serve::{delete, post, resume};
+use super::serve::{delete_anywhere, not_found, post, resume, unavailable};
 use super::sessions::{Session, Sessions};
 use crate::changes::Changes;
-use crate::http::{self, Route};
+use crate::http::{self, Answering, Route};
 use crate::modern::Read;
 use crate::stdio::Outgoing;
+use crate::streams::ResumeError;
 use crate::{Config, LegacySchema, Service, streams};
 
 /// A server that serves legacy sessions: its session table, its configuration, and what its
@@ -100,10 +101,13 @@ impl<S: LegacySchema, V: LegacyService<S>> http::Legacy<S> for HttpSessions<V> {
         ) {
             Era::Modern => Route::Modern,
             Era::Initialize => {
-                let (sessions, config) = (service.sessions(), service.config());
-                sessions.expire_in_background();
-                let response = initialize(&**service, sessions, config, principal, body);
-                Route::Legacy(Box::pin(std::future::ready(response)))
+                service.sessions().expire_in_background();
+                let (service, principal, body) =
+                    (Arc::clone(service), principal.to_owned(), body.clone());
+                Route::Legacy(Box::pin(async move {
+                    let (sessions, config) = (service.sessions(), service.config());
+                    initialize_anywhere(&*service, sessions, config, &principal, &body).await
+                }))
             }
             Era::Session(session) => {
                 let (service, headers, body) = (Arc::clone(service), headers.clone(), body.clone());
@@ -112,34 +116,70 @@ impl<S: LegacySchema, V: LegacyService<S>> http::Legacy<S> for HttpSessions<V> {
                     post(service, &config, session, &headers, &body).await
                 }))
             }
+            Era::Shared(id) => {
+                let request = envelope.id.clone().flatten();
+                let (service, headers, body) = (Arc::clone(service), headers.clone(), body.clone());
+                let principal = principal.to_owned();
+                Route::Legacy(Box::pin(async move {
+                    let session = match service.sessions().find_anywhere(&id, &principal).await {
+                        Ok(Some(session)) => session,
+                        Ok(None) => return not_found::<S>(request.as_ref()),
+                        Err(e) => return unavailable::<S>(request.as_ref(), &e),
+                    };
+                    let config = service.config().clone();
+                    post(service, &config, session, &headers, &body).await
+                }))
+            }
             Era::Refuse(f) => Route::Refuse(f),
         }
     }
 
-    fn get(&self, headers: &HeaderMap, id: &str, principal: &str) -> Response {
-        get(&self.0, headers, id, principal)
+    fn get(&self, headers: &HeaderMap, id: &str, principal: &str) -> Answering {
+        let (service, headers) = (Arc::clone(&self.0), headers.clone());
+        let (id, principal) = (id.to_owned(), principal.to_owned());
+        Box::pin(async move { get(&service, &headers, &id, &principal).await })
     }
 
-    fn delete(&self, id: &str, principal: &str) -> Response {
-        delete(self.0.sessions(), principal, id)
+    fn delete(&self, id: &str, principal: &str) -> Answering {
+        let service = Arc::clone(&self.0);
+        let (id, principal) = (id.to_owned(), principal.to_owned());
+        Box::pin(async move { delete_anywhere(service.sessions(), &principal, &id).await })
     }
 }
 
 /// `GET` with a session: with `Last-Event-ID`, the stream that event belongs to, resumed
 /// ([`streams`]; 400 if it cannot be); without, a new `GET` stream of server messages
 /// ([`LegacyService::feed_get_stream`]), taking over from the one before. The session must
-/// be `principal`'s.
-pub fn get<S: LegacySchema, V: LegacyService<S>>(
+/// be `principal`'s. A shared session's stream held by another instance is resumed from it
+/// ([`Sessions::resume_elsewhere`]).
+pub async fn get<S: LegacySchema, V: LegacyService<S>>(
     service: &Arc<V>,
     headers: &HeaderMap,
     id: &str,
     principal: &str,
 ) -> Response {
-    let Some(session) = service.sessions().find(id, principal) else {
-        return (StatusCode::NOT_FOUND, "Session not found").into_response();
+    let session = match service.sessions().find_anywhere(id, principal).await {
+        Ok(Some(session)) => session,
+        Ok(None) => return (StatusCode::NOT_FOUND, "Session not found").into_response(),
+        Err(e) => return unavailable::<S>(None, &e),
     };
     if let Some(last) = headers.get("last-event-id") {
-        return resume(&session, last);
+        let here = last
+            .to_str()
+            .map_or(Err(ResumeError::Unreadable), |l| session.streams.resume(l));
+        return match (here, last.to_str()) {
+            (Ok((_, connection)), _) => streams::response(connection),
+            (Err(ResumeError::Gone(_)), Ok(last)) if session.is_shared() => {
+                match service.sessions().resume_elsewhere(&session, last).await {
+                    Ok(connection) => streams::response(connection),
+                    Err(why) => {
+                        let message = format!("Bad Request: cannot resume: {why}");
+                        (StatusCode::BAD_REQUEST, message).into_response()
+                    }
+                }
+            }
+            _ => resume(&session, last),
+        };
     }
     let (number, connection, current) = match session.open_get_stream() {
         Ok(opened) => opened,

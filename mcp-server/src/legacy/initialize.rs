@@ -41,7 +41,38 @@ where
     S: LegacySchema,
     V: Service<S> + Initialize<S>,
 {
-    match open(service, sessions, config, principal, body) {
+    opened(open(service, sessions, config, principal, body))
+}
+
+/// [`initialize`], of sessions that may be shared ([`Sessions::open_anywhere`]): 503 while
+/// their store is down.
+pub async fn initialize_anywhere<S, V>(
+    service: &V,
+    sessions: &Sessions<S>,
+    config: &Config,
+    principal: &str,
+    body: &[u8],
+) -> Response
+where
+    S: LegacySchema,
+    V: Service<S> + Initialize<S>,
+{
+    let read = match read(service, config, body) {
+        Ok(read) => read,
+        Err(f) => return f.into_response(),
+    };
+    let (id, capabilities, client_info) = read;
+    let session = sessions
+        .open_anywhere(principal, capabilities, client_info)
+        .await
+        .map_err(|e| refusal(&id, e));
+    opened(session.and_then(|session| Ok((session, result(service, &id)?))))
+}
+
+/// The response of an `initialize` that opened a session (its id in `Mcp-Session-Id`), or
+/// of its refusal.
+fn opened<S: LegacySchema>(opened: Result<(Arc<Session<S>>, String), Refused<S>>) -> Response {
+    match opened {
         Ok((session, text)) => {
             let mut response = json(StatusCode::OK, text);
             if let Ok(v) = HeaderValue::from_str(&session.id) {
@@ -67,6 +98,26 @@ where
     S: LegacySchema,
     V: Service<S> + Initialize<S>,
 {
+    let (id, capabilities, client_info) = read(service, config, body)?;
+    let session = sessions
+        .open(principal, capabilities, client_info)
+        .map_err(|e| refusal(&id, e))?;
+    Ok((session, result(service, &id)?))
+}
+
+/// What opening a session needs of `initialize` (`body`): its id, the client's capabilities
+/// and info; refused with the HTTP status of the refusal ([`Config::modern_only`]: the
+/// versions served, 400).
+#[allow(clippy::type_complexity)]
+fn read<S, V>(
+    service: &V,
+    config: &Config,
+    body: &[u8],
+) -> Result<(S::RequestId, S::ClientCapabilities, S::Implementation), Refused<S>>
+where
+    S: LegacySchema,
+    V: Service<S> + Initialize<S>,
+{
     too_large(config, body)?;
     let request = S::read_initialize(body).map_err(|e| invalid(None, &e))?;
     let id = request.id;
@@ -74,13 +125,18 @@ where
         return Err(modern_only(service, &id, &request.protocol_version));
     }
     let capabilities = request.capabilities.map_err(|e| invalid(Some(&id), &e))?;
-    let session = sessions
-        .open(principal, capabilities, request.client_info)
-        .map_err(|e| in_session(not_opened(&id, e)))?;
+    Ok((id, capabilities, request.client_info))
+}
+
+/// The response to `initialize` `id` that opened a session: the server's offer.
+fn result<S, V>(service: &V, id: &S::RequestId) -> Result<String, Refused<S>>
+where
+    S: LegacySchema,
+    V: Service<S> + Initialize<S>,
+{
     // The one revision this server speaks in a session: a client asking another one reads
     // this answer and decides whether to go on.
-    let internal =
-        |e: String| in_session(Refused::new(Some(&id), RpcError::new(INTERNAL_ERROR, e)));
+    let internal = |e: String| in_session(Refused::new(Some(id), RpcError::new(INTERNAL_ERROR, e)));
     let result = S::initialize_result(
         service.capabilities(),
         service.server_info(),
@@ -88,8 +144,19 @@ where
         service.instructions(),
     )
     .map_err(internal)?;
-    let text = result_text(&id, result).map_err(in_session)?;
-    Ok((session, text))
+    result_text(id, result).map_err(in_session)
+}
+
+/// Why no session was opened, as the refusal of `initialize` `id`, with its status: 429 for a
+/// bound, 503 while the shared store is down.
+fn refusal<S: LegacySchema>(id: &S::RequestId, e: OpenError) -> Refused<S> {
+    match e {
+        OpenError::Unavailable(e) => {
+            Refused::new(Some(id), RpcError::new(INTERNAL_ERROR, e.to_string()))
+                .with_status(StatusCode::SERVICE_UNAVAILABLE)
+        }
+        e => in_session(not_opened(id, e)),
+    }
 }
 
 /// The refusal of an `initialize` larger than [`Config::max_initialize`], before it is parsed:
@@ -116,6 +183,9 @@ fn not_opened<S: LegacySchema>(id: &S::RequestId, e: OpenError) -> Refused<S> {
             Refused::new(Some(id), bound_reached(message))
         }
         OpenError::NoRandomness(e) => Refused::new(Some(id), RpcError::new(INTERNAL_ERROR, e)),
+        OpenError::Unavailable(e) => {
+            Refused::new(Some(id), RpcError::new(INTERNAL_ERROR, e.to_string()))
+        }
     }
 }
 

@@ -26,6 +26,9 @@ pub enum Route<S: LegacySchema> {
     Initialize,
     /// A message of this live session.
     Session(Arc<Session<S>>),
+    /// A message of the session of this id, to be looked up in the store the sessions share
+    /// ([`Sessions::find_anywhere`]): not found there, it is refused as an unknown session is.
+    Shared(String),
     /// Refused before it is read further.
     Refuse(Refused<S>),
 }
@@ -53,9 +56,14 @@ pub fn route<S: LegacySchema>(
     envelope: &Read<'_, S>,
     principal: &str,
 ) -> Route<S> {
-    let (session, found) = match header(headers, SESSION_HEADER) {
+    let named = header(headers, SESSION_HEADER).map(str::trim);
+    let (session, found) = match named {
         None => (era::Session::None, None),
-        Some(id) => match sessions.find(id.trim(), principal) {
+        // Classified as a live session's: if it is not one, the lookup refuses it as
+        // classifying it unknown would have (an unknown session's message is refused exactly
+        // when a known one's would be served).
+        Some(_) if sessions.is_shared() => (era::Session::Known, None),
+        Some(id) => match sessions.find(id, principal) {
             Some(s) => (era::Session::Known, Some(s)),
             None => (era::Session::Unknown, None),
         },
@@ -68,7 +76,11 @@ pub fn route<S: LegacySchema>(
     let id = envelope.id.clone().flatten();
     match era::classify(&incoming) {
         Classified::Legacy(Legacy::Initialize) => Route::Initialize,
-        Classified::Legacy(Legacy::Session) => found.map_or(Route::Modern, Route::Session),
+        Classified::Legacy(Legacy::Session) => match (found, named) {
+            (Some(session), _) => Route::Session(session),
+            (None, Some(id)) if sessions.is_shared() => Route::Shared(id.to_owned()),
+            (None, _) => Route::Modern,
+        },
         Classified::Neither(Unclassified::UnknownSession) => {
             let error = RpcError::new(SESSION_NOT_FOUND, "Session not found");
             Route::Refuse(Refused::new(id.as_ref(), error).with_status(StatusCode::NOT_FOUND))

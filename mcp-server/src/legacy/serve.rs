@@ -15,7 +15,9 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use mcp_runtime::RpcError;
 use mcp_runtime::era::Era;
-use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, SERVER_ERROR};
+use mcp_runtime::error_code::{
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, SERVER_ERROR, SESSION_NOT_FOUND,
+};
 use serde_json::{Map, Value};
 use tokio::sync::{mpsc, oneshot};
 
@@ -23,6 +25,7 @@ use super::convert;
 use super::meta;
 use super::peer::SessionPeer;
 use super::sessions::{Session, Sessions};
+use super::store::StoreError;
 use crate::answer::Msg;
 use crate::bridge::{self, BridgeError, Retry};
 use crate::streams::{self, ResumeError};
@@ -97,7 +100,16 @@ pub async fn post<S: LegacySchema, V: Service<S>>(
     if let Some(f) = version_mismatch::<S>(headers) {
         return f.into_response();
     }
-    match start(service, config, Arc::clone(&session), body) {
+    let message: Value = match serde_json::from_slice(body) {
+        Ok(m) => m,
+        Err(e) => return reply(invalid::<S>(None, &e.to_string())),
+    };
+    if session.is_shared()
+        && let Some(response) = shared(&*service, &session, &message).await
+    {
+        return response;
+    }
+    match start_message(service, config, Arc::clone(&session), message) {
         Started::Accepted => StatusCode::ACCEPTED.into_response(),
         Started::Answer(Ok(text)) => json(StatusCode::OK, text),
         Started::Answer(Err(f)) => reply(f),
@@ -118,6 +130,16 @@ pub fn start<S: LegacySchema, V: Service<S>>(
         Ok(m) => m,
         Err(e) => return Started::Answer(Err(invalid(None, &e.to_string()))),
     };
+    start_message(service, config, session, message)
+}
+
+/// [`start`] of a message already read as JSON.
+fn start_message<S: LegacySchema, V: Service<S>>(
+    service: Arc<V>,
+    config: &Config,
+    session: Arc<Session<S>>,
+    message: Value,
+) -> Started<S> {
     let method = message.get("method").and_then(Value::as_str);
     let id: Option<S::RequestId> = message
         .get("id")
@@ -146,6 +168,104 @@ pub fn start<S: LegacySchema, V: Service<S>>(
             request(service, config, session, id, method, message)
         }
     }
+}
+
+/// The messages of a shared session that change its record or concern another instance's
+/// copy, served with the store ([`super::sessions`]): a response to a server request that
+/// waits at another instance (relayed, 202), `notifications/cancelled` of a request running
+/// at another instance (relayed, 202), `notifications/initialized`, `logging/setLevel`,
+/// `resources/subscribe` and `resources/unsubscribe` (recorded before they are answered, so
+/// that the session's next request sees them at any instance). `None` for any other message
+/// (served as an unshared session's are). While the store is down these are answered 503.
+async fn shared<S: LegacySchema, V: Service<S>>(
+    service: &V,
+    session: &Session<S>,
+    message: &Value,
+) -> Option<Response> {
+    let method = message.get("method").and_then(Value::as_str);
+    let id: Option<S::RequestId> = message
+        .get("id")
+        .and_then(|id| serde_json::from_value(id.clone()).ok());
+    let done = match (method, id) {
+        (None, _) => match message.get("id").and_then(Value::as_str) {
+            Some(asked) => session
+                .answer_anywhere(asked, message.clone())
+                .await
+                .map(|()| true),
+            None => Ok(true),
+        },
+        (Some(m), None) if m == S::LEGACY_CANCELLED => match message.pointer("/params/requestId") {
+            Some(request) => session.cancel_anywhere(request).await.map(|()| true),
+            None => Ok(true),
+        },
+        (Some(m), None) if m == S::LEGACY_INITIALIZED => session.mark_initialized_shared().await,
+        (Some(method), Some(id)) => {
+            return legacy_only_shared(service, session, &id, method, message).await;
+        }
+        (Some(_), None) => return None,
+    };
+    Some(match done {
+        Ok(true) => StatusCode::ACCEPTED.into_response(),
+        Ok(false) => not_found::<S>(None),
+        Err(e) => unavailable::<S>(None, &e),
+    })
+}
+
+/// [`legacy_only`] of a shared session: what it changes recorded in the store first.
+async fn legacy_only_shared<S: LegacySchema, V: Service<S>>(
+    service: &V,
+    session: &Session<S>,
+    id: &S::RequestId,
+    method: &str,
+    message: &Value,
+) -> Option<Response> {
+    // An unreadable one is refused by `legacy_only`, as in an unshared session.
+    let read = S::legacy_only(method, message)?.ok()?;
+    let done = match read {
+        LegacyOnly::Ping => return None,
+        LegacyOnly::SetLevel(level) => {
+            let text = message
+                .pointer("/params/level")
+                .map(Value::to_string)
+                .unwrap_or_default();
+            session.set_log_level_shared(level, text).await
+        }
+        LegacyOnly::Subscribe(uri) if service.changes_resource(&uri) => {
+            // Beyond the bounds it is not followed, and answered as an unshared session is.
+            session.subscribe_shared(&uri).await.map(|_| true)
+        }
+        LegacyOnly::Subscribe(_) => Ok(true),
+        LegacyOnly::Unsubscribe(uri) => session.unsubscribe_shared(&uri).await.map(|()| true),
+    };
+    Some(match done {
+        Ok(true) => match convert::result_text(id, Map::new()) {
+            Ok(text) => json(StatusCode::OK, text),
+            Err(f) => reply::<S>(f),
+        },
+        Ok(false) => not_found::<S>(Some(id)),
+        Err(e) => unavailable::<S>(Some(id), &e),
+    })
+}
+
+/// The answer to a message (of request `id`) naming a session there is no longer (404).
+pub fn not_found<S: LegacySchema>(id: Option<&S::RequestId>) -> Response {
+    let error = RpcError::new(SESSION_NOT_FOUND, "Session not found");
+    Refused::<S>::new(id, error)
+        .with_status(StatusCode::NOT_FOUND)
+        .into_response()
+}
+
+/// The answer to a message (of request `id`) that needed the shared store while it is down:
+/// 503, to be retried (`Retry-After: 1`); the error says what failed, not what is stored.
+pub fn unavailable<S: LegacySchema>(id: Option<&S::RequestId>, e: &StoreError) -> Response {
+    let error = RpcError::new(INTERNAL_ERROR, e.to_string());
+    let mut response = Refused::<S>::new(id, error)
+        .with_status(StatusCode::SERVICE_UNAVAILABLE)
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
 }
 
 /// A request of a session: the legacy-only methods answered here, the rest started with the
@@ -389,6 +509,20 @@ pub fn delete<S: LegacySchema>(sessions: &Sessions<S>, principal: &str, id: &str
         StatusCode::OK.into_response()
     } else {
         (StatusCode::NOT_FOUND, "Session not found").into_response()
+    }
+}
+
+/// [`delete`], of a session that may be shared: its record deleted and every instance's copy
+/// ended; 503 while the store is down.
+pub async fn delete_anywhere<S: LegacySchema>(
+    sessions: &Sessions<S>,
+    principal: &str,
+    id: &str,
+) -> Response {
+    match sessions.end_anywhere(id, principal).await {
+        Ok(true) => StatusCode::OK.into_response(),
+        Ok(false) => (StatusCode::NOT_FOUND, "Session not found").into_response(),
+        Err(e) => unavailable::<S>(None, &e),
     }
 }
 

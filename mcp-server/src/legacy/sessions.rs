@@ -27,6 +27,7 @@ use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
 use super::meta::MetaText;
+use super::store::{Note, Store, StoreError};
 use crate::answer::Msg;
 use crate::shares::{Exhausted, Pool, Share};
 use crate::streams::{Sent, Streams};
@@ -72,8 +73,14 @@ pub struct Session<S: LegacySchema> {
     /// Set once the session ended: nothing new starts in it.
     ended: AtomicBool,
     pools: Pools,
-    /// Its share of [`Config::max_sessions`], given back when the session's memory is freed.
-    _slot: Share,
+    /// Its share of [`Config::max_sessions`], given back when the session's memory is freed
+    /// (none for a shared session: the store counts those).
+    _slot: Option<Share>,
+    /// The store that holds the session's record, when it is shared by several instances
+    /// (this is then this instance's copy of it: [`Sessions::with_redis`]).
+    pub(super) store: Option<Arc<Store>>,
+    /// A shared session: the JSON text of the level its meta was made with (the record's).
+    level_text: Mutex<Option<String>>,
 }
 
 /// A session's modern `_meta`, typed and as JSON text, each made once (and again only by
@@ -211,7 +218,13 @@ impl<S: LegacySchema> Session<S> {
             .waiting
             .take(&self.principal)
             .map_err(QueueFull::Pool)?;
-        let id = format!("s-{}", self.next_id.fetch_add(1, Ordering::Relaxed));
+        let n = self.next_id.fetch_add(1, Ordering::Relaxed);
+        // A shared session's server requests are asked from several instances: each names
+        // its own.
+        let id = match &self.store {
+            Some(store) => format!("s-{}-{n}", store.instance()),
+            None => format!("s-{n}"),
+        };
         let (answer, rx) = oneshot::channel();
         let owner = owner.to_owned();
         pending.insert(
@@ -389,6 +402,150 @@ impl<S: LegacySchema> Session<S> {
     fn idle_for(&self, idle: Duration) -> bool {
         lock(&self.last_used).elapsed() >= idle
     }
+
+    /// Whether this instance does anything for the session now: a request handled, a server
+    /// request waiting, a `GET` stream open.
+    fn has_work(&self) -> bool {
+        self.running() > 0 || self.waiting() > 0 || *self.get_stream.borrow() != 0
+    }
+
+    /// Whether the session's record is in a store that several instances share.
+    pub fn is_shared(&self) -> bool {
+        self.store.is_some()
+    }
+
+    /// The store of a shared session.
+    fn shared(&self) -> Result<&Store, StoreError> {
+        self.store
+            .as_deref()
+            .ok_or_else(|| StoreError("the session is not shared".to_owned()))
+    }
+
+    /// The client's response to the server's request `id`: handed to the request that waits
+    /// for it here, else (a shared session) to every instance, where the one whose request
+    /// waits for it takes it.
+    pub async fn answer_anywhere(&self, id: &str, response: Value) -> Result<(), StoreError> {
+        let here = lock(&self.pending).contains_key(id);
+        if here || self.store.is_none() {
+            self.answer(id, response);
+            return Ok(());
+        }
+        let note = Note::Answer {
+            s: self.id.clone(),
+            p: self.principal.clone(),
+            id: id.to_owned(),
+            m: response,
+        };
+        self.shared()?.publish(&note).await
+    }
+
+    /// `notifications/cancelled` of request `request`: it stops here if it runs here, else
+    /// (a shared session) wherever it runs.
+    pub async fn cancel_anywhere(&self, request: &Value) -> Result<(), StoreError> {
+        if self.cancel(request) || self.store.is_none() {
+            return Ok(());
+        }
+        let note = Note::Cancel {
+            s: self.id.clone(),
+            p: self.principal.clone(),
+            r: request.clone(),
+        };
+        self.shared()?.publish(&note).await
+    }
+
+    /// `notifications/initialized` of a shared session: recorded, then told to every
+    /// instance (a request waiting for it at another one goes on); false if the session is
+    /// gone.
+    pub async fn mark_initialized_shared(&self) -> Result<bool, StoreError> {
+        let store = self.shared()?;
+        if !store.set_initialized(&self.id).await? {
+            return Ok(false);
+        }
+        self.mark_initialized();
+        let note = Note::Initialized {
+            s: self.id.clone(),
+            p: self.principal.clone(),
+        };
+        // Recorded: an instance that misses the note reads it at the session's next request.
+        let _ = store.publish(&note).await;
+        Ok(true)
+    }
+
+    /// `logging/setLevel` of a shared session: the level (`text`, its JSON) recorded, then
+    /// told to every instance; false if the session is gone.
+    pub async fn set_log_level_shared(
+        &self,
+        level: S::LoggingLevel,
+        text: String,
+    ) -> Result<bool, StoreError> {
+        let store = self.shared()?;
+        if !store.set_level(&self.id, &text).await? {
+            return Ok(false);
+        }
+        self.set_log_level(level);
+        *lock(&self.level_text) = Some(text.clone());
+        let note = Note::Level {
+            s: self.id.clone(),
+            p: self.principal.clone(),
+            l: text,
+        };
+        let _ = store.publish(&note).await;
+        Ok(true)
+    }
+
+    /// `resources/subscribe` of a shared session, within the bounds of [`Session::subscribe`]
+    /// counted in the store.
+    pub async fn subscribe_shared(&self, uri: &str) -> Result<bool, StoreError> {
+        if uri.len() > MAX_SUBSCRIBED_URI {
+            return Ok(false);
+        }
+        self.shared()?.subscribe(&self.id, uri).await
+    }
+
+    /// `resources/unsubscribe` of a shared session.
+    pub async fn unsubscribe_shared(&self, uri: &str) -> Result<(), StoreError> {
+        self.shared()?.unsubscribe(&self.id, uri).await
+    }
+
+    /// Whether the session follows `uri`: its own list, or a shared session's in the store
+    /// (subscribed at any instance).
+    pub async fn follows(&self, uri: &str) -> Result<bool, StoreError> {
+        match &self.store {
+            Some(store) => store.is_subscribed(&self.id, uri).await,
+            None => Ok(self.is_subscribed(uri)),
+        }
+    }
+
+    /// Brings this copy of a shared session up to its record: the level `level` (JSON
+    /// text) set at any instance, and whether the client sent `notifications/initialized`.
+    pub(super) fn refresh(&self, level: Option<&str>, initialized: bool) {
+        if initialized {
+            self.initialized
+                .send_if_modified(|done| !std::mem::replace(done, true));
+        }
+        let Some(text) = level else { return };
+        let mut known = lock(&self.level_text);
+        if known.as_deref() == Some(text) {
+            return;
+        }
+        if let Some(level) = read_level::<S>(text) {
+            self.set_log_level(level);
+            *known = Some(text.to_owned());
+        }
+    }
+}
+
+/// A level's JSON text (as a record keeps it) read as the schema's level, through the legacy
+/// `logging/setLevel` request that carries it.
+fn read_level<S: LegacySchema>(text: &str) -> Option<S::LoggingLevel> {
+    let level: Value = serde_json::from_str(text).ok()?;
+    let request = serde_json::json!({
+        "jsonrpc": "2.0", "id": 0, "method": "logging/setLevel", "params": {"level": level}
+    });
+    match S::legacy_only("logging/setLevel", &request)? {
+        Ok(crate::LegacyOnly::SetLevel(level)) => Some(level),
+        _ => None,
+    }
 }
 
 /// The pools the sessions of one server draw from.
@@ -416,12 +573,18 @@ impl Pools {
 
 type Live<S> = Mutex<HashMap<String, Arc<Session<S>>>>;
 
-/// All live sessions.
+/// All live sessions: with a shared store ([`Sessions::with_redis`]), this instance's copies
+/// of the sessions its requests named.
 pub struct Sessions<S: LegacySchema> {
     limits: Arc<Config>,
     live: Arc<Live<S>>,
     pools: Pools,
     sweeping: AtomicBool,
+    /// The store of the sessions' records, if several instances share them.
+    store: Option<Arc<Store>>,
+    /// The number of this instance's first stream in each session: apart from every other
+    /// instance's when the sessions are shared (a resumed stream is found by its number).
+    first_stream: u64,
 }
 
 /// Why `initialize` opened no session.
@@ -432,6 +595,8 @@ pub enum OpenError {
     Exhausted(Exhausted),
     /// The system's random source failed.
     NoRandomness(String),
+    /// The shared store could not be used ([`Sessions::with_redis`]).
+    Unavailable(StoreError),
 }
 
 /// How often [`Sessions::expire_in_background`] looks for idle sessions.
@@ -446,7 +611,44 @@ impl<S: LegacySchema> Sessions<S> {
             live: Arc::default(),
             pools,
             sweeping: AtomicBool::new(false),
+            store: None,
+            first_stream: 1,
         }
+    }
+
+    /// A session `id` of `principal` whose requests carry `meta`, holding `slot`.
+    fn session(
+        &self,
+        id: String,
+        principal: &str,
+        meta: S::RequestMeta,
+        slot: Option<Share>,
+    ) -> Session<S> {
+        Session {
+            id,
+            principal: principal.to_owned(),
+            meta: Mutex::new(SessionMeta::new(meta, None)),
+            last_used: Mutex::new(Instant::now()),
+            initialized: watch::Sender::new(false),
+            pending: Mutex::default(),
+            next_id: AtomicU64::new(1),
+            get_stream: watch::Sender::new(0),
+            get_share: Mutex::new(None),
+            streams: Streams::numbered_from(Arc::clone(&self.limits), self.first_stream),
+            subscriptions: Mutex::default(),
+            queue: self.limits.session_queue,
+            running: Mutex::default(),
+            ended: AtomicBool::new(false),
+            pools: self.pools.clone(),
+            _slot: slot,
+            store: self.store.clone(),
+            level_text: Mutex::new(None),
+        }
+    }
+
+    /// Whether the sessions' records are in a store that several instances share.
+    pub fn is_shared(&self) -> bool {
+        self.store.is_some()
     }
 
     /// Opens a session for `principal`; sessions idle past their timeout are ended first.
@@ -456,9 +658,7 @@ impl<S: LegacySchema> Sessions<S> {
         capabilities: S::ClientCapabilities,
         client_info: S::Implementation,
     ) -> Result<Arc<Session<S>>, OpenError> {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes).map_err(|e| OpenError::NoRandomness(e.to_string()))?;
-        let id: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        let id = random_id()?;
         sweep(&self.live, self.limits.session_idle);
         let slot = self
             .pools
@@ -466,24 +666,10 @@ impl<S: LegacySchema> Sessions<S> {
             .take(principal)
             .map_err(OpenError::Exhausted)?;
         let meta = S::session_meta(capabilities, client_info, LEGACY_VERSION);
-        let session = Arc::new(Session {
-            id: id.clone(),
-            principal: principal.to_owned(),
-            meta: Mutex::new(SessionMeta::new(meta, None)),
-            last_used: Mutex::new(Instant::now()),
-            initialized: watch::Sender::new(false),
-            pending: Mutex::default(),
-            next_id: AtomicU64::new(1),
-            get_stream: watch::Sender::new(0),
-            get_share: Mutex::new(None),
-            streams: Streams::new(Arc::clone(&self.limits)),
-            subscriptions: Mutex::default(),
-            queue: self.limits.session_queue,
-            running: Mutex::default(),
-            ended: AtomicBool::new(false),
-            pools: self.pools.clone(),
-            _slot: slot,
-        });
+        let mut session = self.session(id.clone(), principal, meta, Some(slot));
+        // A session of this process alone (stdio) even when the others are shared.
+        session.store = None;
+        let session = Arc::new(session);
         lock(&self.live).insert(id, Arc::clone(&session));
         Ok(session)
     }
@@ -521,6 +707,10 @@ impl<S: LegacySchema> Sessions<S> {
     /// or an `initialize` finds them.
     pub fn expire_in_background(&self) {
         if self.sweeping.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        if let Some(store) = &self.store {
+            self.expire_shared_in_background(Arc::clone(store));
             return;
         }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -566,6 +756,13 @@ impl<S: LegacySchema> Sessions<S> {
     }
 }
 
+/// A new session id: 128 random bits, in hex.
+fn random_id() -> Result<String, OpenError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| OpenError::NoRandomness(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
 /// Ends and drops the sessions of `live` idle for `idle`.
 fn sweep<S: LegacySchema>(live: &Live<S>, idle: Duration) {
     lock(live).retain(|_, s| {
@@ -576,6 +773,8 @@ fn sweep<S: LegacySchema>(live: &Live<S>, idle: Duration) {
         keep
     });
 }
+
+mod shared;
 
 #[cfg(test)]
 mod tests {
