@@ -160,7 +160,7 @@ pub fn serve<S: Schema, V: Service<S>>(
                 era: Era::Modern,
             };
             if is_in(service.extension_methods(), method) {
-                return answered(Arc::clone(service).extension(ctx, method, body));
+                return extension(service, ctx, method.to_owned(), body.to_vec());
             }
             drop(envelope);
             dispatch(service, ctx, body, headers)
@@ -169,11 +169,25 @@ pub fn serve<S: Schema, V: Service<S>>(
     }
 }
 
-/// What a handler answered at once, as an [`Outcome`].
-fn answered<S: Schema>(answer: Result<String, Refused<S>>) -> Outcome<S> {
-    match answer {
-        Ok(text) => Outcome::Answer(text),
-        Err(f) => Outcome::Refused(f),
+/// The answer to a request of an extension's `method` (the whole message `body`), in a task
+/// of its own as [`run`] runs a handler (it sends no notifications).
+fn extension<S: Schema, V: Service<S>>(
+    service: &Arc<V>,
+    ctx: Ctx<S>,
+    method: String,
+    body: Vec<u8>,
+) -> Outcome<S> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let running = service.running().map(|r| r.enter());
+    let service = Arc::clone(service);
+    let handler = tokio::spawn(async move {
+        let _running = running;
+        let done = service.extension(ctx, &method, &body).await;
+        let _ = tx.send(Msg::Done(done));
+    });
+    Outcome::Running {
+        rx,
+        cancel: Cancel::new(handler.abort_handle()),
     }
 }
 

@@ -50,16 +50,17 @@ pub trait Service<S: Schema>: Send + Sync + 'static {
         &[]
     }
 
-    /// Answers at once a request of `method`, one of [`Service::extension_methods`], of which
-    /// `body` is the whole message (read it as the extension's request type).
+    /// Answers a request of `method`, one of [`Service::extension_methods`], of which `body` is
+    /// the whole message (read it as the extension's request type). Runs in a task of its own,
+    /// like [`Service::call`] (so that it may await a store shared by several instances).
     fn extension(
         self: Arc<Self>,
         ctx: Ctx<S>,
         method: &str,
         body: &[u8],
-    ) -> Result<String, Refused<S>> {
+    ) -> impl Future<Output = Result<String, Refused<S>>> + Send {
         let _ = body;
-        Err(ctx.fail(RpcError::method_not_found(method)))
+        std::future::ready(Err(ctx.fail(RpcError::method_not_found(method))))
     }
 
     /// The arguments of tool `tool` that a client mirrors in `Mcp-Param-{Name}` headers

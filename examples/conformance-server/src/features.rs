@@ -669,7 +669,8 @@ fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
 /// the status notifications of the tasks (`notifications/tasks`) the filter asked for, each
 /// tagged with the subscription id (the listen request's id). Task ids are honoured for the
 /// principal's own live tasks, and only when the request advertised the tasks extension
-/// (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise). The stream ends when the client goes
+/// (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise); when the task store is unavailable, the
+/// stream is that error (`INTERNAL_ERROR`) alone. The stream ends when the client goes
 /// away, or with the `SubscriptionsListenResult` when the server shuts down. Bounded: at most
 /// `limits.listen_queue` notifications wait for a client that does not read; one more ends
 /// the stream with an error (after what was queued) instead of growing or skipping.
@@ -707,26 +708,42 @@ pub fn listen(
         .flatten()
         .filter_map(|uri| changing_resource(uri))
         .collect();
-    let followed = app.tasks.known(&principal, &task_ids);
-    honoured.task_ids = asked.task_ids.as_ref().map(|_| followed.clone());
+    let asked_tasks = asked.task_ids.is_some();
     let subscription = request.id.clone();
     let tag =
         |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
     // One slot more than the queue: the last one is kept for the error that ends the stream.
     let (tx, rx) = mpsc::channel::<String>(app.config.listen_queue + 1);
-    let ack = mcp::SubscriptionsAcknowledgedNotification::new(
-        mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured.clone())
-            .with_meta(tag(&subscription)),
-    );
-    if let Ok(text) = to_json(&ack) {
-        let _ = tx.try_send(text);
-    }
     let mut changes = app.changes.subscribe();
+    // Before the tasks are looked up: a change made meanwhile is heard.
     let mut task_updates = app.tasks.subscribe();
     let tools = honoured.tools_list_changed == Some(true);
     let prompts = honoured.prompts_list_changed == Some(true);
     let params = move |id: &mcp::RequestId| mcp::NotificationParams::new().with_meta(tag(id));
     tokio::spawn(async move {
+        // The ids are looked up in the task store (which may be another process's) here, so
+        // the acknowledgement, first on the stream, waits for them.
+        let followed = if task_ids.is_empty() {
+            Vec::new()
+        } else {
+            match app.tasks.known(&principal, &task_ids).await {
+                Ok(followed) => followed,
+                Err(e) => {
+                    let _ = tx.try_send(
+                        Refused::new(Some(&subscription), tasks::unavailable_after(&e)).text(),
+                    );
+                    return;
+                }
+            }
+        };
+        honoured.task_ids = asked_tasks.then(|| followed.clone());
+        let ack = mcp::SubscriptionsAcknowledgedNotification::new(
+            mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured)
+                .with_meta(tag(&subscription)),
+        );
+        if let Ok(text) = to_json(&ack) {
+            let _ = tx.try_send(text);
+        }
         let end = loop {
             let note = tokio::select! {
                 () = tx.closed() => return,

@@ -41,13 +41,13 @@ impl mcp_server::Service<Mcp> for App {
         crate::tasks::METHODS
     }
 
-    fn extension(
+    async fn extension(
         self: Arc<Self>,
         request: mcp_server::Ctx<Mcp>,
         method: &str,
         body: &[u8],
     ) -> Result<String, Refused> {
-        crate::tasks::answer(Ctx { request, app: self }, method, body)
+        crate::tasks::answer(Ctx { request, app: self }, method, body).await
     }
 
     fn mirrored_params(&self, tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeader> {

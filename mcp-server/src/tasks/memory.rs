@@ -5,14 +5,18 @@
 //! work stopped) by a background sweep every `sweep_every`, never inside a request; until then
 //! they still count.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::future::ready;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
 use tokio::sync::{broadcast, oneshot};
 use tokio::task::AbortHandle;
 
-use super::{Answers, NotCreated, NotFound, Settings, Status, TaskState, TaskStore, Update};
+use super::{
+    Answers, BoxFuture, NotCreated, Settings, Status, TaskError, TaskState, TaskStore, Unavailable,
+    Update,
+};
 
 /// How many changes a slow listener may fall behind before it misses some.
 const UPDATE_BUFFER: usize = 256;
@@ -145,12 +149,8 @@ impl<T: TaskState> MemoryStore<T> {
     }
 }
 
-impl<T: TaskState> TaskStore<T> for MemoryStore<T> {
-    fn settings(&self) -> &Settings {
-        &self.settings
-    }
-
-    fn insert(&self, principal: &str, id: &str, task: T) -> Result<(), NotCreated> {
+impl<T: TaskState> MemoryStore<T> {
+    fn insert_now(&self, principal: &str, id: &str, task: T) -> Result<(), NotCreated> {
         let mut tasks = self.lock();
         let mine = tasks.per_principal.get(principal).copied().unwrap_or(0);
         if mine >= self.settings.max_per_principal {
@@ -172,25 +172,9 @@ impl<T: TaskState> TaskStore<T> for MemoryStore<T> {
         Ok(())
     }
 
-    fn attach_work(&self, id: &str, work: AbortHandle) {
-        match self.lock().by_id.get_mut(id) {
-            // Ended (cancelled) before its work was attached: the work stops at once.
-            Some(e) if e.is_terminal() => work.abort(),
-            Some(e) => e.worker = Some(work),
-            None => work.abort(),
-        }
-    }
-
-    fn get(&self, principal: &str, id: &str) -> Result<T, NotFound> {
-        self.lock()
-            .of(principal, id)
-            .map(|e| e.task.clone())
-            .ok_or(NotFound)
-    }
-
-    fn update(&self, principal: &str, id: &str, answers: Answers<T>) -> Result<(), NotFound> {
+    fn update_now(&self, principal: &str, id: &str, answers: Answers<T>) -> Result<(), TaskError> {
         let mut tasks = self.lock();
-        let entry = tasks.of(principal, id).ok_or(NotFound)?;
+        let entry = tasks.of(principal, id).ok_or(TaskError::NotFound)?;
         let Some(outstanding) = entry.task.input_requests().as_mut() else {
             return Ok(());
         };
@@ -217,9 +201,9 @@ impl<T: TaskState> TaskStore<T> for MemoryStore<T> {
         Ok(())
     }
 
-    fn cancel(&self, principal: &str, id: &str) -> Result<(), NotFound> {
+    fn cancel_now(&self, principal: &str, id: &str) -> Result<(), TaskError> {
         let mut tasks = self.lock();
-        let entry = tasks.of(principal, id).ok_or(NotFound)?;
+        let entry = tasks.of(principal, id).ok_or(TaskError::NotFound)?;
         if entry.is_terminal() {
             return Ok(());
         }
@@ -230,25 +214,78 @@ impl<T: TaskState> TaskStore<T> for MemoryStore<T> {
         self.publish(entry);
         Ok(())
     }
+}
 
-    fn known(&self, principal: &str, ids: &[String]) -> Vec<String> {
+/// Every method does its work at once, under the store's lock; the futures are ready.
+impl<T: TaskState> TaskStore<T> for MemoryStore<T> {
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn insert<'a>(
+        &'a self,
+        principal: &'a str,
+        id: &'a str,
+        task: T,
+    ) -> BoxFuture<'a, Result<(), NotCreated>> {
+        Box::pin(ready(self.insert_now(principal, id, task)))
+    }
+
+    fn attach_work(&self, id: &str, work: AbortHandle) {
+        match self.lock().by_id.get_mut(id) {
+            // Ended (cancelled) before its work was attached: the work stops at once.
+            Some(e) if e.is_terminal() => work.abort(),
+            Some(e) => e.worker = Some(work),
+            None => work.abort(),
+        }
+    }
+
+    fn get<'a>(&'a self, principal: &'a str, id: &'a str) -> BoxFuture<'a, Result<T, TaskError>> {
+        let task = self.lock().of(principal, id).map(|e| e.task.clone());
+        Box::pin(ready(task.ok_or(TaskError::NotFound)))
+    }
+
+    fn update<'a>(
+        &'a self,
+        principal: &'a str,
+        id: &'a str,
+        answers: Answers<T>,
+    ) -> BoxFuture<'a, Result<(), TaskError>> {
+        Box::pin(ready(self.update_now(principal, id, answers)))
+    }
+
+    fn cancel<'a>(
+        &'a self,
+        principal: &'a str,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<(), TaskError>> {
+        Box::pin(ready(self.cancel_now(principal, id)))
+    }
+
+    fn known<'a>(
+        &'a self,
+        principal: &'a str,
+        ids: &'a [String],
+    ) -> BoxFuture<'a, Result<Vec<String>, Unavailable>> {
         let mut tasks = self.lock();
-        ids.iter()
+        let known = ids
+            .iter()
             .filter(|id| tasks.of(principal, id).is_some())
             .cloned()
-            .collect()
+            .collect();
+        Box::pin(ready(Ok(known)))
     }
 
     fn subscribe(&self) -> broadcast::Receiver<Update<T>> {
         self.updates.subscribe()
     }
 
-    fn ask(
-        &self,
-        id: &str,
-        requests: std::collections::BTreeMap<String, T::InputRequest>,
-        why: &str,
-    ) -> oneshot::Receiver<Answers<T>> {
+    fn ask<'a>(
+        &'a self,
+        id: &'a str,
+        requests: BTreeMap<String, T::InputRequest>,
+        why: &'a str,
+    ) -> BoxFuture<'a, oneshot::Receiver<Answers<T>>> {
         let (tx, rx) = oneshot::channel();
         self.change(id, |e| {
             e.task.set_status(Status::InputRequired, why.to_owned());
@@ -256,16 +293,17 @@ impl<T: TaskState> TaskStore<T> for MemoryStore<T> {
             e.answered = Answers::<T>::new();
             e.waiter = Some(tx);
         });
-        rx
+        Box::pin(ready(rx))
     }
 
-    fn finish(&self, id: &str, outcome: T::Outcome) {
+    fn finish<'a>(&'a self, id: &'a str, outcome: T::Outcome) -> BoxFuture<'a, ()> {
         self.change(id, |e| {
             e.worker = None;
             e.waiter = None;
             *e.task.input_requests() = None;
             e.task.set_outcome(outcome);
         });
+        Box::pin(ready(()))
     }
 
     fn len(&self) -> usize {

@@ -71,7 +71,7 @@ async fn forever(_: Worker<Task>) -> Result<u32, String> {
 /// Waits (at most five seconds) until task `id` of `who` is in `status`.
 async fn until(store: &MemoryStore<Task>, who: &str, id: &str, status: Status) -> Task {
     for _ in 0..500 {
-        if let Ok(task) = store.get(who, id)
+        if let Ok(task) = store.get(who, id).await
             && task.status == status
         {
             return task;
@@ -80,42 +80,47 @@ async fn until(store: &MemoryStore<Task>, who: &str, id: &str, status: Status) -
     }
     panic!(
         "task {id} never reached {status:?}: {:?}",
-        store.get(who, id)
+        store.get(who, id).await
     );
 }
 
 #[tokio::test]
 async fn creation_is_bounded_per_principal_and_in_all() {
     let store = MemoryStore::<Task>::start(settings());
-    tasks_of(&store, "a", 2);
-    let full = create(store.clone(), "a", forever).unwrap_err();
+    tasks_of(&store, "a", 2).await;
+    let full = create(store.clone(), "a", forever).await.unwrap_err();
     assert!(matches!(full, NotCreated::PrincipalFull(2)), "{full}");
-    tasks_of(&store, "b", 1);
-    let full = create(store.clone(), "c", forever).unwrap_err();
+    tasks_of(&store, "b", 1).await;
+    let full = create(store.clone(), "c", forever).await.unwrap_err();
     assert!(matches!(full, NotCreated::ServerFull(3)), "{full}");
     assert_eq!(store.len(), 3);
 }
 
-fn tasks_of(store: &Arc<MemoryStore<Task>>, who: &str, n: usize) -> Vec<String> {
-    (0..n)
-        .map(|_| create(store.clone(), who, forever).unwrap().id)
-        .collect()
+async fn tasks_of(store: &Arc<MemoryStore<Task>>, who: &str, n: usize) -> Vec<String> {
+    let mut ids = Vec::new();
+    for _ in 0..n {
+        ids.push(create(store.clone(), who, forever).await.unwrap().id);
+    }
+    ids
 }
 
 #[tokio::test]
 async fn a_task_is_its_owners_only_and_ids_are_unguessable() {
     let store = MemoryStore::<Task>::start(settings());
-    let ids = tasks_of(&store, "a", 2);
+    let ids = tasks_of(&store, "a", 2).await;
     assert_ne!(ids[0], ids[1]);
     assert_eq!(ids[0].len(), 32);
-    assert!(store.get("a", &ids[0]).is_ok());
-    assert_eq!(store.get("b", &ids[0]).unwrap_err(), NotFound);
-    assert_eq!(store.cancel("b", &ids[0]), Err(NotFound));
+    assert!(store.get("a", &ids[0]).await.is_ok());
     assert_eq!(
-        store.known("a", &[ids[1].clone(), "x".into()]),
-        vec![ids[1].clone()]
+        store.get("b", &ids[0]).await.unwrap_err(),
+        TaskError::NotFound
     );
-    assert!(store.known("b", &ids).is_empty());
+    assert_eq!(store.cancel("b", &ids[0]).await, Err(TaskError::NotFound));
+    assert_eq!(
+        store.known("a", &[ids[1].clone(), "x".into()]).await,
+        Ok(vec![ids[1].clone()])
+    );
+    assert!(store.known("b", &ids).await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -126,10 +131,11 @@ async fn expired_tasks_vanish_at_once_and_are_swept_with_their_work() {
     let store = MemoryStore::<Task>::start(short);
     let flag = Arc::clone(&stopped);
     let id = create(store.clone(), "a", move |_| watched(flag))
+        .await
         .unwrap()
         .id;
     tokio::time::sleep(Duration::from_millis(150)).await;
-    assert_eq!(store.get("a", &id).unwrap_err(), NotFound);
+    assert_eq!(store.get("a", &id).await.unwrap_err(), TaskError::NotFound);
     for _ in 0..100 {
         if store.is_empty() && stopped.load(Ordering::SeqCst) {
             break;
@@ -142,7 +148,7 @@ async fn expired_tasks_vanish_at_once_and_are_swept_with_their_work() {
         "the expired task's work still runs"
     );
     // Its place is free again.
-    tasks_of(&store, "a", 2);
+    tasks_of(&store, "a", 2).await;
 }
 
 /// Work that never ends and sets `flag` when stopped (its future dropped, run or not).
@@ -174,18 +180,21 @@ async fn input_rounds_take_only_the_outstanding_answers() {
             .map(|v| v.parse::<u32>().unwrap_or(0))
             .sum())
     })
+    .await
     .unwrap()
     .id;
     let task = until(&store, "a", &id, Status::InputRequired).await;
     assert_eq!(task.message, "two questions");
-    assert_eq!(store.outstanding("a", &id).unwrap(), ["x", "y"]);
+    assert_eq!(store.outstanding("a", &id).await.unwrap(), ["x", "y"]);
     // An answer to a key not asked is ignored; one of two keeps the task waiting.
     let one = BTreeMap::from([("x".into(), "2".into()), ("z".into(), "100".into())]);
-    store.update("a", &id, one).unwrap();
-    assert_eq!(store.outstanding("a", &id).unwrap(), ["y"]);
-    assert_eq!(store.get("a", &id).unwrap().status, Status::InputRequired);
+    store.update("a", &id, one).await.unwrap();
+    assert_eq!(store.outstanding("a", &id).await.unwrap(), ["y"]);
+    let task = store.get("a", &id).await.unwrap();
+    assert_eq!(task.status, Status::InputRequired);
     store
         .update("a", &id, BTreeMap::from([("y".into(), "3".into())]))
+        .await
         .unwrap();
     let done = until(&store, "a", &id, Status::Completed).await;
     assert_eq!(done.result, Some(Ok(5)));
@@ -199,9 +208,10 @@ async fn cancelling_stops_the_work_and_is_final() {
     let mut updates = store.subscribe();
     let flag = Arc::clone(&stopped);
     let id = create(store.clone(), "a", move |_| watched(flag))
+        .await
         .unwrap()
         .id;
-    store.cancel("a", &id).unwrap();
+    store.cancel("a", &id).await.unwrap();
     let update = updates.recv().await.unwrap();
     assert_eq!(
         (update.principal.as_str(), update.task.status),
@@ -218,15 +228,17 @@ async fn cancelling_stops_the_work_and_is_final() {
         "the cancelled task's work still runs"
     );
     // Final: a second cancel changes nothing, and the work's end is not recorded.
-    store.cancel("a", &id).unwrap();
-    store.finish(&id, Ok(1));
-    assert_eq!(store.get("a", &id).unwrap().status, Status::Cancelled);
+    store.cancel("a", &id).await.unwrap();
+    store.finish(&id, Ok(1)).await;
+    let task = store.get("a", &id).await.unwrap();
+    assert_eq!(task.status, Status::Cancelled);
 }
 
 #[tokio::test]
 async fn a_failed_work_ends_the_task_failed() {
     let store = MemoryStore::<Task>::start(settings());
     let id = create(store.clone(), "a", |_| async { Err("broken".to_owned()) })
+        .await
         .unwrap()
         .id;
     let task = until(&store, "a", &id, Status::Failed).await;

@@ -10,12 +10,14 @@
 //! - The `tasks/*` methods themselves need the extension on the request
 //!   (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise), and answer `INVALID_PARAMS` for a task
 //!   that is unknown, expired, or another principal's.
-//! - Tasks live in [`store::Store`] (`mcp_server::tasks`) for their `ttlMs`.
+//! - Tasks live in [`store::Store`] (`mcp_server::tasks`) for their `ttlMs`: in this process,
+//!   or in a Redis that several instances share. A request that needs a shared store while it
+//!   is unavailable is answered `INTERNAL_ERROR` ([`unavailable`]), and may be tried again.
 
 pub mod store;
 pub mod tools;
 
-use mcp_runtime::error_code::INVALID_PARAMS;
+use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS};
 use mcp_runtime::extension::Advertised;
 use mcp_runtime::prelude::*;
 use serde_json::Value;
@@ -23,6 +25,22 @@ use serde_json::Value;
 use crate::mcp;
 use crate::rpc::{Ctx, Refused, to_json};
 use mcp_runtime::RpcError;
+use mcp_server::tasks::{TaskError, Unavailable};
+
+/// The error of a request that needed the task store while it was unavailable: it says only
+/// that, whatever the store's own error says (which stays in the server's log).
+pub fn unavailable() -> RpcError {
+    RpcError::new(
+        INTERNAL_ERROR,
+        "Internal error: the task store is unavailable; try again",
+    )
+}
+
+/// Logs why the store was unavailable, and the error the client gets.
+pub fn unavailable_after(why: &impl std::fmt::Display) -> RpcError {
+    eprintln!("mcp-conformance-server: {why}");
+    unavailable()
+}
 
 /// Proof that the request being answered advertised the tasks extension.
 pub type Proof = Advertised<mcp::TasksExtension>;
@@ -88,16 +106,24 @@ impl TaskRequest {
 }
 
 /// Drops, from a `tasks/update` message, the answers to keys the task does not wait on, before
-/// the message is read: the extension says to ignore them, whatever they hold.
-pub fn ignore_unasked(principal: &str, store: &std::sync::Arc<store::Store>, message: &mut Value) {
+/// the message is read: the extension says to ignore them, whatever they hold. Fails only when
+/// the store is unavailable.
+pub async fn ignore_unasked(
+    principal: &str,
+    store: &store::Store,
+    message: &mut Value,
+) -> Result<(), Unavailable> {
     let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
-        return;
+        return Ok(());
     };
     let Some(id) = params.get("taskId").and_then(Value::as_str) else {
-        return;
+        return Ok(());
     };
-    let Ok(outstanding) = store.outstanding(principal, id) else {
-        return; // unknown: answered `INVALID_PARAMS` after the read
+    let outstanding = match store.outstanding(principal, id).await {
+        Ok(outstanding) => outstanding,
+        // Unknown: answered `INVALID_PARAMS` after the read.
+        Err(TaskError::NotFound) => return Ok(()),
+        Err(TaskError::Unavailable(e)) => return Err(e),
     };
     if let Some(responses) = params
         .get_mut("inputResponses")
@@ -105,58 +131,68 @@ pub fn ignore_unasked(principal: &str, store: &std::sync::Arc<store::Store>, mes
     {
         responses.retain(|key, _| outstanding.contains(key));
     }
+    Ok(())
 }
 
 /// Answers at once the request of the extension's `method` (one of [`METHODS`]) of which `body`
 /// is the whole message. Answers in a `tasks/update` to keys the task does not wait on are
 /// dropped unread first (the one request read through a `Value`).
-pub fn answer(ctx: Ctx, method: &str, body: &[u8]) -> Result<String, Refused> {
-    let read = if method == <mcp::UpdateTaskRequest as mcp_runtime::Request>::METHOD {
-        serde_json::from_slice::<Value>(body).and_then(|mut message| {
-            ignore_unasked(&ctx.principal, &ctx.app.tasks, &mut message);
-            TaskRequest::read(method, message)
-        })
-    } else {
-        TaskRequest::from_slice(method, body)
-    };
-    let request = read.map_err(|e| {
+pub async fn answer(ctx: Ctx, method: &str, body: &[u8]) -> Result<String, Refused> {
+    let invalid = |e: serde_json::Error| {
         ctx.fail(RpcError::new(
             INVALID_PARAMS,
             format!("Invalid params: {e}"),
         ))
-    })?;
-    dispatch(&ctx, request)
+    };
+    let request = if method == <mcp::UpdateTaskRequest as mcp_runtime::Request>::METHOD {
+        let mut message = serde_json::from_slice::<Value>(body).map_err(invalid)?;
+        ignore_unasked(&ctx.principal, &*ctx.app.tasks, &mut message)
+            .await
+            .map_err(|e| ctx.fail(unavailable_after(&e)))?;
+        TaskRequest::read(method, message).map_err(invalid)?
+    } else {
+        TaskRequest::from_slice(method, body).map_err(invalid)?
+    };
+    dispatch(&ctx, request).await
 }
 
 /// Answers `tasks/get`, `tasks/update` or `tasks/cancel`.
-pub fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Refused> {
+pub async fn dispatch(ctx: &Ctx, request: TaskRequest) -> Result<String, Refused> {
     if advertised(ctx).is_none() {
         return Err(ctx.fail(RpcError::missing_extension::<mcp::TasksExtension>()));
     }
     let store = &ctx.app.tasks;
     let principal = ctx.principal.as_str();
-    let not_found = |_| {
-        ctx.fail(RpcError::new(
-            INVALID_PARAMS,
-            "Task not found: the id is unknown, its ttlMs has elapsed, or it is not yours",
-        ))
+    let refused = |e: TaskError| {
+        ctx.fail(match e {
+            TaskError::NotFound => RpcError::new(
+                INVALID_PARAMS,
+                "Task not found: the id is unknown, its ttlMs has elapsed, or it is not yours",
+            ),
+            TaskError::Unavailable(e) => unavailable_after(&e),
+        })
     };
     match request {
         TaskRequest::Get(r) => {
-            let task = store.get(principal, &r.params.task_id).map_err(not_found)?;
+            let task = store
+                .get(principal, &r.params.task_id)
+                .await
+                .map_err(refused)?;
             to_json(&r.respond(get_result(&task)))
         }
         TaskRequest::Update(r) => {
             let responses = r.params.input_responses.clone();
             store
                 .update(principal, &r.params.task_id, responses)
-                .map_err(not_found)?;
+                .await
+                .map_err(refused)?;
             to_json(&r.respond(mcp::UpdateTaskResult::new().with_meta(crate::result_meta())))
         }
         TaskRequest::Cancel(r) => {
             store
                 .cancel(principal, &r.params.task_id)
-                .map_err(not_found)?;
+                .await
+                .map_err(refused)?;
             to_json(&r.respond(mcp::CancelTaskResult::new().with_meta(crate::result_meta())))
         }
     }

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use mcp_runtime::error_code::INTERNAL_ERROR;
 use serde::Serialize;
 
 use crate::mcp;
@@ -83,6 +84,14 @@ impl TaskState for mcp::DetailedTask {
                 self.error = Some(object(&error));
             }
         }
+    }
+
+    /// Failed with an internal error saying why: a failed task carries the error its request
+    /// ended with.
+    fn set_failed(&mut self, message: String) {
+        self.input_requests = None;
+        self.error = Some(object(&mcp::Error::new(INTERNAL_ERROR, message.clone())));
+        self.set_status(Status::Failed, message);
     }
 
     fn set_last_updated(&mut self, now: String) {

@@ -88,26 +88,35 @@ pub async fn call_tool(
     };
     match name {
         SLOW_COMPUTE => match compute_args(args) {
-            Ok((seconds, label)) => start(ctx, &proof, move |_| async move {
-                Ok(slow_compute(seconds, label).await)
-            }),
+            Ok((seconds, label)) => {
+                start(ctx, &proof, move |_| async move {
+                    Ok(slow_compute(seconds, label).await)
+                })
+                .await
+            }
             // Checked before a task is made: the answer is the tool error, within the request.
             Err(message) => Ok(tool_input_error(message)),
         },
-        FAILING_JOB => start(ctx, &proof, |_| async {
-            tokio::time::sleep(Duration::from_secs(1)).await;
-            Ok(
-                mcp::CallToolResult::new(vec![text("The job failed: nothing to process")])
-                    .with_is_error(true),
-            )
-        }),
-        PROTOCOL_ERROR_JOB => start(ctx, &proof, |_| async {
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            Err(mcp::Error::new(
-                INTERNAL_ERROR,
-                "Internal error: the job's backend went away",
-            ))
-        }),
+        FAILING_JOB => {
+            start(ctx, &proof, |_| async {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                Ok(
+                    mcp::CallToolResult::new(vec![text("The job failed: nothing to process")])
+                        .with_is_error(true),
+                )
+            })
+            .await
+        }
+        PROTOCOL_ERROR_JOB => {
+            start(ctx, &proof, |_| async {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                Err(mcp::Error::new(
+                    INTERNAL_ERROR,
+                    "Internal error: the job's backend went away",
+                ))
+            })
+            .await
+        }
         CONFIRM_DELETE => {
             let filename = string_arg(args, "filename")
                 .unwrap_or("(unnamed)")
@@ -121,7 +130,7 @@ pub async fn call_tool(
                 ),
             )?;
             let requests = round.requests();
-            start(ctx, &proof, move |w| confirm_delete(w, requests, filename))
+            start(ctx, &proof, move |w| confirm_delete(w, requests, filename)).await
         }
         MULTI_INPUT => {
             let mut round = Round::new(ctx);
@@ -134,9 +143,9 @@ pub async fn call_tool(
                 elicit("Go ahead?", vec![("confirm", boolean_field("Go ahead"))]),
             )?;
             let requests = round.requests();
-            start(ctx, &proof, move |w| multi_input(w, requests))
+            start(ctx, &proof, move |w| multi_input(w, requests)).await
         }
-        TOOL_WITH_TASK => tool_with_task(ctx, r, &proof),
+        TOOL_WITH_TASK => tool_with_task(ctx, r, &proof).await,
         other => Err(RpcError::new(
             INVALID_PARAMS,
             format!("Unknown tool: {other}"),
@@ -145,17 +154,19 @@ pub async fn call_tool(
 }
 
 /// Creates the task running `work` and answers with it, through the proof.
-fn start<F, Fut>(ctx: &Ctx, proof: &Proof, work: F) -> Result<mcp::CallToolOutcome, RpcError>
+async fn start<F, Fut>(ctx: &Ctx, proof: &Proof, work: F) -> Result<mcp::CallToolOutcome, RpcError>
 where
     F: FnOnce(Worker) -> Fut,
     Fut: std::future::Future<Output = Outcome> + Send + 'static,
 {
     let task = mcp_server::tasks::create(Arc::clone(&ctx.app.tasks), &ctx.principal, work)
+        .await
         .map_err(|e| match e {
             NotCreated::NoId(_) => RpcError::new(INTERNAL_ERROR, e.to_string()),
             NotCreated::PrincipalFull(_) | NotCreated::ServerFull(_) => {
                 mcp_server::bound_reached(e.to_string())
             }
+            NotCreated::Unavailable(e) => super::unavailable_after(&e),
         })?;
     Ok(mcp::CallToolOutcome::Task(proof.grant(created(&task))))
 }
@@ -217,7 +228,7 @@ async fn multi_input(w: Worker, requests: mcp::InputRequests) -> Outcome {
 
 /// Multi round-trip first, then a task: the name is asked in an `InputRequiredResult` (all
 /// input gathered before the task exists), and the retry that brings it creates the task.
-fn tool_with_task(
+async fn tool_with_task(
     ctx: &Ctx,
     r: &mcp::CallToolRequest,
     proof: &Proof,
@@ -230,7 +241,8 @@ fn tool_with_task(
             Ok(mcp::CallToolResult::new(vec![text(format!(
                 "Hello, {name}!"
             ))]))
-        });
+        })
+        .await;
     }
     Ok(mcp::CallToolOutcome::InputRequired(ask_name(ctx)?))
 }
