@@ -203,6 +203,14 @@ impl Redis {
         Ok(commands.exists(self.key("instance", id)).await?)
     }
 
+    /// Pings the connection of the channels: a connection whose reconnection gave up while
+    /// Redis was down is only tried again when a command needs it, and the channels have no
+    /// command of their own; once it reconnects, its subscriptions are renewed.
+    async fn keep_listening(&self) {
+        let mut subscriber = self.subscriber.clone();
+        let _: Result<Value, _> = redis::cmd("PING").query_async(&mut subscriber).await;
+    }
+
     /// Renews this instance's heartbeat.
     async fn beat(&self) -> Result<(), Unavailable> {
         let mut commands = self.commands();
@@ -227,6 +235,7 @@ fn keep_beating(redis: Weak<Redis>) {
             ticks.tick().await;
             let Some(redis) = redis.upgrade() else { break };
             let _ = redis.beat().await;
+            redis.keep_listening().await;
         }
     });
 }
