@@ -56,6 +56,8 @@
 //! ```
 
 mod memory;
+#[cfg(feature = "redis")]
+mod redis;
 #[cfg(test)]
 mod tests;
 
@@ -69,6 +71,8 @@ use tokio::sync::{broadcast, oneshot};
 use tokio::task::AbortHandle;
 
 pub use memory::MemoryStore;
+#[cfg(feature = "redis")]
+pub use redis::RedisStore;
 
 /// What a [`TaskStore`]'s asynchronous methods return: a boxed future, so that the trait
 /// stays object safe.
