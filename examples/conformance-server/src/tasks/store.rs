@@ -1,15 +1,17 @@
-//! The task store: `mcp_server::tasks`' bounded in-memory store, holding the generated
-//! `DetailedTask`. What this file adds is how a `DetailedTask` answers the store
+//! The task store: `mcp_server::tasks`' bounded in-memory store ([`start`]), or its Redis
+//! store shared by several instances ([`start_shared`]), holding the generated `DetailedTask`.
+//! What this file adds is how a `DetailedTask` answers the store
 //! (`mcp_server::tasks::TaskState`): its status, its input requests, how its work's outcome
 //! is written into it.
 
 use std::sync::Arc;
 
 use mcp_runtime::error_code::INTERNAL_ERROR;
+use mcp_server::redis::{Redis, Unavailable};
 use serde::Serialize;
 
 use crate::mcp;
-use mcp_server::tasks::{MemoryStore, Status, TaskState, TaskStore};
+use mcp_server::tasks::{MemoryStore, RedisStore, Status, TaskState, TaskStore};
 
 pub use mcp_server::tasks::{NotCreated, Settings};
 
@@ -26,6 +28,18 @@ pub type Outcome = Result<mcp::CallToolResult, mcp::Error>;
 /// The in-memory store with `settings`, its sweeper running.
 pub fn start(settings: Settings) -> Arc<Store> {
     MemoryStore::<mcp::DetailedTask>::start(settings)
+}
+
+/// The store shared through `redis` by every instance connected to it, with `settings` (the
+/// same at every instance), listening to the other instances' changes. Fails when Redis
+/// cannot be reached now.
+#[allow(dead_code, reason = "main.rs calls it for --store redis://…")]
+pub async fn start_shared(
+    redis: Arc<Redis>,
+    settings: Settings,
+) -> Result<Arc<Store>, Unavailable> {
+    let store = RedisStore::<mcp::DetailedTask>::start(redis, settings).await?;
+    Ok(store)
 }
 
 /// Each status of the generated `TaskStatus` and the store's name for it: the one list both

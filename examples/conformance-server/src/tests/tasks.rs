@@ -1,8 +1,11 @@
 //! The tasks extension end to end: a task's life (created, polled, completed or failed),
 //! its TTL, cancellation, input requests answered with `tasks/update`, a multi round-trip
 //! before the task, the `-32021` refusals, the task id in `Mcp-Name`, tasks bound to their
-//! principal, and status notifications on `subscriptions/listen`.
+//! principal, and status notifications on `subscriptions/listen`; and two instances that
+//! share their tasks through one Redis (`tasks::store::start_shared`), with Redis stopped and
+//! started again under them.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -476,4 +479,176 @@ async fn invalid_arguments_of_a_task_tool_are_a_tool_error() {
             );
         }
     }
+}
+
+/// A `redis-server` of the test's own on a free loopback port, without persistence, killed
+/// when dropped (`.ci/run` installs it).
+struct RedisServer {
+    port: u16,
+    child: Option<std::process::Child>,
+}
+
+impl RedisServer {
+    fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let mut server = RedisServer { port, child: None };
+        server.restart();
+        server
+    }
+
+    fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    fn restart(&mut self) {
+        self.stop();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (apt-get install -y redis-server)");
+        self.child = Some(child);
+        let until = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < until, "redis-server did not start");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// An instance whose tasks live in the Redis at `url`: the server as `main` builds it, its
+/// in-memory store replaced by the shared one.
+async fn shared_instance(url: &str) -> String {
+    let settings = mcp_server::redis::Settings {
+        prefix: "shared".to_owned(),
+        response_timeout: Duration::from_millis(500),
+        connection_timeout: Duration::from_millis(300),
+        ..mcp_server::redis::Settings::default()
+    };
+    let redis = mcp_server::redis::Redis::connect_with(url, settings)
+        .await
+        .unwrap();
+    let tasks = crate::tasks::store::start_shared(redis, Settings::default())
+        .await
+        .unwrap();
+    let mut app = crate::new_app(
+        Vec::new(),
+        Settings::default(),
+        mcp_server::Config::default(),
+    )
+    .unwrap();
+    Arc::get_mut(&mut app).expect("a new app").tasks = tasks;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let router = crate::http::router(Arc::clone(&app));
+    let forever = std::future::pending::<()>();
+    tokio::spawn(mcp_server::serve(listener, router, &app.config, forever));
+    format!("http://{addr}/mcp")
+}
+
+#[tokio::test]
+async fn instances_sharing_a_store_answer_for_each_others_tasks() {
+    let redis = RedisServer::start();
+    let a = shared_instance(&redis.url()).await;
+    let b = shared_instance(&redis.url()).await;
+    // Created at a, followed on a listen stream at b, answered at b, done at a.
+    let created = create(&a, "confirm_delete", json!({"filename": "s.txt"})).await;
+    let id = created["taskId"].as_str().unwrap().to_owned();
+    let stream = listen(&b, with_tasks(), &[&id]).await;
+    let reading = tokio::spawn(events_until(stream, |n| {
+        n["params"]["status"] == "completed"
+    }));
+    poll_until(&b, &id, status_is("input_required")).await;
+    let answer = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    update(&b, &id, answer).await;
+    let done = poll_until(&a, &id, status_is("completed")).await;
+    assert_eq!(text(&done["result"]), "Deleted s.txt");
+    let seen = reading.await.unwrap();
+    assert_eq!(seen[0]["params"]["notifications"]["taskIds"], json!([id]));
+    let last = seen.last().unwrap();
+    assert_eq!(last["params"]["status"], "completed", "{seen:?}");
+    assert_eq!(text(&last["params"]["result"]), "Deleted s.txt");
+    // Cancelled at b: ended at a.
+    let created = create(&a, "slow_compute", json!({"seconds": 60})).await;
+    let id = created["taskId"].as_str().unwrap().to_owned();
+    let (status, r) = task_request(&b, "tasks/cancel", &id, with_tasks(), json!({})).await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(get(&a, &id).await["status"], "cancelled");
+    // Another principal's task is not found at either.
+    let body = task_body("tasks/get", &id, with_tasks(), json!({}));
+    let someone_else = [("authorization", "Bearer someone-else")];
+    assert_error(
+        &post(&b, &body, Some(&id), &someone_else).await,
+        400,
+        -32602,
+    );
+}
+
+#[tokio::test]
+async fn while_the_shared_store_is_down_task_requests_get_a_clear_error() {
+    let mut redis = RedisServer::start();
+    let a = shared_instance(&redis.url()).await;
+    let created = create(&a, "slow_compute", json!({"seconds": 60})).await;
+    let id = created["taskId"].as_str().unwrap().to_owned();
+    redis.stop();
+    let unavailable = "Internal error: the task store is unavailable; try again";
+    let started = Instant::now();
+    for (method, more) in [
+        ("tasks/get", json!({})),
+        ("tasks/update", json!({"inputResponses": {}})),
+        ("tasks/cancel", json!({})),
+    ] {
+        let answer = task_request(&a, method, &id, with_tasks(), more).await;
+        assert_error(&answer, 500, -32603);
+        assert_eq!(answer.1["error"]["message"], unavailable, "{method}");
+    }
+    let call_it = call(
+        1,
+        "slow_compute",
+        with_tasks(),
+        json!({"arguments": {"seconds": 1}}),
+    );
+    let answer = post(&a, &call_it, Some("slow_compute"), &[]).await;
+    assert_error(&answer, 500, -32603);
+    assert_eq!(answer.1["error"]["message"], unavailable);
+    // A listen stream that follows a task: that error, alone.
+    let stream = listen(&a, with_tasks(), &[&id]).await;
+    let seen = events_until(stream, |m| m.get("error").is_some()).await;
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0]["error"]["message"], unavailable);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    // Back (empty: this Redis keeps nothing): tasks are made and followed again.
+    redis.restart();
+    let mut again = None;
+    for _ in 0..50 {
+        let (status, r) = post(&a, &call_it, Some("slow_compute"), &[]).await;
+        if status == 200 {
+            again = Some(r["result"]["taskId"].as_str().unwrap().to_owned());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let again = again.expect("no task made once Redis was back");
+    poll_until(&a, &again, status_is("completed")).await;
 }
