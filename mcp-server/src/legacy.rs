@@ -7,6 +7,8 @@
 //! for any [`LegacyService`] ([`hook`]) and the stdio endpoint's ([`stdio`](mod@stdio)), and
 //! the conversions between the eras' types they use
 //! ([`convert`]; a session's `_meta` written into its requests: [`meta`]), for any [`LegacySchema`](crate::LegacySchema).
+//! With the feature `redis`, the sessions of several instances behind one address are shared
+//! through Redis (`Sessions::with_redis`, [`store`]).
 
 pub mod convert;
 pub mod follow;

@@ -188,6 +188,7 @@ pub async fn get<S: LegacySchema, V: LegacyService<S>>(
             return (StatusCode::TOO_MANY_REQUESTS, message).into_response();
         }
     };
+    service.sessions().took_over_get_stream(&session).await;
     let feed = Arc::clone(service).feed_get_stream(session, number, current);
     tokio::spawn(feed);
     streams::response(connection)

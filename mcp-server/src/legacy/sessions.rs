@@ -15,6 +15,13 @@
 //! lists its requests being handled (one per id: a second request with an id in use is
 //! refused) so that `notifications/cancelled` can stop one, which also cancels the server's
 //! requests that one was waiting on.
+//!
+//! Several instances of a server behind one address share their sessions through a store
+//! (`Sessions::with_redis`, feature `redis`): the session's record, its subscriptions, and
+//! [`Config::max_sessions`] with its principal shares are then the store's, counted over every
+//! instance; each instance keeps its own copy of what runs there, and the pools of `GET`
+//! streams and waiting server requests stay each instance's own (they hold its connections
+//! and memory), one `GET` stream per session over all of them.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -77,7 +84,7 @@ pub struct Session<S: LegacySchema> {
     /// (none for a shared session: the store counts those).
     _slot: Option<Share>,
     /// The store that holds the session's record, when it is shared by several instances
-    /// (this is then this instance's copy of it: [`Sessions::with_redis`]).
+    /// (this is then this instance's copy of it: `Sessions::with_redis`).
     pub(super) store: Option<Arc<Store>>,
     /// A shared session: the JSON text of the level its meta was made with (the record's).
     level_text: Mutex<Option<String>>,
@@ -573,7 +580,7 @@ impl Pools {
 
 type Live<S> = Mutex<HashMap<String, Arc<Session<S>>>>;
 
-/// All live sessions: with a shared store ([`Sessions::with_redis`]), this instance's copies
+/// All live sessions: with a shared store (`Sessions::with_redis`), this instance's copies
 /// of the sessions its requests named.
 pub struct Sessions<S: LegacySchema> {
     limits: Arc<Config>,
@@ -595,7 +602,7 @@ pub enum OpenError {
     Exhausted(Exhausted),
     /// The system's random source failed.
     NoRandomness(String),
-    /// The shared store could not be used ([`Sessions::with_redis`]).
+    /// The shared store could not be used (`Sessions::with_redis`).
     Unavailable(StoreError),
 }
 

@@ -1,5 +1,5 @@
 //! Where a legacy session's record lives when several instances of a server serve it
-//! (feature `redis`, [`Sessions::with_redis`](super::Sessions::with_redis)): a [`Store`] in
+//! (feature `redis`, `Sessions::with_redis`): a [`Store`] in
 //! Redis, and the [`Note`]s the instances tell each other of the sessions they hold copies of.
 //!
 //! Without the feature, [`Store`] has no value: every session is the in-memory one of the
@@ -76,6 +76,16 @@ pub enum Note {
         p: String,
         /// The level's JSON text.
         l: String,
+    },
+    /// A `GET` stream of the session opened at instance `at`: it takes over from the
+    /// session's `GET` stream at any other instance (one per session, as on one instance).
+    GetStream {
+        /// The session.
+        s: String,
+        /// Its principal.
+        p: String,
+        /// The instance where it opened.
+        at: String,
     },
     /// The client sent `notifications/initialized`.
     Initialized {

@@ -50,6 +50,8 @@ impl<S: LegacySchema> Sessions<S> {
         sessions.store = Some(Arc::clone(&store));
         let live = Arc::downgrade(&sessions.live);
         tokio::spawn(hear(notes, live, store, sessions.first_stream >> 32));
+        // Every instance sweeps its copies, also one that never opens a session itself.
+        sessions.expire_in_background();
         Ok(sessions)
     }
 
@@ -142,6 +144,19 @@ impl<S: LegacySchema> Sessions<S> {
         // Deleted: a copy that misses the note ends at its next request or sweep.
         let _ = store.publish(&Note::Ended { s: id.to_owned() }).await;
         Ok(true)
+    }
+
+    /// Tells the other instances that `session`'s `GET` stream opened here: theirs end.
+    pub async fn took_over_get_stream(&self, session: &Session<S>) {
+        if let Some(store) = &self.store {
+            let note = Note::GetStream {
+                s: session.id.clone(),
+                p: session.principal.clone(),
+                at: store.instance().to_owned(),
+            };
+            // Not told (the store is down): each instance's stream ends when it idles.
+            let _ = store.publish(&note).await;
+        }
     }
 
     /// Ends this instance's copy of session `id`, if it has one.
@@ -332,6 +347,15 @@ fn apply<S: LegacySchema>(live: &Live<S>, store: &Arc<Store>, tag: u64, note: No
                 session.refresh(Some(&l), false);
             }
         }
+        Note::GetStream { s, p, at } if at != store.instance() => {
+            if let Some(session) = copy_of(live, &s, &p) {
+                let current = *session.get_stream.borrow();
+                if current != 0 {
+                    session.finish_get_stream(current);
+                }
+            }
+        }
+        Note::GetStream { .. } => {}
         Note::Initialized { s, p } => {
             if let Some(session) = copy_of(live, &s, &p) {
                 session.mark_initialized();

@@ -612,3 +612,28 @@ async fn a_stream_is_resumed_at_another_instance() {
         .insert("last-event-id", "99-1".parse().unwrap());
     assert_eq!(b.send(gone).await.status(), StatusCode::BAD_REQUEST);
 }
+
+#[tokio::test]
+async fn a_get_stream_opened_at_one_instance_takes_over_from_the_one_at_another() {
+    let redis = RedisServer::start();
+    let config = Config::default().max_get_streams(4).principal_share(25);
+    let (a, b) = two(&redis, "takeover", config).await;
+    let id = a.open(None).await.unwrap();
+    let first = a.send(request("GET", Some(&id), None, None)).await;
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_eq!(a.server.sessions.get_streams(), 1);
+    let second = b.send(request("GET", Some(&id), None, None)).await;
+    assert_eq!(second.status(), StatusCode::OK);
+    let mut body = first.into_body();
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(_)) = body.frame().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "A's GET stream ended");
+    assert_eq!(
+        a.server.sessions.get_streams(),
+        0,
+        "and gave back its share"
+    );
+    assert_eq!(b.server.sessions.get_streams(), 1);
+}
