@@ -48,6 +48,10 @@ pub const MAX_SUBSCRIPTIONS: usize = 64;
 /// The longest URI, in bytes, a session follows.
 pub const MAX_SUBSCRIBED_URI: usize = 2048;
 
+/// How often a request of a shared session waiting for `notifications/initialized` reads the
+/// session's record.
+const RECHECK_INITIALIZED: Duration = Duration::from_millis(500);
+
 /// One legacy session, of the generated module bound as `S`.
 pub struct Session<S: LegacySchema> {
     /// Its `Mcp-Session-Id`: 128 random bits, in hex.
@@ -194,10 +198,25 @@ impl<S: LegacySchema> Session<S> {
         self.initialized.send_replace(true);
     }
 
-    /// Waits until the client sent `notifications/initialized` (at once if it did).
+    /// Waits until the client sent `notifications/initialized` (at once if it did). A shared
+    /// session is told when it was sent at another instance, and also reads its record now
+    /// and then, in case that note was lost.
     pub async fn initialized(&self) {
         let mut initialized = self.initialized.subscribe();
-        let _ = initialized.wait_for(|done| *done).await;
+        let Some(store) = &self.store else {
+            let _ = initialized.wait_for(|done| *done).await;
+            return;
+        };
+        loop {
+            let told = tokio::time::timeout(RECHECK_INITIALIZED, initialized.wait_for(|d| *d));
+            if told.await.is_ok() {
+                return;
+            }
+            if let Ok(true) = store.is_initialized(&self.id).await {
+                self.mark_initialized();
+                return;
+            }
+        }
     }
 
     /// Whether the session ended (`DELETE`, idle expiry, or the end of its stdio connection).

@@ -194,6 +194,11 @@ impl Store {
         match *self {}
     }
 
+    /// Whether the client sent `notifications/initialized`.
+    pub async fn is_initialized(&self, _id: &str) -> Result<bool, StoreError> {
+        match *self {}
+    }
+
     /// Which sessions live.
     pub async fn alive(&self, _ids: &[String]) -> Result<Vec<bool>, StoreError> {
         match *self {}

@@ -305,6 +305,13 @@ impl Store {
         self.set(id, "initialized", "1").await
     }
 
+    /// Whether the client of session `id` sent `notifications/initialized`.
+    pub async fn is_initialized(&self, id: &str) -> Result<bool, StoreError> {
+        let mut commands = self.redis.commands();
+        let set: Option<String> = commands.hget(self.record(id), "initialized").await?;
+        Ok(set.as_deref() == Some("1"))
+    }
+
     /// Follows `uri` (at most [`MAX_SUBSCRIPTIONS`]); false if not followed.
     pub async fn subscribe(&self, id: &str, uri: &str) -> Result<bool, StoreError> {
         let mut commands = self.redis.commands();

@@ -637,3 +637,24 @@ async fn a_get_stream_opened_at_one_instance_takes_over_from_the_one_at_another(
     );
     assert_eq!(b.server.sessions.get_streams(), 1);
 }
+
+#[tokio::test]
+async fn a_request_waiting_for_initialized_reads_the_record_when_the_note_is_lost() {
+    let redis = RedisServer::start();
+    let (a, _b) = two(&redis, "lost", Config::default()).await;
+    let id = a.open(None).await.unwrap();
+    let session = a.server.sessions.find_anywhere(&id, "anonymous").await;
+    let session = session.unwrap().unwrap();
+    let waiting = tokio::spawn({
+        let session = Arc::clone(&session);
+        async move { session.initialized().await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Recorded as another instance would, but no note told.
+    let store = session.store.clone().unwrap();
+    assert!(store.set_initialized(&id).await.unwrap());
+    tokio::time::timeout(Duration::from_secs(3), waiting)
+        .await
+        .expect("read from the record")
+        .unwrap();
+}
