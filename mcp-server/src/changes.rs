@@ -48,7 +48,8 @@ type Event = Result<Change, u64>;
 pub struct Changes {
     sender: broadcast::Sender<Event>,
     stop: watch::Sender<bool>,
-    /// Where a change goes when several instances share them ([`Changes::shared`]).
+    /// Where a change goes when several instances share them (`Changes::shared`, feature
+    /// `redis`).
     #[cfg(feature = "redis")]
     publisher: Option<tokio::sync::mpsc::Sender<Change>>,
 }
@@ -81,7 +82,7 @@ impl Changes {
         }
     }
 
-    /// Tells every feed of `change` (no feed: nothing happens); with [`Changes::shared`], the
+    /// Tells every feed of `change` (no feed: nothing happens); with `Changes::shared`, the
     /// feeds of every instance.
     pub fn send(&self, change: Change) {
         #[cfg(feature = "redis")]

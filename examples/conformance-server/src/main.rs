@@ -167,11 +167,54 @@ pub fn new_app_with(
     sealer: Sealer,
 ) -> Arc<App> {
     let config = Arc::new(config);
-    Arc::new(App {
-        sealer,
+    let stores = Stores {
         tasks: tasks::store::start(task_settings),
         changes: Changes::default(),
         sessions: mcp_server::legacy::Sessions::new(Arc::clone(&config)),
+    };
+    app_of(config, stores, sealer)
+}
+
+/// What the instances behind one address share when they share a store, kept by this one.
+pub struct Stores {
+    pub tasks: Arc<tasks::store::Store>,
+    pub changes: Changes,
+    pub sessions: mcp_server::legacy::Sessions<Mcp>,
+}
+
+impl Stores {
+    /// The tasks, changes and legacy sessions of every instance that shares `redis`.
+    pub async fn shared(
+        config: &Arc<Config>,
+        task_settings: tasks::store::Settings,
+        redis: Arc<mcp_server::redis::Redis>,
+    ) -> Result<Stores, String> {
+        let shared =
+            |what: &str, e: mcp_server::redis::Unavailable| format!("--store: {what}: {e}");
+        let tasks = tasks::store::start_shared(Arc::clone(&redis), task_settings)
+            .await
+            .map_err(|e| shared("tasks", e))?;
+        let changes = Changes::shared(Arc::clone(&redis), Changes::DEFAULT_BUFFER)
+            .await
+            .map_err(|e| shared("changes", e))?;
+        let sessions = mcp_server::legacy::Sessions::with_redis(Arc::clone(config), redis)
+            .await
+            .map_err(|e| shared("legacy sessions", e))?;
+        Ok(Stores {
+            tasks,
+            changes,
+            sessions,
+        })
+    }
+}
+
+/// The shared state of `stores`, sealing with `sealer`.
+pub fn app_of(config: Arc<Config>, stores: Stores, sealer: Sealer) -> Arc<App> {
+    Arc::new(App {
+        sealer,
+        tasks: stores.tasks,
+        changes: stores.changes,
+        sessions: stores.sessions,
         config,
         running: work::Running::default(),
         watched_version: std::sync::atomic::AtomicU64::new(1),
@@ -213,7 +256,18 @@ async fn serve(args: Options) -> Result<(), String> {
         );
         config = config.auth(auth);
     }
-    let app = new_app_with(config, args.tasks, sealer);
+    let app = match args.store.connect().await? {
+        Some(redis) => {
+            eprintln!(
+                "mcp-conformance-server: sharing tasks, changes and legacy sessions through Redis as instance {}",
+                redis.instance()
+            );
+            let config = Arc::new(config);
+            let stores = Stores::shared(&config, args.tasks, redis).await?;
+            app_of(config, stores, sealer)
+        }
+        None => new_app_with(config, args.tasks, sealer),
+    };
     eprintln!("mcp-conformance-server: listening on http://{local}/mcp");
     let config = Arc::clone(&app.config);
     let router = http::router(Arc::clone(&app));

@@ -33,7 +33,6 @@ pub fn start(settings: Settings) -> Arc<Store> {
 /// The store shared through `redis` by every instance connected to it, with `settings` (the
 /// same at every instance), listening to the other instances' changes. Fails when Redis
 /// cannot be reached now.
-#[allow(dead_code, reason = "main.rs calls it for --store redis://…")]
 pub async fn start_shared(
     redis: Arc<Redis>,
     settings: Settings,
