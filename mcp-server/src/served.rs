@@ -106,6 +106,20 @@ impl<S: Routed, T> Served<S, T> {
         self
     }
 
+    /// The same server with its legacy sessions shared, through `redis`, by every instance
+    /// that shares it (feature `redis`; [`Sessions::with_redis`]): behind a balancer without
+    /// affinity, a 2025-11-25 client's requests may reach any instance. Call it after
+    /// [`Served::config`], which starts a new session table. Fails when Redis cannot be
+    /// reached now.
+    #[cfg(feature = "redis")]
+    pub async fn shared(
+        mut self,
+        redis: Arc<crate::redis::Redis>,
+    ) -> Result<Self, crate::redis::Unavailable> {
+        self.sessions = Sessions::with_redis(Arc::clone(&self.config), redis).await?;
+        Ok(self)
+    }
+
     /// The same server advertising `capabilities`, declared for what its own methods serve
     /// and its routers alike: [`Served::check`] refuses a router whose capability they leave
     /// out, so that the two never disagree silently.

@@ -520,3 +520,82 @@ async fn declared_capabilities_must_cover_the_routers() {
         "{discovered}"
     );
 }
+
+/// A `redis-server` of the test's own on a free loopback port, killed when dropped.
+#[cfg(feature = "redis")]
+struct RedisServer(std::process::Child, u16);
+
+#[cfg(feature = "redis")]
+impl RedisServer {
+    fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (apt-get install -y redis-server)");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        RedisServer(child, port)
+    }
+}
+
+#[cfg(feature = "redis")]
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[cfg(feature = "redis")]
+#[tokio::test]
+async fn a_legacy_session_opened_at_one_shared_instance_is_served_at_another() {
+    let redis = RedisServer::start();
+    let url = format!("redis://127.0.0.1:{}", redis.1);
+    let mut instances = Vec::new();
+    for _ in 0..2 {
+        let shared = mcp_server::redis::Redis::connect(&url).await.unwrap();
+        let info = mcp::Implementation::new("greeter", "1.0.0");
+        let capabilities =
+            mcp::ServerCapabilities::new().with_tools(mcp::ServerCapabilitiesTools::new());
+        let served = Served::<Mcp, _>::new(Greeter, info)
+            .capabilities(capabilities)
+            .shared(shared)
+            .await
+            .unwrap();
+        instances.push(mcp_server::served::router(Arc::new(served)).unwrap());
+    }
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}});
+    let (status, session, opened) = send(
+        &instances[0],
+        support::legacy("POST", None, Some(&initialize)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{opened}");
+    let session = session.expect("a session id");
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet"}});
+    let (status, _, answer) = send(
+        &instances[1],
+        support::legacy("POST", Some(&session), Some(&call)),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "Hello, anonymous (Legacy)"
+    );
+}
