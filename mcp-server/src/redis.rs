@@ -200,7 +200,19 @@ impl Redis {
     /// Whether instance `id` renewed its heartbeat within [`Settings::heartbeat_ttl`].
     pub async fn is_alive(&self, id: &str) -> Result<bool, Unavailable> {
         let mut commands = self.commands();
-        Ok(commands.exists(self.key("instance", id)).await?)
+        Ok(commands.exists(self.heartbeat_key(id)).await?)
+    }
+
+    /// The key of instance `id`'s heartbeat: it exists while the instance runs. A store that
+    /// writes a record naming this instance may set it too ([`Redis::heartbeat_ttl_ms`]), so
+    /// that a Redis that came back empty never shows a record without its owner's heartbeat.
+    pub(crate) fn heartbeat_key(&self, id: &str) -> String {
+        self.key("instance", id)
+    }
+
+    /// [`Settings::heartbeat_ttl`] in milliseconds.
+    pub(crate) fn heartbeat_ttl_ms(&self) -> u64 {
+        u64::try_from(self.settings.heartbeat_ttl.as_millis()).unwrap_or(u64::MAX)
     }
 
     /// Pings the connection of the channels: a connection whose reconnection gave up while
@@ -214,9 +226,12 @@ impl Redis {
     /// Renews this instance's heartbeat.
     async fn beat(&self) -> Result<(), Unavailable> {
         let mut commands = self.commands();
-        let ttl = u64::try_from(self.settings.heartbeat_ttl.as_millis()).unwrap_or(u64::MAX);
         let () = commands
-            .pset_ex(self.key("instance", &self.instance), 1u8, ttl)
+            .pset_ex(
+                self.heartbeat_key(&self.instance),
+                1u8,
+                self.heartbeat_ttl_ms(),
+            )
             .await?;
         Ok(())
     }

@@ -37,9 +37,12 @@ const ATTEMPTS: usize = 8;
 const LOST: &str =
     "The server instance that ran this task stopped before it ended; its work cannot go on.";
 
-/// Creates a record if the principal and the store have room.
-/// KEYS: the record, the principal's set, the set of all.
-/// ARGV: the record, the TTL in ms, max per principal, max in all, the id.
+/// Creates a record if the principal and the store have room, and renews the heartbeat of
+/// the instance that creates it (its owner): a Redis that came back empty holds no record of
+/// a live instance without its heartbeat, which would end the task failed at once.
+/// KEYS: the record, the principal's set, the set of all, the owner's heartbeat.
+/// ARGV: the record, the TTL in ms, max per principal, max in all, the id, the heartbeat's
+/// TTL in ms.
 /// Returns `{0, 0}` when created, `{1, held}` when the principal is full, `{2, held}` when
 /// the store is, `{3, 0}` when the id is taken.
 const INSERT: &str = r"
@@ -53,6 +56,7 @@ local mine = redis.call('ZCARD', KEYS[2])
 if mine >= tonumber(ARGV[3]) then return {1, mine} end
 local all = redis.call('ZCARD', KEYS[3])
 if all >= tonumber(ARGV[4]) then return {2, all} end
+redis.call('SET', KEYS[4], 1, 'PX', tonumber(ARGV[6]))
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ttl)
 for i = 2, 3 do
   redis.call('ZADD', KEYS[i], now + ttl, ARGV[5])
@@ -229,15 +233,19 @@ where
                 return Err(TaskError::NotFound);
             }
             let before = json(&record)?;
+            // One time for the change: what `change` returns (the task, for `get`) shows the
+            // stamp the record is written with.
+            let now = super::timestamp();
             if self.lost(&record).await? {
                 *record.task.input_requests() = None;
                 record.task.set_failed(LOST.to_owned());
+                record.task.set_last_updated(now.clone());
             }
             let out = change(&mut record);
             if json(&record)? == before {
                 return Ok(out);
             }
-            record.task.set_last_updated(super::timestamp());
+            record.task.set_last_updated(now);
             let new = json(&record)?;
             let mut commands = self.redis.commands();
             let swapped: i64 = self
@@ -413,11 +421,13 @@ where
             .key(self.key(id))
             .key(self.redis.key(OF_PRINCIPAL, principal))
             .key(self.redis.key(ALL.0, ALL.1))
+            .key(self.redis.heartbeat_key(self.redis.instance()))
             .arg(json(&record)?)
             .arg(millis(self.settings.ttl).max(1))
             .arg(self.settings.max_per_principal)
             .arg(self.settings.max_total)
             .arg(id)
+            .arg(self.redis.heartbeat_ttl_ms().max(1))
             .invoke_async(&mut commands)
             .await
             .map_err(down)?;
