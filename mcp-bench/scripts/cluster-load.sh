@@ -2,7 +2,8 @@
 # Load through the balancer (issue 34, item 7): requests/s and latency of `tools/call`, and
 # operations/s and latency of a task's create-then-get, with 1 and 3 instances of the example
 # server behind nginx (round robin per request) sharing one Redis (`--store redis://…`), and,
-# as the reference, 1 instance reached directly (no nginx, no Redis: the memory task store).
+# as the reference, 1 instance reached directly (no nginx, no Redis: the memory task store),
+# and 1 instance reached directly with its store in Redis (what Redis costs without nginx).
 #
 # The cluster is scripts/cluster.sh's, started from the same pieces (scripts/lib/cluster.sh:
 # redis-server, one seal key ring, nginx from scripts/cluster/nginx.conf.template) rather than
@@ -18,17 +19,21 @@
 # --workload`): `call` is one modern `tools/call test_simple_text`; `task` is one operation of
 # `tools/call slow_compute` (0 s) advertising the tasks extension, answered with a task, then
 # `tasks/get` of it, again at once, until it is completed (its latency is the whole; "gets"
-# is the mean number of tasks/get per operation). Prints a Markdown table; how many requests
-# nginx sent to each instance goes to standard error.
+# is the mean number of tasks/get per operation). Prints a Markdown table; each point's
+# result and how many requests nginx sent to each instance go to standard error.
 #
-# Before measuring it waits, every 30 s and QUIET_WAIT_S at most (default 2400), for the
+# Before each round it waits, every 30 s and QUIET_WAIT_S at most (default 2400), for the
 # 1-minute load average to fall below QUIET_LOAD (default 1.0): on a shared machine another
-# build would be measured too. It measures anyway when the time is up, and says so.
+# build would be measured too. It measures anyway when the time is up, and says so. ROUNDS>1
+# runs every point that many times (whole rounds, one after the other) and keeps each point's
+# best operations/s; the last column says whether a compiler or cargo ran while that round
+# of the point was measured.
 #
 # Usage: mcp-bench/scripts/cluster-load.sh
-#   SECONDS=10 CONCURRENCY="16 64" INSTANCES="1 3" WORKLOADS="call task" DIRECT=1
+#   SECONDS=10 CONCURRENCY="16 64" INSTANCES="1 3" WORKLOADS="call task" DIRECT=1 (0: no
+#   direct rows)
 #   STORE=1 (0: instances without --store, which share no task: only a 1-instance task run
-#   passes) TASK_TTL_MS=10000 QUIET_LOAD=1.0 QUIET_WAIT_S=2400 (0: do not wait)
+#   passes) TASK_TTL_MS=10000 QUIET_LOAD=1.0 QUIET_WAIT_S=2400 (0: do not wait) ROUNDS=1
 #   OURS=path/to/mcp-conformance-server (default: the release build, built here).
 # Logs per point in target/cluster-load/. Talks to 127.0.0.1 only; every wait is bounded;
 # everything it starts is stopped on exit.
@@ -46,13 +51,14 @@ STORE=${STORE:-1}
 TASK_TTL_MS=${TASK_TTL_MS:-10000}
 QUIET_LOAD=${QUIET_LOAD:-1.0}
 QUIET_WAIT_S=${QUIET_WAIT_S:-2400}
+ROUNDS=${ROUNDS:-1}
 WARMUP_S=1
 OUT=$ROOT/target/cluster-load
 
 if ! [[ $SECONDS_PER_POINT =~ ^[1-9][0-9]*$ && $TASK_TTL_MS =~ ^[1-9][0-9]*$ &&
-  $QUIET_WAIT_S =~ ^[0-9]+$ && $STORE =~ ^[01]$ && $DIRECT =~ ^[01]$ ]]; then
+  $QUIET_WAIT_S =~ ^[0-9]+$ && $ROUNDS =~ ^[1-9][0-9]*$ && $STORE =~ ^[01]$ && $DIRECT =~ ^[01]$ ]]; then
   echo "cluster-load: SECONDS and TASK_TTL_MS must be positive whole numbers, QUIET_WAIT_S a" \
-    "whole number, STORE and DIRECT 0 or 1" >&2
+    "whole number, ROUNDS a positive one, STORE and DIRECT 0 or 1" >&2
   exit 2
 fi
 for n in $INSTANCE_COUNTS $CONCURRENCY; do
@@ -67,7 +73,16 @@ done
 
 source scripts/lib/servers.sh
 source scripts/lib/cluster.sh
-trap stop_cluster EXIT
+LOAD_PID=
+# The generator too, if it runs (an interrupt), then the cluster.
+cleanup() {
+  if [[ -n $LOAD_PID ]]; then
+    kill -TERM "$LOAD_PID" 2>/dev/null || true
+    wait "$LOAD_PID" 2>/dev/null || true
+  fi
+  stop_cluster
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 if [[ -z ${OURS:-} ]]; then
@@ -88,6 +103,9 @@ LOAD=$LOAD_TARGET/release/load
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
+# A copy, so that a build of the tree during the run cannot change the server between points.
+cp "$OURS" "$OUT/mcp-conformance-server"
+OURS=$OUT/mcp-conformance-server
 # Every instance, the reference too: tasks live TASK_TTL_MS, and the bounds never refuse one.
 INSTANCE_ARGS=(--task-ttl-ms "$TASK_TTL_MS" --max-tasks 1000000
   --max-tasks-per-principal 1000000)
@@ -111,8 +129,9 @@ wait_quiet() {
   done
 }
 
-# start_point N DIR: N instances behind nginx sharing a fresh Redis (N = direct: one instance
-# alone, memory store); sets URL.
+# start_point N DIR: N instances behind nginx sharing a fresh Redis; N = direct: one instance
+# alone, memory store; N = direct-redis: one instance alone with its store in a fresh Redis.
+# Sets URL.
 start_point() {
   local n=$1 dir=$2 store_args=() upstreams=() address i
   cluster_dir
@@ -123,6 +142,12 @@ start_point() {
     return 0
   fi
   start_redis "$dir/redis.log"
+  if [[ $n == direct-redis ]]; then
+    start_server "$dir/instance-1.log" env -u MCP_SEAL_KEYS -u MCP_STORE \
+      "$OURS" --listen 127.0.0.1:0 --store "redis://127.0.0.1:$REDIS_PORT" "${INSTANCE_ARGS[@]}"
+    URL=$SERVER_URL
+    return 0
+  fi
   seal_key_ring "$CLUSTER_DIR/seal-keys.txt"
   if [[ $STORE == 1 ]]; then
     store_args=(--store "redis://127.0.0.1:$REDIS_PORT")
@@ -138,59 +163,94 @@ start_point() {
   URL=$BALANCER_URL
 }
 
-# run_point N WORKLOAD C: sets ROW to "ops/s p50 p99 gets" of one fresh cluster under load.
-# Run in this shell, not in a $(...) subshell, whose exit would not stop what it started.
+# run_point ROUND N WORKLOAD C: sets ROW to "ops/s p50 p99 gets busy" of one fresh cluster under
+# load; busy is 1 when a compiler (rustc, cc1, ld) or cargo ran during the measurement. Run in
+# this shell, not in a $(...) subshell, whose exit would not stop what it started.
 run_point() {
-  local n=$1 workload=$2 c=$3 dir result rc=0
-  dir=$OUT/$n-$workload-c$c
+  local round=$1 n=$2 workload=$3 c=$4 dir rc=0 busy=0
+  dir=$OUT/round-$round/$n-$workload-c$c
   mkdir -p "$dir"
   start_point "$n" "$dir"
   # Bounded: the run, its warm-up, and an operation's deadline after the end (load's 10 s).
-  result=$(timeout $((SECONDS_PER_POINT + WARMUP_S + 30)) "$LOAD" --url "$URL" --era modern \
+  timeout $((SECONDS_PER_POINT + WARMUP_S + 30)) "$LOAD" --url "$URL" --era modern \
     --workload "$workload" --concurrency "$c" --warmup "$WARMUP_S" \
-    --seconds "$SECONDS_PER_POINT" 2>"$dir/load.err") || rc=$?
+    --seconds "$SECONDS_PER_POINT" >"$dir/load.json" 2>"$dir/load.err" &
+  LOAD_PID=$!
+  # Whether another build shared the machine meanwhile (sampled each second while load runs).
+  while kill -0 "$LOAD_PID" 2>/dev/null; do
+    # Not pgrep (a pattern over 15 characters matches nothing) nor grep -q (its early exit
+    # would fail the pipeline under pipefail).
+    if ps -eo comm= | grep -xE 'rustc|cargo|cc1|cc1plus|ld|ld\.bfd|ld\.gold|ld\.lld' >/dev/null; then
+      busy=1
+    fi
+    sleep 1
+  done
+  wait "$LOAD_PID" || rc=$?
+  LOAD_PID=
   stop_cluster
-  echo "$result" >"$dir/load.json"
   if ((rc != 0)); then
     echo "cluster-load: $n instance(s), $workload, c = $c failed (exit $rc):" >&2
     cat "$dir/load.err" >&2
     return 1
   fi
   if [[ -f $dir/nginx-access.log ]]; then
-    echo "cluster-load: $n instances, $workload, c = $c: requests per instance" >&2
+    echo "cluster-load: round $round, $n instances, $workload, c = $c: requests per instance" >&2
     upstream_counts "$dir/nginx-access.log" >&2
   fi
-  ROW=$(python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(round(r["rps"]), r["p50_us"], r["p99_us"], round(r.get("gets_per_operation", 0), 2))' "$result")
+  ROW=$(python3 -c 'import json,sys; r=json.loads(open(sys.argv[1]).read()); print(round(r["rps"]), r["p50_us"], r["p99_us"], round(r.get("gets_per_operation", 0), 2), sys.argv[2])' "$dir/load.json" "$busy")
+  echo "cluster-load: round $round, $n, $workload, c = $c: $ROW" >&2
 }
-
-wait_quiet
-echo "cluster-load: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start" >&2
 
 POINTS=()
 if [[ $DIRECT == 1 ]]; then
   POINTS+=(direct)
+  # What Redis costs without nginx (only with a store to use).
+  if [[ $STORE == 1 ]]; then
+    POINTS+=(direct-redis)
+  fi
 fi
 for n in $INSTANCE_COUNTS; do
   POINTS+=("$n")
 done
 
-echo "| instances | path | workload | c | req/s (call) or operations/s (task) | p50 µs | p99 µs | tasks/get per task |"
-echo "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |"
+# Each round runs every point once, after waiting for a quiet machine; a point keeps its best
+# round by operations/s (a burst of other work hits one round of every point alike).
+declare -A BEST=()
+for round in $(seq 1 "$ROUNDS"); do
+  wait_quiet
+  echo "cluster-load: round $round: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start" >&2
+  for n in "${POINTS[@]}"; do
+    for workload in $WORKLOADS; do
+      for c in $CONCURRENCY; do
+        run_point "$round" "$n" "$workload" "$c"
+        key="$n $workload $c"
+        if [[ -z ${BEST[$key]:-} ]] || ((${ROW%% *} > ${BEST[$key]%% *})); then
+          BEST[$key]=$ROW
+        fi
+      done
+    done
+  done
+  echo "cluster-load: round $round: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" >&2
+done
+
+echo "| instances | path | workload | c | req/s (call) or operations/s (task) | p50 µs | p99 µs | tasks/get per task | another build ran |"
+echo "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |"
 for n in "${POINTS[@]}"; do
   if [[ $n == direct ]]; then
     label="1"
     path="direct, memory store"
+  elif [[ $n == direct-redis ]]; then
+    label="1"
+    path="direct, Redis store"
   else
     label=$n
     path="nginx, $([[ $STORE == 1 ]] && echo "Redis store" || echo "no shared store")"
   fi
   for workload in $WORKLOADS; do
     for c in $CONCURRENCY; do
-      run_point "$n" "$workload" "$c"
-      read -r rps p50 p99 gets <<<"$ROW"
+      read -r rps p50 p99 gets busy <<<"${BEST["$n $workload $c"]}"
       [[ $workload == task ]] || gets="–"
-      echo "| $label | $path | $workload | $c | $rps | $p50 | $p99 | $gets |"
+      echo "| $label | $path | $workload | $c | $rps | $p50 | $p99 | $gets | $([[ $busy == 1 ]] && echo yes || echo no) |"
     done
   done
 done
-echo "cluster-load: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end" >&2
