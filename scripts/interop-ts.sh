@@ -49,6 +49,20 @@
 #      token, a tool that needs a scope the token lacks (403 insufficient_scope) called after
 #      the SDK's step-up; then the example client against the same server (its own flow, the
 #      step-up included).
+#   7. the Skills extension (io.modelcontextprotocol/skills, SEP-2640) with the SDK's
+#      @modelcontextprotocol/{client,server}/ext/skills, modern era. First a self-test of the
+#      scripts: their SkillsClient (ts_skills_client.mjs) against their own skills server
+#      (ts_skills_server.mjs), intact and with --tamper. Then their SkillsClient against the
+#      example server's default skills tree: a probe first (a server that does not declare the
+#      extension is one clear FAIL, not a run of them), directoryRead declared, skills/list
+#      every page, skills/get, every file of skill://pdf-processing/SKILL.md read and verified by
+#      the SDK (size, digest, frontmatter), a wrong digest refused, resources/directory/read of
+#      the skill's root and of templates, an unknown skill -32602; in 2025-11-25 the extension
+#      not advertised, the SKILL.md still readable with the same bytes. Then the example client
+#      against their server with MCP_CONFORMANCE_CONTEXT {"loadSkills": [...]}: "skill listed
+#      <uri>", "skill loaded <uri>: <n> files verified"; against --tamper (docs-writer's SKILL.md
+#      served with one byte changed, same size), "skill refused <uri>: <reason>" for that skill
+#      and the other one still loaded.
 #
 # Exits non-zero on any failure. The packages live in target/interop-ts (`npm ci` from the lock
 # file, kept while it is unchanged); npm is the only network it needs. Talks to 127.0.0.1 only;
@@ -176,4 +190,87 @@ else
   fi
 fi
 stop_servers
+echo "== interop 7: the Skills extension (io.modelcontextprotocol/skills) both ways"
+cp "$SRC/ts_skills_client.mjs" "$SRC/ts_skills_server.mjs" "$OUT/"
+# skill_check LOG LINE...: each LINE (an extended regex, matched against whole lines) must be in
+# LOG; a LINE starting with '!' must not. One line per check; a miss sets FAILED=1.
+skill_check() {
+  local log=$1 line shown
+  shift
+  for line in "$@"; do
+    shown=${line//\\/}
+    if [[ $line == '!'* ]]; then
+      if grep -qxE -- "${line#!}" "$log"; then
+        echo "FAIL no line ${shown#!}"
+        FAILED=1
+      else
+        echo "ok   no line ${shown#!}"
+      fi
+    elif grep -qxE -- "$line" "$log"; then
+      echo "ok   $shown"
+    else
+      echo "FAIL $shown"
+      FAILED=1
+    fi
+  done
+}
+# re TEXT: TEXT as an extended regex matching itself.
+re() { sed 's/[][\.*^$+?(){}|]/\\&/g' <<<"$1"; }
+echo "-- self-test: their SkillsClient against their own skills server (the scripts, not us)"
+start_server "$OUT/ts-skills-server.log" "$NODE" "$OUT/ts_skills_server.mjs"
+timeout 60 "$NODE" "$OUT/ts_skills_client.mjs" "$SERVER_URL" ts || FAILED=1
+stop_servers
+start_server "$OUT/ts-skills-server-tampered.log" "$NODE" "$OUT/ts_skills_server.mjs" --tamper
+timeout 60 "$NODE" "$OUT/ts_skills_client.mjs" "$SERVER_URL" ts-tampered || FAILED=1
+stop_servers
+echo "-- their SkillsClient against the example server"
+start_server "$OUT/skills-our-server.log" "$BIN_DIR/mcp-conformance-server" --listen 127.0.0.1:0
+if probe=$(timeout 30 "$NODE" "$OUT/ts_skills_client.mjs" "$SERVER_URL" probe 2>&1); then
+  echo "ok   the example server: $probe"
+  set +e
+  timeout 120 "$NODE" "$OUT/ts_skills_client.mjs" "$SERVER_URL" ours 2>"$OUT/ts-skills-client.err" |
+    tee "$OUT/ts-skills-client.log"
+  rc=${PIPESTATUS[0]}
+  set -e
+  if [[ $rc -ne 0 ]]; then
+    echo "their SkillsClient: exit code $rc (stderr in $OUT/ts-skills-client.err)" >&2
+    tail -n 20 "$OUT/ts-skills-client.err" >&2
+    FAILED=1
+  fi
+else
+  echo "FAIL the example server does not declare io.modelcontextprotocol/skills" \
+    "(probe: ${probe:-no answer}); their SkillsClient's checks not run"
+  FAILED=1
+fi
+stop_servers
+echo "-- the example client against their skills server (loadSkills; then a tampered SKILL.md)"
+DOCS=skill://ts/docs-writer/SKILL.md
+GREETING=skill://ts/greeting/SKILL.md
+for mode in intact tampered; do
+  log=$OUT/skills-our-client-$mode.log
+  flags=()
+  [[ $mode == tampered ]] && flags=(--tamper)
+  start_server "$OUT/ts-skills-server-$mode.log" "$NODE" "$OUT/ts_skills_server.mjs" "${flags[@]}"
+  set +e
+  MCP_CONFORMANCE_CONTEXT="{\"loadSkills\":[\"$DOCS\",\"$GREETING\"]}" \
+    timeout 120 "$BIN_DIR/mcp-conformance-client" "$SERVER_URL" >"$log" 2>&1
+  rc=$?
+  set -e
+  stop_servers
+  echo "-- $mode (our client exited $rc; its log in $log)"
+  if ! grep -q '^skill ' "$log"; then
+    echo "FAIL the example client printed no 'skill ...' line: it does not load skills yet"
+    tail -n 5 "$log"
+    FAILED=1
+    continue
+  fi
+  if [[ $mode == intact ]]; then
+    if [[ $rc -eq 0 ]]; then echo "ok   our client exited 0"; else echo "FAIL our client exited $rc"; FAILED=1; fi
+    skill_check "$log" "skill listed $(re "$DOCS")" "skill listed $(re "$GREETING")" \
+      "skill loaded $(re "$DOCS"): 4 files? verified" "skill loaded $(re "$GREETING"): 1 files? verified"
+  else
+    skill_check "$log" "skill refused $(re "$DOCS"): .+" "!skill loaded $(re "$DOCS").*" \
+      "skill loaded $(re "$GREETING"): 1 files? verified"
+  fi
+done
 interop_verdict "the TypeScript SDK"
