@@ -49,6 +49,9 @@
 //! - `form` (feature `form`): elicitation forms from a struct deriving `schemars::JsonSchema`,
 //!   and the accepted answer read back into it, naming the member that does not fit.
 //! - [`object_schema`]: object schemas (an elicitation form) from named fields.
+//! - `skills` (feature `skills`): the Skills extension's shared pieces: a `SKILL.md`'s
+//!   frontmatter, the naming rules, file digests, and the checks of a file read against its
+//!   listing.
 //! - `param_headers` (feature `http`): the `Mcp-Param-{Name}` headers of Streamable HTTP: the
 //!   server checks them and the client writes them from a tool's `x-mcp-header` annotations,
 //!   and a gateway reads them; one definition for all three.
@@ -106,6 +109,8 @@ pub mod retry;
 #[cfg(feature = "seal")]
 pub mod seal;
 pub mod service;
+#[cfg(feature = "skills")]
+pub mod skills;
 pub mod wire;
 
 pub use mcp_derive::{McpObject, McpResult, McpUnion};
