@@ -15,7 +15,9 @@
 //!   asks for, the list read again after a `HeaderMismatch`);
 //! - [`stdio`] launches a server process and speaks to it on its stdin and stdout, in either
 //!   era;
-//! - [`ClientError`] says what went wrong.
+//! - [`ClientError`] says what went wrong;
+//! - `skills` (feature `skills`): the host side of the Skills extension: skill entries held
+//!   and checked, and every file read for a skill verified against its entry before use.
 //!
 //! ```no_run
 //! // The module mcp-codegen generated from the 2025-11-25 and 2026-07-28 schemas (with the
@@ -69,6 +71,8 @@ pub mod headers;
 mod legacy;
 mod pipe;
 mod send;
+#[cfg(feature = "skills")]
+pub mod skills;
 mod sse;
 pub mod stdio;
 #[cfg(test)]
