@@ -43,7 +43,7 @@ pub fn emit(module: &Module, left_out: &BTreeSet<RustName>) -> TokenStream {
     let extension_capabilities = module
         .markers
         .capabilities
-        .as_ref()
+        .iter()
         .map(extension_capabilities);
     quote! {
         #(#requests)*
@@ -53,7 +53,7 @@ pub fn emit(module: &Module, left_out: &BTreeSet<RustName>) -> TokenStream {
         #(#object_schemas)*
         #(#renamed)*
         #(#extensions)*
-        #extension_capabilities
+        #(#extension_capabilities)*
     }
 }
 
@@ -103,7 +103,7 @@ fn extension(e: &ExtensionRole) -> TokenStream {
     }
 }
 
-/// Where the client capabilities advertise extensions.
+/// Where capabilities (the client's, or the server's) declare extensions.
 fn extension_capabilities(c: &ExtensionCapabilitiesRole) -> TokenStream {
     let (name, field, settings) = (&c.ty, &c.field, ty(&c.settings));
     quote! {

@@ -16,10 +16,16 @@ use crate::model::pointer;
 
 /// The extensions that ship with the generator, by identifier (files reached through the
 /// `mcp-codegen/schema` symlink, as the overlays are).
-const BUILTIN: &[(&str, &str)] = &[(
-    "io.modelcontextprotocol/tasks",
-    include_str!("../../schema/extensions/io.modelcontextprotocol-tasks.json"),
-)];
+const BUILTIN: &[(&str, &str)] = &[
+    (
+        "io.modelcontextprotocol/tasks",
+        include_str!("../../schema/extensions/io.modelcontextprotocol-tasks.json"),
+    ),
+    (
+        "io.modelcontextprotocol/skills",
+        include_str!("../../schema/extensions/io.modelcontextprotocol-skills.json"),
+    ),
+];
 
 /// Where the built-in extension files live in the repository, for messages.
 const FOLDER: &str = "schema/extensions";
@@ -42,6 +48,10 @@ pub struct ExtensionDef {
     pub extends: Vec<String>,
     /// Why those.
     pub extends_why: String,
+    /// The capabilities `$def` in which a peer declares the extension, when it is not the
+    /// client's (the skills extension is declared by the server, in `ServerCapabilities`).
+    #[serde(default)]
+    pub declared_in: Option<String>,
     /// Corrections to the core definitions the extension needs.
     #[serde(default)]
     pub patches: Vec<Patch>,
@@ -64,6 +74,8 @@ pub struct Enabled {
     pub why: String,
     /// Its own `$def`s, in name order.
     pub defs: Vec<String>,
+    /// The capabilities `$def` that declares it, when it is not the client's.
+    pub declared_in: Option<String>,
 }
 
 impl ExtensionDef {
@@ -105,6 +117,7 @@ impl ExtensionDef {
             extends: self.extends.clone(),
             why: self.why.clone(),
             defs: self.defs.keys().cloned().collect(),
+            declared_in: self.declared_in.clone(),
         }
     }
 
@@ -149,6 +162,17 @@ impl ExtensionDef {
                 let reference = pointer::reference(defs_key, result);
                 union.push(serde_json::json!({ "$ref": reference }));
             }
+        }
+        if let Some(holder) = &self.declared_in
+            && !defs.contains_key(holder)
+        {
+            return Err(SchemaError::new(
+                at(holder),
+                format!(
+                    "the extension {} is declared in {holder:?} (declared_in), which the schema does not define",
+                    self.id
+                ),
+            ));
         }
         let owner = format!("extension {} ({FOLDER}/{})", self.id, file_name(&self.id));
         patch::apply(&self.patches, root, &owner)
@@ -229,6 +253,29 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn the_skills_extension_is_declared_by_the_server() {
+        let def = ExtensionDef::builtin("io.modelcontextprotocol/skills").unwrap();
+        assert_eq!(
+            def.enabled().declared_in.as_deref(),
+            Some("ServerCapabilities")
+        );
+        assert!(def.result_types.is_empty() && def.extends.is_empty());
+        let mut root = json!({"$defs": {"ServerCapabilities": {"type": "object"}}});
+        def.apply(&mut root, "$defs").unwrap();
+        assert!(root["$defs"]["Skill"].is_object());
+        assert!(root["$defs"]["ReadResourceDirectoryRequest"].is_object());
+    }
+
+    #[test]
+    fn a_declaring_capabilities_def_the_schema_lacks_is_refused() {
+        let def = ExtensionDef::builtin("io.modelcontextprotocol/skills").unwrap();
+        let mut root = json!({"$defs": {}});
+        let e = def.apply(&mut root, "$defs").unwrap_err();
+        assert_eq!(e.pointer, "/$defs/ServerCapabilities");
+        assert!(e.message.contains("declared_in"), "{}", e.message);
     }
 
     #[test]

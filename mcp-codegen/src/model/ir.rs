@@ -159,8 +159,9 @@ pub struct Renamed {
 pub struct Markers {
     /// The enabled extensions, in the order they were enabled.
     pub extensions: Vec<ExtensionRole>,
-    /// Where the client capabilities advertise extensions, when an extension is enabled.
-    pub capabilities: Option<ExtensionCapabilitiesRole>,
+    /// Where capabilities declare extensions, when an extension is enabled: the client
+    /// capabilities, and those of the other peer when an enabled extension is declared there.
+    pub capabilities: Vec<ExtensionCapabilitiesRole>,
 }
 
 /// An enabled extension: a marker type with its identifier and `resultType` values.

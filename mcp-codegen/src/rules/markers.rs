@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::input::extensions::Enabled;
 use crate::model::ir::{ExtensionCapabilitiesRole, ExtensionRole, Markers, Ty, Types};
 use crate::model::names::{RustName, SchemaName, first_free};
 use crate::rules::protocol::Protocol;
@@ -43,16 +44,7 @@ pub fn assign(
             .filter_map(|o| rust_of.get(o.request.as_ref()?).cloned())
             .collect();
         let ty = marker_name(types, &roles, &extension.id);
-        let docs = format!(
-            "The extension `{}`, enabled when this module was generated. {}\n\nIts `resultType` values ({}) are read only where the client advertised it on the request (`mcp_runtime::extension::Reader`), and a server answers with its results only through the proof that the client did (`mcp_runtime::extension::Advertised`).",
-            extension.id,
-            extension.why,
-            results
-                .iter()
-                .map(|(_, v)| format!("`\"{v}\"`"))
-                .collect::<Vec<_>>()
-                .join(", "),
-        );
+        let docs = marker_docs(extension, &results);
         let defs = extension
             .defs
             .iter()
@@ -69,8 +61,33 @@ pub fn assign(
     }
     Markers {
         extensions: roles,
-        capabilities: capabilities(types, protocol, rust_of),
+        capabilities: declaring(types, protocol, rust_of),
     }
+}
+
+/// Every capabilities type that declares an enabled extension: the client capabilities the
+/// protocol model names, then each other `$def` an extension names as where it is declared
+/// (`declared_in`), once each.
+fn declaring(
+    types: &Types,
+    protocol: &Protocol,
+    rust_of: &BTreeMap<SchemaName, RustName>,
+) -> Vec<ExtensionCapabilitiesRole> {
+    let client = protocol.input_requests.as_ref().map(|i| &i.capabilities);
+    let others = protocol
+        .extensions
+        .iter()
+        .filter_map(|e| e.declared_in.as_deref())
+        .map(SchemaName::new);
+    let mut defs: Vec<SchemaName> = client.cloned().into_iter().collect();
+    for def in others {
+        if !defs.contains(&def) {
+            defs.push(def);
+        }
+    }
+    defs.iter()
+        .filter_map(|def| capabilities(types, def, rust_of))
+        .collect()
 }
 
 /// `TasksExtension` for `io.modelcontextprotocol/tasks`: the identifier's last segment, in
@@ -82,14 +99,12 @@ fn marker_name(types: &Types, taken: &[ExtensionRole], id: &str) -> RustName {
     first_free(&hint, |h, i| h.suffixed(i), is_taken)
 }
 
-/// The client capabilities' optional map of extensions, when the protocol model names the
-/// capabilities type and it has one.
+/// The optional map of extensions of capabilities `$def` `def`, when it has one.
 fn capabilities(
     types: &Types,
-    protocol: &Protocol,
+    def: &SchemaName,
     rust_of: &BTreeMap<SchemaName, RustName>,
 ) -> Option<ExtensionCapabilitiesRole> {
-    let def = &protocol.input_requests.as_ref()?.capabilities;
     let ty = rust_of.get(def)?;
     let field = types
         .structure(ty)?
@@ -103,4 +118,23 @@ fn capabilities(
         field: field.rust.clone(),
         settings: *settings,
     })
+}
+
+/// The marker's docs: the extension, why it is there, and what its `resultType` values are
+/// bound to (when it adds any).
+fn marker_docs(extension: &Enabled, results: &[(RustName, String)]) -> String {
+    let head = format!(
+        "The extension `{}`, enabled when this module was generated. {}",
+        extension.id, extension.why
+    );
+    if results.is_empty() {
+        return format!(
+            "{head}\n\nIt adds no `resultType` value: its methods answer `complete` results."
+        );
+    }
+    let values: Vec<String> = results.iter().map(|(_, v)| format!("`\"{v}\"`")).collect();
+    format!(
+        "{head}\n\nIts `resultType` values ({}) are read only where the client advertised it on the request (`mcp_runtime::extension::Reader`), and a server answers with its results only through the proof that the client did (`mcp_runtime::extension::Advertised`).",
+        values.join(", ")
+    )
 }

@@ -60,6 +60,14 @@ fn extensions(markers: &Markers) -> String {
             .iter()
             .map(|r| format!("[`{}`]", r.unraw()))
             .collect();
+        if results.is_empty() {
+            lines.push(format!(
+                "- [`{}`]: `{}`. Its methods answer `complete` results; it adds no `resultType` value.",
+                e.ty.unraw(),
+                e.id
+            ));
+            continue;
+        }
         lines.push(format!(
             "- [`{}`]: `{}`. Its `resultType` {} may answer {}, only where the client advertised the extension on the request: a client reads with `mcp_runtime::extension::Reader`, a server answers through `mcp_runtime::extension::Advertised::grant`.",
             e.ty.unraw(),

@@ -476,6 +476,7 @@ mod tests {
             extends: vec!["FooResultResponse".into()],
             why: String::new(),
             defs: vec!["LaterResult".into()],
+            declared_in: None,
         };
         let p = Protocol::read(defs, "$defs", Some(&overlay()), &[later]).unwrap();
         let outcome = &p.outcomes["FooResultResponse"];
