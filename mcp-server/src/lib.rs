@@ -46,6 +46,8 @@
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
 //! - [`bridge`]: a modern handler that answers `input_required`, served to a legacy session
 //!   (its input requests asked of the client as server-to-client requests);
+//! - `skills` (feature `skills`): a catalog of skills (the `io.modelcontextprotocol/skills`
+//!   extension) read from a directory tree: entries with digests, files, directory listings;
 //! - [`tasks`]: the tasks extension's task store (a trait, and a bounded in-memory default)
 //!   and the work behind each task;
 //! - [`stdio`]: the stdio transport, newline-delimited JSON-RPC over any byte stream, for
@@ -91,6 +93,8 @@ mod schema;
 pub mod served;
 mod service;
 pub mod shares;
+#[cfg(feature = "skills")]
+pub mod skills;
 pub mod sse;
 mod status;
 pub mod stdio;
