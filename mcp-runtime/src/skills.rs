@@ -210,7 +210,8 @@ pub fn check_file(
 /// `entry` is the skill entry object as listed (`{uri, frontmatter, resources}`); an object
 /// without a `frontmatter` member that is an object is taken to be the frontmatter itself.
 /// The entry's fields are compared in order, then the file's fields the entry lacks; the
-/// first difference is the error. Numbers compare by value (`1` and `1.0` are the same).
+/// first difference is the error. Numbers compare by value (`1` and `1.0` are the same), and
+/// a field set to null is the same as a field left out (as the conformance suite compares).
 ///
 /// ```
 /// use mcp_runtime::skills::{Mismatch, check_frontmatter};
@@ -236,10 +237,10 @@ pub fn check_frontmatter(entry: &Map<String, Value>, skill_md_text: &str) -> Res
     let read = frontmatter(skill_md_text)?;
     let differs = |field: &String| -> Option<Mismatch> {
         let (expected, actual) = (listed.get(field), read.get(field));
-        let equal = match (expected, actual) {
-            (Some(a), Some(b)) => same(a, b),
-            _ => false,
-        };
+        let equal = same(
+            expected.unwrap_or(&Value::Null),
+            actual.unwrap_or(&Value::Null),
+        );
         (!equal).then(|| Mismatch::Frontmatter {
             uri: uri.clone(),
             field: field.clone(),
@@ -409,6 +410,19 @@ mod tests {
         assert!(
             matches!(&error, Mismatch::Frontmatter { uri: None, field, actual: None, .. } if field == "license"),
             "{error}"
+        );
+        let nulls = json!({"name": "a", "description": "b", "extra": null});
+        let nulls = nulls.as_object().unwrap();
+        assert_eq!(
+            check_frontmatter(nulls, "---\nname: a\ndescription: b\n---\n"),
+            Ok(())
+        );
+        assert_eq!(
+            check_frontmatter(
+                bare,
+                "---\nname: a\ndescription: b\nlicense: MIT\nx: ~\n---\n"
+            ),
+            Ok(())
         );
         let error = check_frontmatter(bare, "no frontmatter").unwrap_err();
         assert_eq!(error, Mismatch::Unparsable(FrontmatterError::NoOpening));

@@ -79,7 +79,11 @@ fn block(text: &str) -> Result<(&str, usize), FrontmatterError> {
 
 /// The parser's limits: far below serde-saphyr's defaults, as a frontmatter is a few lines,
 /// so that aliases cannot expand a small document into a large value.
+/// Booleans are YAML 1.2's only (`yes` and `off` stay strings), as most YAML readers of
+/// today read them, so that a client parsing the file sees the same values.
 fn options() -> serde_saphyr::Options {
+    let mut aliases = serde_saphyr::options::AliasLimits::default();
+    aliases.max_total_replayed_events = 100_000;
     serde_saphyr::options! {
         budget: serde_saphyr::budget! {
             max_events: 100_000,
@@ -88,7 +92,25 @@ fn options() -> serde_saphyr::Options {
             max_recorded_anchor_events: 100_000,
             max_recorded_anchor_bytes: 1024 * 1024,
         },
+        alias_limits: aliases,
+        strict_booleans: true,
     }
+}
+
+/// The parser's message without its own position (relative to the YAML block, so not the
+/// file's line): `... at line 3, column 4` loses its tail.
+fn without_position(message: &str) -> &str {
+    let Some(at) = message.rfind(" at line ") else {
+        return message;
+    };
+    let tail = &message[at + " at line ".len()..];
+    let positional = tail.split_once(", column ").is_some_and(|(line, column)| {
+        !line.is_empty()
+            && !column.is_empty()
+            && line.bytes().all(|b| b.is_ascii_digit())
+            && column.bytes().all(|b| b.is_ascii_digit())
+    });
+    if positional { &message[..at] } else { message }
 }
 
 /// The kind of a JSON value, for messages.
@@ -130,7 +152,7 @@ pub fn frontmatter(text: &str) -> Result<Map<String, Value>, FrontmatterError> {
                 // The YAML starts on the file's line 2.
                 line: location.map(|l| l.line() + 1).filter(|&l| l > 1),
                 column: location.map(|l| l.column()).filter(|&c| c > 0),
-                message: error.without_snippet().to_string(),
+                message: without_position(&error.without_snippet().to_string()).to_owned(),
             }
         })?
     };
@@ -251,6 +273,28 @@ mod tests {
             error.to_string().starts_with(&format!("line {line}")),
             "{error}"
         );
+    }
+
+    #[test]
+    fn reads_yaml_1_2_scalars() {
+        let map = frontmatter("---\nname: a\ndescription: b\nflag: yes\nswitch: off\non: true\nsince: 2024-01-01\nn: 0x1F\n---\n").unwrap();
+        assert_eq!(map["flag"], "yes");
+        assert_eq!(map["switch"], "off");
+        assert_eq!(map["on"], true);
+        assert_eq!(map["since"], "2024-01-01");
+        assert_eq!(map["n"], 31);
+    }
+
+    #[test]
+    fn the_message_carries_only_the_file_position() {
+        let error = frontmatter("---\nname: a\nname: b\ndescription: c\n---\n").unwrap_err();
+        assert_eq!(error.to_string().matches("line").count(), 1, "{error}");
+        assert!(
+            error.to_string().starts_with("line 3, column 1:"),
+            "{error}"
+        );
+        assert_eq!(without_position("bad at line 3, column 4"), "bad");
+        assert_eq!(without_position("bad at line three"), "bad at line three");
     }
 
     #[test]
