@@ -24,7 +24,9 @@
 //!   included; files outside every skill are neither read nor served. Directories that hold
 //!   no file of a skill are not resources.
 //! - The last segment of a skill path must be the frontmatter `name`, which must follow the
-//!   naming rules; a `SKILL.md` directly in the root (no skill path) is an error.
+//!   naming rules; a `SKILL.md` directly in the root (no skill path) is an error. Two skills
+//!   may share a name under different prefixes (`a/x` and `b/x`): the extension only advises
+//!   against it, so the catalog does not refuse it.
 //! - [`Limits`] bounds each skill (files, bytes) and the whole catalog (bytes read, files
 //!   walked, depth): a tree over them is an error, never memory exhaustion.
 //!
