@@ -24,6 +24,10 @@
 /// ```
 #[macro_export]
 macro_rules! bind {
+    ($binding:ident = $m:ident, skills) => {
+        $crate::bind!($binding = $m);
+        $crate::__bind_skills!($binding, $m);
+    };
     ($binding:ident = $m:ident) => {
         /// The generated module, bound to `mcp_client` (`mcp_client::bind!`).
         pub enum $binding {}
@@ -402,6 +406,28 @@ macro_rules! __bind_outgoing {
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, CancelTaskRequest => CancelTaskResultResponse;
             meta: optional, name: task_id, tasks: true, progress: false;
+            |r| $crate::Outcome::Done(r.result));
+    };
+}
+
+/// The [`Outgoing`](crate::Outgoing) impls of the skills extension's requests
+/// (`io.modelcontextprotocol/skills`), for a module generated with that extension: bound with
+/// `mcp_client::bind!(Mcp = mcp, skills)`. A client sends them only to a server that declared
+/// the extension (`resources/directory/read` only when it declared `directoryRead`); a legacy
+/// server is refused them, as any request it does not know.
+#[cfg(feature = "skills")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __bind_skills {
+    ($b:ident, $m:ident) => {
+        $crate::__outgoing!($b, $m, ListSkillsRequest => ListSkillsResultResponse;
+            meta: required, name: none, tasks: false, progress: false;
+            |r| $crate::Outcome::Done(r.result));
+        $crate::__outgoing!($b, $m, GetSkillRequest => GetSkillResultResponse;
+            meta: required, name: none, tasks: false, progress: false;
+            |r| $crate::Outcome::Done(r.result));
+        $crate::__outgoing!($b, $m, ReadResourceDirectoryRequest => ReadResourceDirectoryResultResponse;
+            meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
     };
 }

@@ -129,6 +129,11 @@ pub trait ExtensionCapabilities: Default {
         self.extensions().is_some_and(|e| e.contains_key(E::ID))
     }
 
+    /// The settings these capabilities declare extension `E` with, if they declare it.
+    fn settings<E: Extension>(&self) -> Option<&Self::Settings> {
+        self.extensions().and_then(|e| e.get(E::ID))
+    }
+
     /// Advertises extension `E` (with empty settings, unless it is already there).
     fn declare<E: Extension>(&mut self) {
         self.extensions_mut().entry(E::ID.to_owned()).or_default();
