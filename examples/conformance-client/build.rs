@@ -1,6 +1,7 @@
 //! Generates the MCP 2025-11-25 and 2026-07-28 types side by side from the official schemas
 //! into `$OUT_DIR/mcp.rs`: modules `v2025_11_25` (what a legacy server speaks) and
-//! `v2026_07_28` (with the tasks extension, `io.modelcontextprotocol/tasks`, SEP-2663), their
+//! `v2026_07_28` (with the tasks extension, `io.modelcontextprotocol/tasks`, SEP-2663, and the
+//! skills extension, `io.modelcontextprotocol/skills`, SEP-2640), their
 //! shared types and the conversions between them.
 
 include!("../generate_mcp.rs");
@@ -8,6 +9,9 @@ include!("../generate_mcp.rs");
 fn main() {
     generate_mcp(
         &["2025-11-25", "2026-07-28"],
-        &["io.modelcontextprotocol/tasks"],
+        &[
+            "io.modelcontextprotocol/tasks",
+            "io.modelcontextprotocol/skills",
+        ],
     );
 }

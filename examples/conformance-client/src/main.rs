@@ -11,10 +11,14 @@
 //! gets every prompt the server offers, answering input requests along the way through the
 //! generated retry. Its tool calls advertise the tasks extension: a call answered with a task
 //! is followed with `tasks/get` until the task ends, its input requests answered with
-//! `tasks/update`. A scenario's context may name the tool calls to make instead.
+//! `tasks/update`. A scenario's context may name the tool calls to make instead. With a server
+//! that declares the skills extension it lists the skills and loads (reads and verifies) only
+//! those the context's `loadSkills` names (`skills.rs`); their files are not read as ordinary
+//! resources.
 
 mod answers;
 mod authorize;
+mod skills;
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -26,7 +30,7 @@ mod mcp {
     include!(concat!(env!("OUT_DIR"), "/mcp.rs"));
 }
 
-mcp_client::bind!(Mcp = mcp);
+mcp_client::bind!(Mcp = mcp, skills);
 
 use std::process::ExitCode;
 
@@ -43,7 +47,7 @@ const USAGE: &str = "usage: mcp-conformance-client [--progress] <server-url>
 --stdio: spawn <command> as the server and speak to it on its stdin and stdout.
 
 Environment: MCP_CONFORMANCE_SCENARIO (the scenario's name), MCP_CONFORMANCE_CONTEXT (JSON,
-optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}]}).";
+optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}], \"loadSkills\": [<SKILL.md uri>...]}).";
 
 /// The server the client speaks to.
 #[derive(Debug, PartialEq)]
@@ -210,6 +214,12 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
     );
     let mut failed = 0;
     let caps = &connected.capabilities;
+    // Skills first, so that their files are known and not read below as ordinary resources
+    // (a host fetches no skill file ahead of need).
+    let held = skills::list(s, caps).await?;
+    if scenario.starts_with("sep-2640-") {
+        return load_skills(s, &held, scenario, context).await;
+    }
     if caps.tools.is_some() {
         let tools = s.list_all_tools().await?;
         eprintln!("{} tool(s)", tools.len());
@@ -275,7 +285,8 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
     if caps.resources.is_some() {
         let params = mcp::PaginatedRequestParams::new(s.meta());
         let listed = s.call::<mcp::ListResourcesRequest>(params).await?;
-        for r in listed.resources {
+        let of_a_skill = |uri: &str| held.iter().any(|e| e.check_readable(uri).is_ok());
+        for r in listed.resources.into_iter().filter(|r| !of_a_skill(&r.uri)) {
             let params = mcp::ReadResourceRequestParams::new(s.meta(), &r.uri);
             match s.call::<mcp::ReadResourceRequest>(params).await {
                 Ok(read) => eprintln!(
@@ -316,6 +327,39 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
                     eprintln!("prompts/get {:?} failed: {e}", p.name);
                 }
             }
+        }
+    }
+    failed += load_skills(s, &held, scenario, context).await?;
+    if skills::reads_directories(caps) {
+        for entry in &held {
+            match skills::directory(s, entry.root()).await {
+                Ok(children) => eprintln!(
+                    "resources/directory/read {:?}: {} child(ren)",
+                    entry.root(),
+                    children.len()
+                ),
+                Err(e) => {
+                    failed += 1;
+                    eprintln!("resources/directory/read {:?} failed: {e}", entry.root());
+                }
+            }
+        }
+    }
+    Ok(failed)
+}
+
+/// Loads the held skills the run asks for (`skills::to_load`); the number whose server
+/// failed (a skill refused for what it served is the host doing its job, not a failure).
+async fn load_skills(
+    s: &mut Client,
+    held: &[mcp_client::skills::HeldEntry],
+    scenario: &str,
+    context: &Value,
+) -> Result<usize, ClientError> {
+    let mut failed = 0;
+    for entry in skills::to_load(held, scenario, context) {
+        if skills::load(s, entry).await.is_err() {
+            failed += 1;
         }
     }
     Ok(failed)

@@ -90,9 +90,15 @@ pub fn capabilities() -> mcp::ServerCapabilities {
         .with_resources(mcp::ServerCapabilitiesResources::new().with_subscribe(true))
         .with_tools(mcp::ServerCapabilitiesTools::new().with_list_changed(true))
         .with_extensions(
-            [(mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new())]
-                .into_iter()
-                .collect::<std::collections::BTreeMap<_, _>>(),
+            [
+                (mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new()),
+                (
+                    mcp::SkillsExtension::ID.to_owned(),
+                    crate::skills::settings(),
+                ),
+            ]
+            .into_iter()
+            .collect::<std::collections::BTreeMap<_, _>>(),
         )
 }
 
@@ -554,7 +560,7 @@ fn resource(uri: &str, name: &str, description: &str, mime: &str) -> mcp::Resour
 }
 
 fn resources() -> Vec<mcp::Resource> {
-    vec![
+    let fixtures = [
         resource(
             "test://static-text",
             "static-text",
@@ -573,7 +579,11 @@ fn resources() -> Vec<mcp::Resource> {
             "A text resource that changes when test_update_watched_resource is called",
             "text/plain",
         ),
-    ]
+    ];
+    fixtures
+        .into_iter()
+        .chain(crate::skills::resources())
+        .collect()
 }
 
 fn read_resource(
@@ -614,11 +624,14 @@ fn read_resource(
                 &json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
                     .to_string(),
             ),
-            None => {
-                return Err(RpcError::new(INVALID_PARAMS, "Resource not found")
-                    .with_data(json!({"uri": uri}))
-                    .means(mcp_runtime::era::RESOURCE_NOT_FOUND));
-            }
+            None => match crate::skills::contents(uri) {
+                Some(contents) => contents,
+                None => {
+                    return Err(RpcError::new(INVALID_PARAMS, "Resource not found")
+                        .with_data(json!({"uri": uri}))
+                        .means(mcp_runtime::era::RESOURCE_NOT_FOUND));
+                }
+            },
         },
     };
     Ok(mcp::ReadResourceResult::new(vec![contents])

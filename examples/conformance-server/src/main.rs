@@ -8,7 +8,9 @@
 //! `subscriptions/listen`, caching hints, DNS-rebinding protection, the multi round-trip
 //! (`InputRequiredResult`) flows with capability-gated input requests and sealed
 //! `requestState`, and the tasks extension (`io.modelcontextprotocol/tasks`: tools that answer
-//! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications). Every
+//! with a task, `tasks/get`, `tasks/update`, `tasks/cancel`, status notifications) and the skills extension
+//! (`io.modelcontextprotocol/skills`: the skills of a folder, `skills/list`, `skills/get`,
+//! `resources/directory/read`, their files as resources). Every
 //! queue and store a client can grow is bounded (`mcp_server::Config`, options in `mcp_server::options`), and a client that closes its
 //! connection cancels its call (`mcp_server::work`).
 //!
@@ -24,6 +26,7 @@ mod http;
 mod mrtr;
 mod rpc;
 mod service;
+mod skills;
 mod stdio;
 mod tasks;
 #[cfg(test)]
@@ -77,6 +80,9 @@ pub struct App {
     /// The version of the one fixture resource that changes (`features::WATCHED_RESOURCE`):
     /// a tool bumps it, so that subscribers see an update exactly when a test asks for one.
     pub watched_version: std::sync::atomic::AtomicU64,
+    /// The methods of the extensions served (tasks, skills), besides the generated
+    /// `ClientRequest`'s.
+    pub extension_methods: Vec<mcp_server::Method>,
 }
 
 /// This server's `Implementation`, sent in every result's `_meta`.
@@ -218,10 +224,13 @@ pub fn app_of(config: Arc<Config>, stores: Stores, sealer: Sealer) -> Arc<App> {
         config,
         running: work::Running::default(),
         watched_version: std::sync::atomic::AtomicU64::new(1),
+        extension_methods: [tasks::METHODS, skills::METHODS].concat(),
     })
 }
 
 async fn serve(args: Options) -> Result<(), String> {
+    let skills = skills::check()?;
+    eprintln!("mcp-conformance-server: serving {skills} skills (io.modelcontextprotocol/skills)");
     let sealer = args.seal.sealer()?;
     eprintln!(
         "mcp-conformance-server: sealing requestState with key {} ({:?} mode, TTL {} s)",

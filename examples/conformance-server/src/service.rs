@@ -38,7 +38,7 @@ impl mcp_server::Service<Mcp> for App {
     }
 
     fn extension_methods(&self) -> &[mcp_server::Method] {
-        crate::tasks::METHODS
+        &self.extension_methods
     }
 
     async fn extension(
@@ -47,7 +47,11 @@ impl mcp_server::Service<Mcp> for App {
         method: &str,
         body: &[u8],
     ) -> Result<String, Refused> {
-        crate::tasks::answer(Ctx { request, app: self }, method, body).await
+        let ctx = Ctx { request, app: self };
+        if crate::skills::METHODS.iter().any(|(m, _)| *m == method) {
+            return crate::skills::answer(ctx, method, body).await;
+        }
+        crate::tasks::answer(ctx, method, body).await
     }
 
     fn mirrored_params(&self, tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeader> {
