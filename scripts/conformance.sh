@@ -19,7 +19,14 @@
 #     version too;
 #   - the two auth/* client scenarios of 2025-03-26 servers (--spec-version 2025-03-26: no
 #     protected resource metadata; authorization server metadata at the server's origin, or
-#     none and its default endpoints), in no requirement set.
+#     none and its default endpoints), in no requirement set;
+#   - the skills extension's (io.modelcontextprotocol/skills, SEP-2640), in no requirement set
+#     (an extension's scenarios are on no revision's timeline, so each is named with
+#     --scenario and no --spec-version): the three server scenarios against the same server
+#     process (its default skills folder, directoryRead declared), and the four client
+#     scenarios (no file fetched before a skill is loaded; a SKILL.md whose digest, size or
+#     frontmatter differs from its entry refused, and nothing more of that skill read). Every
+#     check must pass, warnings included.
 #
 # Prints one line per scenario and exits non-zero if any scenario fails, scored or not (a
 # check the suite skips is reported as skipped, not as a failure), if a scored scenario passed
@@ -53,12 +60,16 @@ CLIENT_SCENARIOS=(tools_call request-metadata sep-2322-client-request-state http
   json-schema-2020-12-preservation "${AUTH_SCENARIOS_2026[@]}")
 OLD_AUTH_SCENARIOS=(auth/2025-03-26-oauth-metadata-backcompat
   auth/2025-03-26-oauth-endpoint-fallback)
+SKILLS_SERVER_SCENARIOS=(sep-2640-skills-enumeration sep-2640-skills-manifest
+  sep-2640-skills-directory)
+SKILLS_CLIENT_SCENARIOS=(sep-2640-client-no-prefetch sep-2640-client-verify-digest
+  sep-2640-client-verify-size sep-2640-client-verify-frontmatter)
 LEGACY_CLIENT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
   json-schema-2020-12-preservation "${AUTH_SCENARIOS_2025[@]}")
 # How many scenarios each leg runs, scored+unscored, with the suite the lockfile pins: the
 # server's 2026-07-28 requirement set and the other scenarios the suite has for that revision,
 # the same for 2025-11-25, and the client lists above.
-EXPECTED_SCENARIOS='{"server": [37, 13], "2025": [30, 3], "client": [33, 0], "2025 client": [19, 0], "2025-03 client": [0, 2]}'
+EXPECTED_SCENARIOS='{"server": [37, 13], "2025": [30, 3], "client": [33, 0], "2025 client": [19, 0], "2025-03 client": [0, 2], "skills": [3, 0], "skills client": [4, 0]}'
 
 source scripts/lib/servers.sh
 trap stop_servers EXIT
@@ -75,7 +86,8 @@ cargo build --locked --profile "$PROFILE" -p mcp-conformance-server -p mcp-confo
 BIN_DIR=$ROOT/target/$([[ $PROFILE == dev ]] && echo debug || echo "$PROFILE")
 
 rm -rf "$OUT"
-mkdir -p "$OUT/server" "$OUT/server-2025" "$OUT/client" "$OUT/client-2025" "$OUT/client-2025-03"
+mkdir -p "$OUT/server" "$OUT/server-2025" "$OUT/client" "$OUT/client-2025" "$OUT/client-2025-03" \
+  "$OUT/server-skills" "$OUT/client-skills"
 
 echo "== conformance: start the server"
 # Port 0: the kernel picks a free loopback port; the server prints the one it got.
@@ -105,15 +117,25 @@ grep -E '^Total:' "$OUT/server-2025-suite.log" |
   sed -E 's/^Total: ([0-9]+) passed, ([0-9]+) failed/suite checks, all scenarios: \1 pass, \2 fail/' ||
   tail -n 5 "$OUT/server-2025-suite.log"
 
+echo "== conformance: the skills extension's server scenarios (the same process)"
+SKILLS_RC=0
+for scenario in "${SKILLS_SERVER_SCENARIOS[@]}"; do
+  timeout 300 "$NODE" "$SUITE" server --url "$URL" --scenario "$scenario" -o "$OUT/server-skills" \
+    >"$OUT/server-skills-$scenario.log" 2>&1 || SKILLS_RC=1
+done
+
 # Runs the client on each scenario given after the revision ($1) and the results folder ($2)
 # against the suite's mocks of that revision, the results in $OUT/$2; non-zero if any failed.
 client_leg() {
   local version=$1 leg=$2 failed=0 scenario rc
   shift 2
+  # An extension's scenarios (version "extension") are on no revision's timeline.
+  local at=(--spec-version "$version")
+  [[ $version == extension ]] && at=()
   for scenario in "$@"; do
     set +e
     timeout 120 "$NODE" "$SUITE" client --command "$BIN_DIR/mcp-conformance-client" \
-      --scenario "$scenario" --spec-version "$version" --timeout 60000 -o "$OUT/$leg" \
+      --scenario "$scenario" "${at[@]}" --timeout 60000 -o "$OUT/$leg" \
       >"$OUT/$leg-${scenario//\//-}.log" 2>&1
     rc=$?
     set -e
@@ -134,6 +156,10 @@ echo "== conformance: client scenarios (--spec-version 2025-03-26, authorization
 OLD_CLIENT_RC=0
 client_leg 2025-03-26 client-2025-03 "${OLD_AUTH_SCENARIOS[@]}" || OLD_CLIENT_RC=1
 
+echo "== conformance: the skills extension's client scenarios"
+SKILLS_CLIENT_RC=0
+client_leg extension client-skills "${SKILLS_CLIENT_SCENARIOS[@]}" || SKILLS_CLIENT_RC=1
+
 stop_servers
 
 echo "== conformance: results"
@@ -142,15 +168,19 @@ echo "== conformance: results"
 # row counts towards the verdict.
 set +e
 "$NODE" - "$OUT" "$REFEREE_DIR" "$EXPECTED_SCENARIOS" "${LEGACY_CLIENT_SCENARIOS[*]}" \
+  "${SKILLS_SERVER_SCENARIOS[*]}" "${SKILLS_CLIENT_SCENARIOS[*]}" \
   "${OLD_AUTH_SCENARIOS[*]}" \
   "${CLIENT_SCENARIOS[@]}" <<'EOF'
 const fs = require('fs');
 const path = require('path');
-const [out, referee, expectedJson, legacyClientList, oldClientList, ...clientScenarios] =
+const [out, referee, expectedJson, legacyClientList, skillsList, skillsClientList, oldClientList,
+  ...clientScenarios] =
   process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
 const legacyClientScenarios = legacyClientList.split(' ');
 const oldClientScenarios = oldClientList.split(' ');
+const skillsScenarios = skillsList.split(' ');
+const skillsClientScenarios = skillsClientList.split(' ');
 const YAML = require(path.join(referee, 'node_modules', 'yaml'));
 const requirements = (revision) => YAML.parse(fs.readFileSync(path.join(referee,
   `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), 'utf8'));
@@ -172,7 +202,8 @@ const read = (leg, folder = leg, prefix = '') => {
 };
 const row = (leg, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
-  const clientLeg = leg.endsWith('client');
+  // A client leg, and the extensions', fail on a warning too.
+  const clientLeg = leg.endsWith('client') || leg.startsWith('skills');
   // A scored scenario must have checked something: no failure is not enough.
   const checked = !scored || n('SUCCESS') > 0;
   const ok = checks !== undefined && n('FAILURE') === 0 && checked &&
@@ -185,12 +216,16 @@ const legacy = read('server', 'server-2025');
 const client = read('client');
 const legacyClient = read('client', 'client-2025');
 const oldClient = read('client', 'client-2025-03');
+const skills = read('server', 'server-skills');
+const skillsClient = read('client', 'client-skills');
 const rows = [];
 for (const s of reqs.server) rows.push(row('server', s, server[s], true));
 for (const s of legacyReqs.server) rows.push(row('2025', s, legacy[s], true));
 for (const s of clientScenarios) rows.push(row('client', s, client[s], true));
 for (const s of legacyClientScenarios) rows.push(row('2025 client', s, legacyClient[s], true));
 for (const s of oldClientScenarios) rows.push(row('2025-03 client', s, oldClient[s], false));
+for (const s of skillsScenarios) rows.push(row('skills', s, skills[s], true));
+for (const s of skillsClientScenarios) rows.push(row('skills client', s, skillsClient[s], true));
 for (const s of Object.keys(server).sort()) if (!reqs.server.includes(s)) rows.push(row('server', s, server[s], false));
 for (const s of Object.keys(legacy).sort()) if (!legacyReqs.server.includes(s)) rows.push(row('2025', s, legacy[s], false));
 const pad = (s, n) => String(s).padEnd(n);
@@ -213,7 +248,8 @@ console.log(`\nserver 2026-07-28: ${count(passing('server', true))} scored and `
   `${count(passing('2025', true))} scored and ${count(passing('2025', false))} unscored; ` +
   `client: ${count(passing('client', true))}; client 2025-11-25: ` +
   `${count(passing('2025 client', true))}; client 2025-03-26 (authorization, unscored): ` +
-  `${count(passing('2025-03 client', false))}`);
+  `${count(passing('2025-03 client', false))}; skills extension: server ` +
+  `${count(passing('skills', true))}, client ${count(passing('skills client', true))}`);
 // The scenario counts of every leg, against the pin.
 const miscounted = Object.entries(expected).filter(([leg, [scored, unscored]]) =>
   passing(leg, true).length !== scored || passing(leg, false).length !== unscored);
@@ -227,9 +263,9 @@ EOF
 TABLE_RC=$?
 set -e
 if [[ $SERVER_RC -ne 0 || $LEGACY_RC -ne 0 || $CLIENT_RC -ne 0 || $LEGACY_CLIENT_RC -ne 0 ||
-  $OLD_CLIENT_RC -ne 0 ||
+  $OLD_CLIENT_RC -ne 0 || $SKILLS_RC -ne 0 || $SKILLS_CLIENT_RC -ne 0 ||
   $TABLE_RC -ne 0 ]]; then
-  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, server 2025-11-25 $LEGACY_RC, client $CLIENT_RC, client 2025-11-25 $LEGACY_CLIENT_RC, client 2025-03-26 $OLD_CLIENT_RC; logs in $OUT)" >&2
+  echo "conformance: FAILED (suite exit codes: server $SERVER_RC, server 2025-11-25 $LEGACY_RC, client $CLIENT_RC, client 2025-11-25 $LEGACY_CLIENT_RC, client 2025-03-26 $OLD_CLIENT_RC, skills server $SKILLS_RC, skills client $SKILLS_CLIENT_RC; logs in $OUT)" >&2
   exit 1
 fi
-echo "conformance: all 2026-07-28 and 2025-11-25 server scenarios and the client scenarios of both revisions pass, scored and unscored"
+echo "conformance: all 2026-07-28 and 2025-11-25 server scenarios, the client scenarios of both revisions and the skills extension's pass, scored and unscored"
