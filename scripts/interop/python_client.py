@@ -98,8 +98,20 @@ MODES = {"modern": "auto", "legacy": "legacy"}
 WATCHED = "test://watched-resource"
 """The example server's resource that changes when test_update_watched_resource is called."""
 
-RESOURCES = ["test://static-text", "test://static-binary", WATCHED]
-"""The example server's resources, in the order it lists them."""
+SKILL_FILES = [
+    "skill://acme/billing/refunds/SKILL.md",
+    "skill://acme/billing/refunds/examples/email.md",
+    "skill://git-workflow/SKILL.md",
+    "skill://pdf-processing/SKILL.md",
+    "skill://pdf-processing/references/FORMS.md",
+    "skill://pdf-processing/scripts/extract.py",
+    "skill://pdf-processing/templates/invoice.md",
+    "skill://pdf-processing/templates/regional/eu-invoice.md",
+]
+"""The files of the example server's skills folder, ordinary resources in both eras."""
+
+RESOURCES = ["test://static-text", "test://static-binary", WATCHED, *SKILL_FILES]
+"""The example server's resources, in the order it lists them: its fixtures, then its skill files."""
 
 
 async def run(url: str, era: str) -> None:
