@@ -8,6 +8,7 @@ mod exhaust;
 mod legacy;
 mod resume;
 mod shapes;
+mod skills;
 mod stdio;
 mod subscriptions;
 mod tasks;
