@@ -218,7 +218,7 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
     // (a host fetches no skill file ahead of need).
     let held = skills::list(s, caps).await?;
     if scenario.starts_with("sep-2640-") {
-        return load_skills(s, &held, scenario, context).await;
+        return skills::load_asked(s, &held, scenario, context).await;
     }
     if caps.tools.is_some() {
         let tools = s.list_all_tools().await?;
@@ -329,7 +329,7 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
             }
         }
     }
-    failed += load_skills(s, &held, scenario, context).await?;
+    failed += skills::load_asked(s, &held, scenario, context).await?;
     if skills::reads_directories(caps) {
         for entry in &held {
             match skills::directory(s, entry.root()).await {
@@ -343,23 +343,6 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
                     eprintln!("resources/directory/read {:?} failed: {e}", entry.root());
                 }
             }
-        }
-    }
-    Ok(failed)
-}
-
-/// Loads the held skills the run asks for (`skills::to_load`); the number whose server
-/// failed (a skill refused for what it served is the host doing its job, not a failure).
-async fn load_skills(
-    s: &mut Client,
-    held: &[mcp_client::skills::HeldEntry],
-    scenario: &str,
-    context: &Value,
-) -> Result<usize, ClientError> {
-    let mut failed = 0;
-    for entry in skills::to_load(held, scenario, context) {
-        if skills::load(s, entry).await.is_err() {
-            failed += 1;
         }
     }
     Ok(failed)

@@ -1,12 +1,13 @@
 //! The host side of the skills extension (`io.modelcontextprotocol/skills`): with a server
 //! that declares it, the client lists the skills (every page) and holds each entry
 //! (`mcp_client::skills::HeldEntry`), reading none of their files; it loads only the skills it
-//! is asked to (the context's `loadSkills`, or every listed one in the suite's
+//! is asked to (the context's `loadSkills`, listed or confirmed with `skills/get`, or every
+//! listed one in the suite's
 //! `sep-2640-client-verify-*` scenarios, which serve a tampered file): the `SKILL.md` read and
 //! verified first (size, digest, frontmatter against the entry), then each other listed file,
 //! verified before use. A skill that fails is refused, and nothing more of it is read.
 //!
-//! One line per skill: `skill listed <uri>`, `skill loaded <uri>: <n> files verified`,
+//! One line per skill: `skill listed <uri>`, `skill got <uri>`, `skill loaded <uri>: <n> files verified`,
 //! `skill refused <uri>: <reason>`, `skill invalid <uri>: <reason>` (an entry that breaks the
 //! extension's rules is never loaded).
 
@@ -59,16 +60,72 @@ pub fn reads_directories(caps: &mcp::ServerCapabilities) -> bool {
         .unwrap_or(false)
 }
 
-/// The held skills to load in this run: those the context's `loadSkills` names (by the URI of
-/// their `SKILL.md`), or every one in the suite's verification scenarios.
-pub fn to_load<'a>(held: &'a [HeldEntry], scenario: &str, context: &Value) -> Vec<&'a HeldEntry> {
+/// The skills to load in this run, by the URI of their `SKILL.md`: those the context's
+/// `loadSkills` names (listed or not), or every listed one in the suite's verification
+/// scenarios.
+fn to_load(held: &[HeldEntry], scenario: &str, context: &Value) -> Vec<String> {
     match context.get("loadSkills").and_then(Value::as_array) {
-        Some(named) => held
+        Some(named) => named
             .iter()
-            .filter(|e| named.iter().any(|u| u.as_str() == Some(e.uri())))
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
             .collect(),
-        None if scenario.starts_with(VERIFY_SCENARIOS) => held.iter().collect(),
+        None if scenario.starts_with(VERIFY_SCENARIOS) => {
+            held.iter().map(|e| e.uri().to_owned()).collect()
+        }
         None => Vec::new(),
+    }
+}
+
+/// Loads the skills the run asks for ([`to_load`]): a listed one from its held entry, another
+/// from the entry `skills/get` gives for its URI (a host loads a skill it was only told the
+/// URI of). The number whose server failed: a skill refused for what it served is the host
+/// doing its job, not a failure.
+pub async fn load_asked(
+    s: &mut Client,
+    held: &[HeldEntry],
+    scenario: &str,
+    context: &Value,
+) -> Result<usize, ClientError> {
+    let mut failed = 0;
+    for uri in to_load(held, scenario, context) {
+        let got;
+        let entry = match held.iter().find(|e| e.uri() == uri) {
+            Some(entry) => entry,
+            None => match get(s, &uri).await {
+                Ok(Some(entry)) => {
+                    got = entry;
+                    &got
+                }
+                Ok(None) => continue,
+                Err(e) => {
+                    println!("skill failed {uri}: {e}");
+                    failed += 1;
+                    continue;
+                }
+            },
+        };
+        if load(s, entry).await.is_err() {
+            failed += 1;
+        }
+    }
+    Ok(failed)
+}
+
+/// The entry `skills/get` gives for the skill at `uri`, held; `None` (said) when it breaks the
+/// extension's rules.
+async fn get(s: &mut Client, uri: &str) -> Result<Option<HeldEntry>, ClientError> {
+    let params = mcp::GetSkillRequestParams::new(s.meta(), uri);
+    let got = s.call::<mcp::GetSkillRequest>(params).await?;
+    match HeldEntry::from_entry(&got.skill) {
+        Ok(entry) => {
+            println!("skill got {}", entry.uri());
+            Ok(Some(entry))
+        }
+        Err(e) => {
+            println!("skill invalid {uri}: {e}");
+            Ok(None)
+        }
     }
 }
 
@@ -80,7 +137,7 @@ enum NotLoaded {
 
 /// Loads `entry`: its `SKILL.md`, then every other file it lists, each verified before use.
 /// Prints the outcome; an error only when the server failed.
-pub async fn load(s: &mut Client, entry: &HeldEntry) -> Result<(), ClientError> {
+async fn load(s: &mut Client, entry: &HeldEntry) -> Result<(), ClientError> {
     match load_files(s, entry).await {
         Ok(files) => {
             println!("skill loaded {}: {files} files verified", entry.uri());
