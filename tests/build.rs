@@ -29,12 +29,15 @@ fn main() {
         b.raw_json(true)
     });
     keep("raw", raw);
-    // The same with the tasks extension (SEP-2663) enabled.
+    // The same with the tasks (SEP-2663) and skills (SEP-2640) extensions enabled.
     let tasks = generate(
         &schema,
         &out.join("mcp-tasks.rs"),
-        " with the tasks extension",
-        |b| b.extension("io.modelcontextprotocol/tasks"),
+        " with the tasks and skills extensions",
+        |b| {
+            b.extension("io.modelcontextprotocol/tasks")
+                .extension("io.modelcontextprotocol/skills")
+        },
     );
     keep("tasks", tasks);
     // Every earlier revision too, side by side in one crate (a gateway speaks to old and new peers).

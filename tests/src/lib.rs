@@ -25,7 +25,8 @@ pub mod raw {
     include!(concat!(env!("OUT_DIR"), "/mcp-raw.rs"));
 }
 
-/// The 2026-07-28 types with the `io.modelcontextprotocol/tasks` extension (SEP-2663) enabled.
+/// The 2026-07-28 types with the `io.modelcontextprotocol/tasks` (SEP-2663) and
+/// `io.modelcontextprotocol/skills` (SEP-2640) extensions enabled.
 pub mod tasks {
     include!(concat!(env!("OUT_DIR"), "/mcp-tasks.rs"));
 }

@@ -75,6 +75,81 @@ fn the_tasks_fence_grants_a_task_only_to_a_client_that_advertised_the_extension(
     );
 }
 
+/// The README's skills example, a client's side: `server` the server's capabilities, `wire`
+/// a `skills/get` response, `read` the `resources/read` result of the skill's `SKILL.md`;
+/// the verified `SKILL.md` text and whether the server reads directories, or `None` when it
+/// does not declare the extension.
+#[rustfmt::skip]
+fn skills(server: &str, wire: &str, read: &Value) -> Result<Option<(String, bool)>, Box<dyn Error>> {
+    use mcp_tests::tasks as mcp;
+    let server: mcp::ServerCapabilities = serde_json::from_str(server)?;
+    // readme-fence: skills
+    use mcp::prelude::*;
+    use mcp_client::skills::HeldEntry;
+
+    // Only a server that declares the extension is asked for skills, and only one that sets
+    // `directoryRead` for a directory's children.
+    if !server.declares::<SkillsExtension>() {
+        return Ok(None);
+    }
+    let directories = server.settings::<SkillsExtension>()
+        .and_then(|settings| settings.get("directoryRead"))
+        .is_some_and(|read| read == true);
+    // A skills/get answer: the entry is checked and held, and nothing is read yet.
+    let got: GetSkillResultResponse = serde_json::from_str(wire)?;
+    let held = HeldEntry::from_entry(&got.result.skill)?;
+    // Loading the skill: its SKILL.md, read with resources/read (`read`, that result as JSON),
+    // is used only once its size, digest and frontmatter match the entry.
+    held.check_readable(held.uri())?;
+    let skill_md = held.verify_skill_md_read(read)?;
+    println!("{} loaded: {} bytes verified", held.name(), skill_md.text().len());
+    // end of readme-fence
+    Ok(Some((skill_md.into_text(), directories)))
+}
+
+/// A `skills/get` response for a skill whose `SKILL.md` is `skill_md`, and the
+/// `resources/read` result that serves `served` for it.
+fn skill_get_and_read(skill_md: &str, served: &str) -> (String, Value) {
+    use mcp_runtime::skills::digest;
+    let uri = "skill://pdf-processing/SKILL.md";
+    let wire = json!({"jsonrpc": "2.0", "id": 3, "result": {
+        "resultType": "complete", "ttlMs": 60000, "cacheScope": "public",
+        "skill": {"uri": uri,
+            "frontmatter": {"name": "pdf-processing", "description": "Work with PDFs",
+                            "license": "MIT"},
+            "resources": [{"uri": uri, "digest": digest(skill_md.as_bytes()),
+                           "size": skill_md.len()}]}}});
+    let read = json!({"resultType": "complete",
+        "contents": [{"uri": uri, "mimeType": "text/markdown", "text": served}]});
+    (wire.to_string(), read)
+}
+
+#[test]
+fn the_skills_fence_loads_a_verified_skill_only_from_a_declaring_server() {
+    let skill_md =
+        "---\nname: pdf-processing\ndescription: Work with PDFs\nlicense: MIT\n---\n\nBody.\n";
+    let (wire, read) = skill_get_and_read(skill_md, skill_md);
+    let declared = r#"{"extensions": {"io.modelcontextprotocol/skills": {"directoryRead": true}}}"#;
+    let (text, directories) = skills(declared, &wire, &read).unwrap().unwrap();
+    assert_eq!(text, skill_md);
+    assert!(directories);
+    let without = r#"{"extensions": {"io.modelcontextprotocol/skills": {}}}"#;
+    let (_, directories) = skills(without, &wire, &read).unwrap().unwrap();
+    assert!(!directories);
+    // A server that does not declare the extension is not asked.
+    assert_eq!(skills(r#"{"resources": {}}"#, &wire, &read).unwrap(), None);
+    // A SKILL.md other than the one listed is not used.
+    let tampered = skill_md.replace("Body.", "Evil!");
+    let (_, read) = skill_get_and_read(skill_md, &tampered);
+    let e = skills(declared, &wire, &read).unwrap_err().to_string();
+    assert!(e.contains("content digest"), "{e}");
+    // Nor one whose frontmatter differs from the entry's, digests matching.
+    let other = skill_md.replace("license: MIT", "license: GPL");
+    let (wire, read) = skill_get_and_read(&other, &other);
+    let e = skills(declared, &wire, &read).unwrap_err().to_string();
+    assert!(e.contains("frontmatter"), "{e}");
+}
+
 /// The README's two-revision example; the converted result.
 #[rustfmt::skip]
 fn eras() -> Result<Value, Box<dyn Error>> {
@@ -218,7 +293,7 @@ fn the_readme_fences_are_the_code_compiled() {
         }
     }
     assert_eq!(
-        compiled, 6,
-        "the handler, tasks, eras, raw-json, auth-client and auth-server fences"
+        compiled, 7,
+        "the handler, tasks, skills, eras, raw-json, auth-client and auth-server fences"
     );
 }
