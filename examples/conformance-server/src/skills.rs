@@ -161,8 +161,11 @@ fn directory(
             DirectoryError::BadCursor => invalid(format!("Invalid params: {e}")),
         })?;
     let children = page.items.iter().map(child).collect::<Vec<_>>();
-    let mut result =
-        mcp::ReadResourceDirectoryResult::new(children).with_meta(crate::result_meta());
+    // Cache hints the specification does not define here but the TypeScript SDK requires.
+    let mut result = mcp::ReadResourceDirectoryResult::new(children)
+        .with_meta(crate::result_meta())
+        .with_ttl_ms(TTL_MS)
+        .with_cache_scope(mcp::CacheScope::Public);
     result.next_cursor = page.next_cursor;
     Ok(result)
 }
