@@ -100,7 +100,7 @@ if [[ ! -d $OUT/node_modules ]] || ! cmp -s "$SRC/package-lock.json" "$OUT/packa
 fi
 # The scripts run from $OUT, beside the node_modules they import.
 cp "$SRC/ts_client.mjs" "$SRC/ts_server.mjs" "$SRC/ts_booking_client.mjs" \
-  "$SRC/ts_auth_server.mjs" "$SRC/ts_auth_client.mjs" "$SRC/checks.mjs" "$OUT/"
+  "$SRC/ts_auth_server.mjs" "$SRC/ts_auth_client.mjs" "$SRC/checks.mjs" "$SRC/node_http.mjs" "$OUT/"
 version() { "$NODE" -p "require('$OUT/node_modules/@modelcontextprotocol/$1/package.json').version"; }
 echo "node $("$NODE" --version), @modelcontextprotocol/client $(version client)," \
   "@modelcontextprotocol/server $(version server)"

@@ -24,7 +24,6 @@
 // and prints "listening on http://127.0.0.1:<port>/mcp" once it accepts connections)
 
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 
 import {
     McpServer,
@@ -35,6 +34,7 @@ import {
     inputResponse
 } from '@modelcontextprotocol/server';
 import * as z from 'zod';
+import { listen } from './node_http.mjs';
 
 const era = process.argv[2];
 const booking = process.argv[3] === 'booking';
@@ -192,36 +192,4 @@ async function legacyFetch(request) {
 
 const handler = era === 'modern' ? createMcpHandler(() => newServer(), { legacy: 'reject' }) : { fetch: legacyFetch };
 
-/** node:http to the handler's web-standard face and back, streaming the response (SSE). */
-async function serve(req, res) {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const headers = new Headers();
-    for (const [key, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && body !== undefined;
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-        method: req.method,
-        headers,
-        body: hasBody ? body : undefined
-    });
-    const response = await handler.fetch(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-    if (response.body) {
-        for await (const chunk of response.body) res.write(chunk);
-    }
-    res.end();
-}
-
-const server = http.createServer((req, res) => {
-    serve(req, res).catch(e => {
-        console.error(e);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    });
-});
-server.listen(0, '127.0.0.1', () => {
-    console.log(`listening on http://127.0.0.1:${server.address().port}/mcp`);
-});
+listen(handler);

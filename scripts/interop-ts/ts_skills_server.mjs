@@ -24,10 +24,10 @@
 // prints "listening on http://127.0.0.1:<port>/mcp" once it accepts connections; with
 // --print-entries, prints the entries as JSON and exits)
 
-import http from 'node:http';
 
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { SkillsExtension, memorySkillFiles } from '@modelcontextprotocol/server/ext/skills';
+import { listen } from './node_http.mjs';
 
 const args = process.argv.slice(2);
 const tamper = args.includes('--tamper');
@@ -126,36 +126,4 @@ function newServer() {
 
 const handler = createMcpHandler(() => newServer(), { legacy: 'reject' });
 
-/** node:http to the handler's web-standard face and back, streaming the response (SSE). */
-async function serve(req, res) {
-    const chunks = [];
-    for await (const chunk of req) chunks.push(chunk);
-    const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-    const headers = new Headers();
-    for (const [key, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && body !== undefined;
-    const request = new Request(`http://${req.headers.host}${req.url}`, {
-        method: req.method,
-        headers,
-        body: hasBody ? body : undefined
-    });
-    const response = await handler.fetch(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-    if (response.body) {
-        for await (const chunk of response.body) res.write(chunk);
-    }
-    res.end();
-}
-
-const server = http.createServer((req, res) => {
-    serve(req, res).catch(e => {
-        console.error(e);
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-    });
-});
-server.listen(0, '127.0.0.1', () => {
-    console.log(`listening on http://127.0.0.1:${server.address().port}/mcp`);
-});
+listen(handler);
