@@ -422,13 +422,16 @@ macro_rules! __bind_skills {
     ($b:ident, $m:ident) => {
         $crate::__outgoing!($b, $m, ListSkillsRequest => ListSkillsResultResponse;
             meta: required, name: none, tasks: false, progress: false;
-            |r| $crate::Outcome::Done(r.result));
+            |r| $crate::Outcome::Done(r.result),
+            allowed: |caps| $crate::skills::declared::<$m::SkillsExtension, _>(caps));
         $crate::__outgoing!($b, $m, GetSkillRequest => GetSkillResultResponse;
             meta: required, name: none, tasks: false, progress: false;
-            |r| $crate::Outcome::Done(r.result));
+            |r| $crate::Outcome::Done(r.result),
+            allowed: |caps| $crate::skills::declared::<$m::SkillsExtension, _>(caps));
         $crate::__outgoing!($b, $m, ReadResourceDirectoryRequest => ReadResourceDirectoryResultResponse;
             meta: required, name: none, tasks: false, progress: false;
-            |r| $crate::Outcome::Done(r.result));
+            |r| $crate::Outcome::Done(r.result),
+            allowed: |caps| $crate::skills::reads_directories::<$m::SkillsExtension, _>(caps));
     };
 }
 
@@ -438,11 +441,19 @@ macro_rules! __bind_skills {
 macro_rules! __outgoing {
     ($b:ident, $m:ident, $req:ident => $resp:ident;
      meta: $meta:ident, name: $name:ident, tasks: $tasks:literal, progress: $progress:literal;
-     |$r:ident| $outcome:expr $(; $retry:ident)?) => {
+     |$r:ident| $outcome:expr $(; $retry:ident)? $(, allowed: |$caps:ident| $allowed:expr)?) => {
         impl $crate::Outgoing<$b> for $m::$req {
             type Response = $m::$resp;
             const TASKS: bool = $tasks;
             const PROGRESS: bool = $progress;
+
+            $(
+                fn allowed_by(
+                    $caps: &$m::ServerCapabilities,
+                ) -> ::core::result::Result<(), ::std::string::String> {
+                    $allowed
+                }
+            )?
 
             fn build(
                 id: $m::RequestId,

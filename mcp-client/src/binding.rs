@@ -25,7 +25,7 @@ pub trait Binding: Sized + Send + Sync + 'static {
     /// Who the client is (`Implementation`).
     type Implementation: Clone + Send + Sync;
     /// What the server can do (`ServerCapabilities`).
-    type ServerCapabilities: Send;
+    type ServerCapabilities: Clone + Send + Sync;
     /// An answer that asks for input (`InputRequiredResult`).
     type InputRequired: InputRequired<
             Capabilities = Self::Capabilities,
@@ -163,6 +163,14 @@ pub trait Outgoing<B: Binding>: Serialize + Clone + mcp_runtime::client::Call + 
     const TASKS: bool = false;
     /// Whether it carries a progress token when the client asks for progress.
     const PROGRESS: bool = false;
+
+    /// Whether a server with `capabilities` may be sent this request: an extension's request
+    /// only to a server that declared the extension (and the setting it needs); `Err` says
+    /// why not. Every core request may be sent.
+    fn allowed_by(capabilities: &B::ServerCapabilities) -> Result<(), String> {
+        let _ = capabilities;
+        Ok(())
+    }
 
     /// The request with `id` and `params` (the generated `new`).
     fn build(id: B::RequestId, params: Self::Params) -> Self;

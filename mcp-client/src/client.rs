@@ -102,6 +102,9 @@ pub struct Client<B: Binding> {
     /// [`Client::list_all_tools`] named, for the `Mcp-Param-*` headers of a `tools/call` sent by
     /// [`Client::call`]. As large as that list, which is bounded.
     mirrored: HashMap<String, Vec<ParamHeader>>,
+    /// What the server declared when [`Client::connect`] found it: an extension's request is
+    /// sent only if it allows it ([`Outgoing::allowed_by`]).
+    server: Option<B::ServerCapabilities>,
 }
 
 impl<B: Binding> Client<B> {
@@ -136,6 +139,7 @@ impl<B: Binding> Client<B> {
             config,
             progress: false,
             mirrored: HashMap::new(),
+            server: None,
         })
     }
 
@@ -409,7 +413,10 @@ impl<B: Binding> Client<B> {
         let cached = origin.as_deref().and_then(crate::era_cache::cached);
         if cached == Some(Era::Legacy) {
             match self.initialize().await {
-                Ok(connected) => return Ok(connected),
+                Ok(connected) => {
+                    self.server = Some(connected.capabilities.clone());
+                    return Ok(connected);
+                }
                 Err(e) => note!(
                     self.config.log,
                     "legacy session at a legacy origin: {e}; probing"
@@ -420,6 +427,7 @@ impl<B: Binding> Client<B> {
         if let Some(origin) = &origin {
             crate::era_cache::remember(origin, connected.era);
         }
+        self.server = Some(connected.capabilities.clone());
         Ok(connected)
     }
 
@@ -536,8 +544,14 @@ impl<B: Binding> Client<B> {
         self.finish(request).await
     }
 
-    /// [`Client::call`] for a request already numbered and given its `_meta`.
+    /// [`Client::call`] for a request already numbered and given its `_meta`: refused, unsent,
+    /// when the server [`Client::connect`] found does not allow it (an extension it did not
+    /// declare).
     async fn finish<R: Outgoing<B>>(&mut self, request: R) -> Result<R::Done, ClientError> {
+        if let Some(server) = &self.server {
+            R::allowed_by(server)
+                .map_err(|why| ClientError::Protocol(format!("{} not sent: {why}", R::METHOD)))?;
+        }
         let exchange = Exchange {
             headers: self.listed_headers(&request),
             relist: None,

@@ -52,10 +52,12 @@
 
 mod content;
 mod entry;
+mod gate;
 #[cfg(test)]
 mod tests;
 mod verify;
 
 pub use content::{ContentError, content_bytes};
 pub use entry::{EntryError, FileEntry, HeldEntry};
+pub use gate::{declared, reads_directories};
 pub use verify::{VerifiedFile, VerifiedSkillMd, VerifyError};

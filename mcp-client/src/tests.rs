@@ -7,4 +7,6 @@ mod generated;
 mod legacy;
 mod modern;
 mod scripted;
+#[cfg(feature = "skills")]
+mod skills;
 mod stdio;

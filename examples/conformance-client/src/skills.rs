@@ -13,7 +13,6 @@
 
 use mcp_client::ClientError;
 use mcp_client::skills::{HeldEntry, VerifyError};
-use mcp_runtime::extension::ExtensionCapabilities as _;
 use serde_json::Value;
 
 use crate::{Client, mcp};
@@ -27,7 +26,7 @@ pub async fn list(
     s: &mut Client,
     caps: &mcp::ServerCapabilities,
 ) -> Result<Vec<HeldEntry>, ClientError> {
-    if !caps.declares::<mcp::SkillsExtension>() {
+    if mcp_client::skills::declared::<mcp::SkillsExtension, _>(caps).is_err() {
         return Ok(Vec::new());
     }
     let mut held = Vec::new();
@@ -52,12 +51,10 @@ pub async fn list(
     }
 }
 
-/// Whether the server serves `resources/directory/read` (it declared `directoryRead: true`).
+/// Whether the server serves `resources/directory/read` (it declared `directoryRead: true`):
+/// the check `mcp_client` makes before it sends one.
 pub fn reads_directories(caps: &mcp::ServerCapabilities) -> bool {
-    caps.settings::<mcp::SkillsExtension>()
-        .and_then(|settings| settings.get("directoryRead"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+    mcp_client::skills::reads_directories::<mcp::SkillsExtension, _>(caps).is_ok()
 }
 
 /// The skills to load in this run, by the URI of their `SKILL.md`: those the context's

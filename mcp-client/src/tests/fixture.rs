@@ -7,7 +7,10 @@ use mcp_client_test_types::mcp;
 
 use crate::{Client, Config};
 
+#[cfg(not(feature = "skills"))]
 crate::bind!(Mcp = mcp);
+#[cfg(feature = "skills")]
+crate::bind!(Mcp = mcp, skills);
 
 /// The name the test client gives itself.
 pub(crate) const CLIENT_NAME: &str = "mcp-client-tests";
