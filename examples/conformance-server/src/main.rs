@@ -112,7 +112,10 @@ other's requestState. With --auth-issuer and --auth-jwks, the endpoint is an OAu
 protected resource: every request needs a bearer JWT of that issuer for this server's resource
 URI (401 with a WWW-Authenticate challenge otherwise), --auth-tool-scope tools need their scope
 (403 insufficient_scope), and the protected resource metadata is served at
-/.well-known/oauth-protected-resource/mcp. RELIABILITY.md says what happens at each bound.";
+/.well-known/oauth-protected-resource/mcp. The skills extension serves the skills folder of
+the checkout the server was built in (examples/conformance-server/skills), or the folder the
+environment variable MCP_CONFORMANCE_SKILLS names. RELIABILITY.md says what happens at each
+bound.";
 
 fn main() -> ExitCode {
     let args = match Options::parse(std::env::args().skip(1)) {

@@ -37,17 +37,26 @@ const TTL_MS: u64 = 60_000;
 /// The environment variable that names another skills folder.
 pub const SKILLS_DIR_VARIABLE: &str = "MCP_CONFORMANCE_SKILLS";
 
-/// The skills folder: `$MCP_CONFORMANCE_SKILLS`, else the fixture of this crate.
-fn folder() -> std::path::PathBuf {
-    std::env::var_os(SKILLS_DIR_VARIABLE)
-        .map(Into::into)
-        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/skills").into())
-}
+/// The fixture folder of this crate, in the checkout the server was built in.
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/skills");
 
-/// The catalog, read once; the error names the folder.
+/// The catalog, read once: `$MCP_CONFORMANCE_SKILLS` (an error, naming the folder, when it
+/// cannot be read), else the fixture (no skills, said on standard error, when the binary runs
+/// where its checkout is not).
 static CATALOG: LazyLock<Result<Catalog, String>> = LazyLock::new(|| {
-    let folder = folder();
-    Catalog::load(&folder).map_err(|e| format!("skills in {}: {e}", folder.display()))
+    let load = |folder: &std::path::Path| {
+        Catalog::load(folder).map_err(|e| format!("skills in {}: {e}", folder.display()))
+    };
+    match std::env::var_os(SKILLS_DIR_VARIABLE) {
+        Some(named) => load(std::path::Path::new(&named)),
+        None if std::path::Path::new(FIXTURE).is_dir() => load(std::path::Path::new(FIXTURE)),
+        None => {
+            eprintln!(
+                "mcp-conformance-server: no skills: {FIXTURE} is not here and {SKILLS_DIR_VARIABLE} is unset"
+            );
+            Ok(Catalog::default())
+        }
+    }
 });
 
 /// The catalog, or why it could not be read (the server refuses to start then: [`check`]).
