@@ -7,6 +7,9 @@ include!("../../examples/generate_mcp.rs");
 fn main() {
     generate_mcp(
         &["2025-11-25", "2026-07-28"],
-        &["io.modelcontextprotocol/tasks", "io.modelcontextprotocol/skills"],
+        &[
+            "io.modelcontextprotocol/tasks",
+            "io.modelcontextprotocol/skills",
+        ],
     );
 }
