@@ -21,7 +21,9 @@ ROOT=$PWD
 source scripts/lib/servers.sh
 trap stop_servers EXIT
 
-SECONDS_PER_POINT=${SECONDS:-10}
+# From the environment, not $SECONDS: bash's own counter of seconds since the script began,
+# which is 0 here (never empty), so `${SECONDS:-10}` measured nothing.
+SECONDS_PER_POINT=$(printenv SECONDS || echo 10)
 CONCURRENCY=${CONCURRENCY:-1 16 64}
 ROUNDS=${ROUNDS:-1}
 OUT=$ROOT/target/load-bench
