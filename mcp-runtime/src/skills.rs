@@ -153,14 +153,13 @@ pub enum Mismatch {
     },
     /// A frontmatter field of the `SKILL.md` read differs from the entry's.
     #[error(
-        "{}frontmatter field `{field}`: the entry has {}, the SKILL.md has {}",
-        uri.as_deref().map(|u| format!("{u}: ")).unwrap_or_default(),
+        "{uri}: frontmatter field `{field}`: the entry has {}, the SKILL.md has {}",
         shown(expected.as_ref()),
         shown(actual.as_ref())
     )]
     Frontmatter {
-        /// The `SKILL.md` URI, when the entry names it.
-        uri: Option<String>,
+        /// The `SKILL.md` URI.
+        uri: String,
         /// The first field that differs.
         field: String,
         /// The entry's value (`None`: the entry lacks the field).
@@ -205,35 +204,26 @@ pub fn check_file(
     Ok(())
 }
 
-/// Checks the frontmatter of a `SKILL.md` read against its skill entry, field by field.
-///
-/// `entry` is the skill entry object as listed (`{uri, frontmatter, resources}`); an object
-/// without a `frontmatter` member that is an object is taken to be the frontmatter itself.
-/// The entry's fields are compared in order, then the file's fields the entry lacks; the
+/// Checks the frontmatter of the `SKILL.md` at `uri`, read as `skill_md_text`, against the
+/// frontmatter its skill entry lists (`listed`), field by field. The entry's fields are compared in order, then the file's fields the entry lacks; the
 /// first difference is the error. Numbers compare by value (`1` and `1.0` are the same), and
 /// a field set to null is the same as a field left out (as the conformance suite compares).
 ///
 /// ```
 /// use mcp_runtime::skills::{Mismatch, check_frontmatter};
 ///
-/// let entry = serde_json::json!({
-///     "uri": "skill://refunds/SKILL.md",
-///     "frontmatter": {"name": "refunds", "description": "Issue refunds"},
-/// });
-/// let entry = entry.as_object().unwrap();
-/// check_frontmatter(entry, "---\nname: refunds\ndescription: Issue refunds\n---\n")?;
-/// let error = check_frontmatter(entry, "---\nname: refunds\ndescription: Other\n---\n");
+/// let listed = serde_json::json!({"name": "refunds", "description": "Issue refunds"});
+/// let (uri, listed) = ("skill://refunds/SKILL.md", listed.as_object().unwrap());
+/// check_frontmatter(uri, listed, "---\nname: refunds\ndescription: Issue refunds\n---\n")?;
+/// let error = check_frontmatter(uri, listed, "---\nname: refunds\ndescription: Other\n---\n");
 /// assert!(matches!(error, Err(Mismatch::Frontmatter { ref field, .. }) if field == "description"));
 /// # Ok::<(), Mismatch>(())
 /// ```
-pub fn check_frontmatter(entry: &Map<String, Value>, skill_md_text: &str) -> Result<(), Mismatch> {
-    let (uri, listed) = match entry.get("frontmatter") {
-        Some(Value::Object(listed)) => (
-            entry.get("uri").and_then(Value::as_str).map(str::to_owned),
-            listed,
-        ),
-        _ => (None, entry),
-    };
+pub fn check_frontmatter(
+    uri: &str,
+    listed: &Map<String, Value>,
+    skill_md_text: &str,
+) -> Result<(), Mismatch> {
     let read = frontmatter(skill_md_text)?;
     let differs = |field: &String| -> Option<Mismatch> {
         let (expected, actual) = (listed.get(field), read.get(field));
@@ -242,7 +232,7 @@ pub fn check_frontmatter(entry: &Map<String, Value>, skill_md_text: &str) -> Res
             actual.unwrap_or(&Value::Null),
         );
         (!equal).then(|| Mismatch::Frontmatter {
-            uri: uri.clone(),
+            uri: uri.to_owned(),
             field: field.clone(),
             expected: expected.cloned(),
             actual: actual.cloned(),
@@ -365,19 +355,17 @@ mod tests {
     #[test]
     fn check_frontmatter_names_the_first_differing_field() {
         let text = "---\nname: refunds\ndescription: Refunds\nmetadata:\n  version: \"1.2.0\"\nlevel: 1.0\n---\n";
-        let entry = json!({
-            "uri": "skill://acme/refunds/SKILL.md",
-            "frontmatter": {"name": "refunds", "description": "Refunds", "metadata": {"version": "1.2.0"}, "level": 1},
-        });
-        let entry = entry.as_object().unwrap();
-        assert_eq!(check_frontmatter(entry, text), Ok(()));
+        let listed = json!({"name": "refunds", "description": "Refunds", "metadata": {"version": "1.2.0"}, "level": 1});
+        let listed = listed.as_object().unwrap();
+        let uri = "skill://acme/refunds/SKILL.md";
+        assert_eq!(check_frontmatter(uri, listed, text), Ok(()));
 
         let other = text.replace("1.2.0", "1.3.0");
-        let error = check_frontmatter(entry, &other).unwrap_err();
+        let error = check_frontmatter(uri, listed, &other).unwrap_err();
         assert_eq!(
             error,
             Mismatch::Frontmatter {
-                uri: Some("skill://acme/refunds/SKILL.md".into()),
+                uri: uri.into(),
                 field: "metadata".into(),
                 expected: Some(json!({"version": "1.2.0"})),
                 actual: Some(json!({"version": "1.3.0"})),
@@ -391,7 +379,7 @@ mod tests {
         );
 
         let extra = text.replace("level", "license: MIT\nlevel");
-        let error = check_frontmatter(entry, &extra).unwrap_err();
+        let error = check_frontmatter(uri, listed, &extra).unwrap_err();
         assert!(
             matches!(&error, Mismatch::Frontmatter { field, expected: None, .. } if field == "license"),
             "{error}"
@@ -403,28 +391,31 @@ mod tests {
     }
 
     #[test]
-    fn check_frontmatter_takes_a_bare_frontmatter_and_reports_bad_files() {
+    fn check_frontmatter_reports_missing_fields_and_bad_files() {
+        let uri = "skill://a/SKILL.md";
         let bare = json!({"name": "a", "description": "b", "license": "MIT"});
         let bare = bare.as_object().unwrap();
-        let error = check_frontmatter(bare, "---\nname: a\ndescription: b\n---\n").unwrap_err();
+        let error =
+            check_frontmatter(uri, bare, "---\nname: a\ndescription: b\n---\n").unwrap_err();
         assert!(
-            matches!(&error, Mismatch::Frontmatter { uri: None, field, actual: None, .. } if field == "license"),
+            matches!(&error, Mismatch::Frontmatter { field, actual: None, .. } if field == "license"),
             "{error}"
         );
         let nulls = json!({"name": "a", "description": "b", "extra": null});
         let nulls = nulls.as_object().unwrap();
         assert_eq!(
-            check_frontmatter(nulls, "---\nname: a\ndescription: b\n---\n"),
+            check_frontmatter(uri, nulls, "---\nname: a\ndescription: b\n---\n"),
             Ok(())
         );
         assert_eq!(
             check_frontmatter(
+                uri,
                 bare,
                 "---\nname: a\ndescription: b\nlicense: MIT\nx: ~\n---\n"
             ),
             Ok(())
         );
-        let error = check_frontmatter(bare, "no frontmatter").unwrap_err();
+        let error = check_frontmatter(uri, bare, "no frontmatter").unwrap_err();
         assert_eq!(error, Mismatch::Unparsable(FrontmatterError::NoOpening));
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use mcp_runtime::skills::{self as rules, Mismatch};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::content::{ContentError, content_bytes};
 use super::entry::{Files, HeldEntry};
@@ -296,21 +296,15 @@ impl HeldEntry {
             uri: self.uri.clone(),
             reason: e.to_string(),
         })?;
-        // The entry's shape, so that a frontmatter field named `frontmatter` is not taken for
-        // the frontmatter itself.
-        let mut entry = Map::new();
-        entry.insert("uri".into(), Value::String(self.uri.clone()));
-        entry.insert(
-            "frontmatter".into(),
-            Value::Object(self.frontmatter.clone()),
-        );
-        rules::check_frontmatter(&entry, text).map_err(|mismatch| VerifyError::Frontmatter {
-            uri: self.uri.clone(),
-            field: match &mismatch {
-                Mismatch::Frontmatter { field, .. } => Some(field.clone()),
-                _ => None,
-            },
-            reason: mismatch.to_string(),
+        rules::check_frontmatter(&self.uri, &self.frontmatter, text).map_err(|mismatch| {
+            VerifyError::Frontmatter {
+                uri: self.uri.clone(),
+                field: match &mismatch {
+                    Mismatch::Frontmatter { field, .. } => Some(field.clone()),
+                    _ => None,
+                },
+                reason: mismatch.to_string(),
+            }
         })?;
         Ok(text)
     }
