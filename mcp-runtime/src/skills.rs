@@ -59,15 +59,8 @@ const MAX_NAME_CHARS: usize = 64;
 /// );
 /// ```
 pub fn digest(bytes: &[u8]) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let hash = Sha256::digest(bytes);
-    let mut out = String::with_capacity(DIGEST_PREFIX.len() + 2 * hash.len());
-    out.push_str(DIGEST_PREFIX);
-    for byte in hash.iter() {
-        out.push(char::from(HEX[usize::from(byte >> 4)]));
-        out.push(char::from(HEX[usize::from(byte & 0x0f)]));
-    }
-    out
+    let hex = base16ct::lower::encode_string(&Sha256::digest(bytes));
+    format!("{DIGEST_PREFIX}{hex}")
 }
 
 /// Whether `s` has the form of a digest: `sha256:` and exactly 64 lowercase hex digits.

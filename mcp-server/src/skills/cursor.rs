@@ -37,32 +37,17 @@ impl List {
 /// The cursor that resumes after the item whose key is `key`: the list's tag and the key in
 /// lowercase hex.
 fn encode(list: List, key: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(list.tag().len() + 2 * key.len());
-    out.push_str(list.tag());
-    for byte in key.bytes() {
-        out.push(char::from(HEX[usize::from(byte >> 4)]));
-        out.push(char::from(HEX[usize::from(byte & 0x0f)]));
-    }
-    out
+    format!(
+        "{}{}",
+        list.tag(),
+        base16ct::lower::encode_string(key.as_bytes())
+    )
 }
 
 /// The key a cursor of `list` resumes after.
 fn decode(list: List, cursor: &str) -> Result<String, BadCursor> {
     let hex = cursor.strip_prefix(list.tag()).ok_or(BadCursor)?;
-    if hex.len() % 2 != 0 {
-        return Err(BadCursor);
-    }
-    let digit = |b: u8| match b {
-        b'0'..=b'9' => Ok(b - b'0'),
-        b'a'..=b'f' => Ok(b - b'a' + 10),
-        _ => Err(BadCursor),
-    };
-    let bytes = hex
-        .as_bytes()
-        .chunks_exact(2)
-        .map(|pair| Ok(digit(pair[0])? << 4 | digit(pair[1])?))
-        .collect::<Result<Vec<u8>, BadCursor>>()?;
+    let bytes = base16ct::lower::decode_vec(hex).map_err(|_| BadCursor)?;
     String::from_utf8(bytes).map_err(|_| BadCursor)
 }
 

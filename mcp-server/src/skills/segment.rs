@@ -4,19 +4,15 @@
 /// hex), so that it is both a valid URI path segment and a valid authority (RFC 3986
 /// reg-name) when it is the first segment.
 pub fn encode(name: &str) -> String {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let mut out = String::with_capacity(name.len());
-    for byte in name.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(byte));
-        } else {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(byte >> 4)]));
-            out.push(char::from(HEX[usize::from(byte & 0x0f)]));
-        }
-    }
-    out
+    percent_encoding::utf8_percent_encode(name, ENCODED).to_string()
 }
+
+/// Every byte but the unreserved ones of RFC 3986 (letters, digits, `-._~`).
+const ENCODED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 #[cfg(test)]
 mod tests {
