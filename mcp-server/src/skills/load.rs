@@ -241,8 +241,33 @@ fn read(found: &Found) -> Result<Vec<u8>, CatalogError> {
     Ok(bytes)
 }
 
+/// The files of each skill (indexes into the found files), by the skill's directory.
+type Skills<'a> = BTreeMap<&'a [String], Vec<usize>>;
+
 /// Loads the catalog under `root` (see the module documentation for the rules).
 pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError> {
+    check_root(root)?;
+    let found = walk(root, limits)?;
+    let mut skills = skill_dirs(&found)?;
+    let served = assign(&found, &mut skills);
+    check_limits(root, &found, &skills, &served, limits)?;
+    let (mut files, uris) = read_files(&found, &served)?;
+    let mut entries = Vec::with_capacity(skills.len());
+    for (dir, members) in &skills {
+        if let Some(entry) = entry(root, dir, members, &mut files, &uris)? {
+            entries.push(entry);
+        }
+    }
+    entries.sort_by(|a, b| a.uri.cmp(&b.uri));
+    Ok(Catalog {
+        entries,
+        directories: directories(&found, &served, &files),
+        files,
+    })
+}
+
+/// `root` is a directory.
+fn check_root(root: &Path) -> Result<(), CatalogError> {
     let meta = std::fs::metadata(root).map_err(|source| CatalogError::Root {
         path: root.to_path_buf(),
         source,
@@ -253,11 +278,14 @@ pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError
             source: std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
         });
     }
-    let found = walk(root, limits)?;
+    Ok(())
+}
 
-    // The skills: the directories holding a SKILL.md, by their segments.
-    let mut skills: BTreeMap<&[String], Vec<usize>> = BTreeMap::new();
-    for file in &found {
+/// The directories holding a `SKILL.md`, each with no files yet; a `SKILL.md` directly in the
+/// root is an error (it would have no skill path).
+fn skill_dirs(found: &[Found]) -> Result<Skills<'_>, CatalogError> {
+    let mut skills = Skills::new();
+    for file in found {
         if let Some((last, dir)) = file.segments.split_last()
             && last == SKILL_FILE
         {
@@ -269,8 +297,12 @@ pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError
             skills.insert(dir, Vec::new());
         }
     }
+    Ok(skills)
+}
 
-    // Each file's skills (every skill directory above it); files in no skill are left out.
+/// Gives each skill the found files below it (a nested skill's files belong to the enclosing
+/// skill too); the indexes of the files some skill holds, the ones served.
+fn assign(found: &[Found], skills: &mut Skills<'_>) -> Vec<usize> {
     let mut served = Vec::new();
     for (index, file) in found.iter().enumerate() {
         let mut in_skill = false;
@@ -284,9 +316,18 @@ pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError
             served.push(index);
         }
     }
+    served
+}
 
-    // The bounds, from the walked sizes, before reading anything.
-    for (dir, members) in &skills {
+/// Each skill within its file count and size, and the served files within the catalog's.
+fn check_limits(
+    root: &Path,
+    found: &[Found],
+    skills: &Skills<'_>,
+    served: &[usize],
+    limits: &Limits,
+) -> Result<(), CatalogError> {
+    for (dir, members) in skills {
         let path = || root.join(dir.join("/"));
         if members.len() > limits.max_files_per_skill {
             return Err(CatalogError::TooManyFiles {
@@ -311,11 +352,17 @@ pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError
             limit: limits.max_total_bytes,
         });
     }
+    Ok(())
+}
 
-    // The files, read once; the digests are of the bytes served.
+/// The served files read, by URI, and the URI of each found file (empty for one not served).
+fn read_files(
+    found: &[Found],
+    served: &[usize],
+) -> Result<(BTreeMap<String, File>, Vec<String>), CatalogError> {
     let mut files = BTreeMap::new();
     let mut uris = vec![String::new(); found.len()];
-    for &index in &served {
+    for &index in served {
         let file = &found[index];
         let bytes: Arc<[u8]> = read(file)?.into();
         let name = file.segments.last().cloned().unwrap_or_default();
@@ -333,66 +380,66 @@ pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError
             },
         );
     }
+    Ok((files, uris))
+}
 
-    // The entries, each SKILL.md's frontmatter checked against its directory.
-    let mut entries = Vec::with_capacity(skills.len());
-    for (dir, members) in &skills {
-        let skill_md = [dir.to_vec(), vec![SKILL_FILE.to_owned()]].concat();
-        let skill_uri = uri(&skill_md);
-        let path = root.join(skill_md.join("/"));
-        let Some(file) = files.get_mut(&skill_uri) else {
-            continue;
-        };
-        let text = file
-            .text()
-            .ok_or_else(|| CatalogError::SkillNotText { path: path.clone() })?;
-        let fields = frontmatter(text).map_err(|source| CatalogError::Frontmatter {
-            path: path.clone(),
-            source,
-        })?;
-        let text_of = |key: &str| {
-            fields
-                .get(key)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_owned()
-        };
-        let (name, description) = (text_of("name"), text_of("description"));
-        if !valid_name(&name) {
-            return Err(CatalogError::InvalidName { path, name });
-        }
-        let directory = dir.last().cloned().unwrap_or_default();
-        if name != directory {
-            return Err(CatalogError::NameMismatch {
-                path,
-                name,
-                directory,
-            });
-        }
-        file.skill = Some(SkillSummary { name, description });
-        let mut refs: Vec<FileRef> = members
-            .iter()
-            .filter_map(|&i| files.get(&uris[i]))
-            .map(|f| FileRef {
-                uri: f.uri.clone(),
-                digest: f.digest.clone(),
-                size: f.size(),
-            })
-            .collect();
-        refs.sort_by(|a, b| a.uri.cmp(&b.uri));
-        entries.push(SkillEntry {
-            uri: skill_uri,
-            frontmatter: fields,
-            files: refs,
+/// The entry of the skill in `dir` (its files `members`), its `SKILL.md` in `files` given the
+/// skill's name and description; the frontmatter read and its name checked.
+fn entry(
+    root: &Path,
+    dir: &[String],
+    members: &[usize],
+    files: &mut BTreeMap<String, File>,
+    uris: &[String],
+) -> Result<Option<SkillEntry>, CatalogError> {
+    let skill_md = [dir.to_vec(), vec![SKILL_FILE.to_owned()]].concat();
+    let skill_uri = uri(&skill_md);
+    let path = root.join(skill_md.join("/"));
+    let Some(file) = files.get_mut(&skill_uri) else {
+        return Ok(None);
+    };
+    let text = file
+        .text()
+        .ok_or_else(|| CatalogError::SkillNotText { path: path.clone() })?;
+    let fields = frontmatter(text).map_err(|source| CatalogError::Frontmatter {
+        path: path.clone(),
+        source,
+    })?;
+    let text_of = |key: &str| {
+        fields
+            .get(key)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let (name, description) = (text_of("name"), text_of("description"));
+    if !valid_name(&name) {
+        return Err(CatalogError::InvalidName { path, name });
+    }
+    let directory = dir.last().cloned().unwrap_or_default();
+    if name != directory {
+        return Err(CatalogError::NameMismatch {
+            path,
+            name,
+            directory,
         });
     }
-    entries.sort_by(|a, b| a.uri.cmp(&b.uri));
-
-    Ok(Catalog {
-        entries,
-        directories: directories(&found, &served, &files),
-        files,
-    })
+    file.skill = Some(SkillSummary { name, description });
+    let mut refs: Vec<FileRef> = members
+        .iter()
+        .filter_map(|&i| files.get(&uris[i]))
+        .map(|f| FileRef {
+            uri: f.uri.clone(),
+            digest: f.digest.clone(),
+            size: f.size(),
+        })
+        .collect();
+    refs.sort_by(|a, b| a.uri.cmp(&b.uri));
+    Ok(Some(SkillEntry {
+        uri: skill_uri,
+        frontmatter: fields,
+        files: refs,
+    }))
 }
 
 /// Every directory holding a served file, at every level from the first segment down, with
