@@ -47,6 +47,8 @@ pub struct Options {
     pub auth: AuthOptions,
     /// `--store`: the Redis several instances share (else each keeps its state in memory).
     pub store: StoreOptions,
+    /// The options the command line gave, in its order (each once).
+    given: Vec<String>,
 }
 
 /// The value of the option being read, taken from the command line when asked for.
@@ -63,6 +65,42 @@ pub enum OptionsError {
     Invalid(String),
 }
 
+/// Which transport an option takes effect on: given with the other one, it would be read and
+/// then ignored, so [`Options::parse`] refuses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applies {
+    /// `--listen` and `--stdio` alike.
+    Both,
+    /// Streamable HTTP only (`--listen`): connections, hosts, streams, tokens, the store.
+    Listen,
+    /// `--stdio` only.
+    Stdio,
+}
+
+impl Applies {
+    /// Whether an option that applies so takes effect on `transport`.
+    pub fn to(self, transport: Transport) -> bool {
+        matches!(
+            (self, transport),
+            (Applies::Both, _)
+                | (Applies::Listen, Transport::Listen(_))
+                | (Applies::Stdio, Transport::Stdio)
+        )
+    }
+}
+
+/// What a server must serve for a bound to mean anything: a server that does not serve it
+/// (a [`Served`](crate::Served) without it) refuses to start when the bound is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// Only the transports.
+    Transport,
+    /// The tasks extension (a task store).
+    Tasks,
+    /// `subscriptions/listen` streams.
+    Listen,
+}
+
 /// One bound's option: its flag, what it bounds, and where its value is kept.
 #[derive(Debug, Clone, Copy)]
 pub struct Bound {
@@ -70,6 +108,10 @@ pub struct Bound {
     pub flag: &'static str,
     /// What it bounds, for the usage text.
     pub what: &'static str,
+    /// The transport it takes effect on.
+    pub applies: Applies,
+    /// What a server must serve for it to take effect.
+    pub needs: Needs,
     /// Its value in these options (milliseconds for a duration).
     pub get: fn(&Options) -> u64,
     /// Sets it (a positive integer; milliseconds for a duration).
@@ -93,13 +135,15 @@ fn to_usize(n: u64) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX)
 }
 
-/// Declares [`BOUNDS`]: `flag, what, place.field, count|millis`.
+/// Declares [`BOUNDS`]: `flag, what, place.field, count|millis, Applies, Needs`.
 macro_rules! bounds {
-    ($($flag:literal, $what:literal, $place:ident.$field:ident, $kind:ident;)*) => {
+    ($($flag:literal, $what:literal, $place:ident.$field:ident, $kind:ident, $applies:ident, $needs:ident;)*) => {
         /// Every bound a server's command line sets, in the usage text's order.
         pub const BOUNDS: &[Bound] = &[$(Bound {
             flag: $flag,
             what: $what,
+            applies: Applies::$applies,
+            needs: Needs::$needs,
             get: |o| bounds!(@get $kind, o.$place.$field),
             set: |o, n| o.$place.$field = bounds!(@set $kind, n),
         }),*];
@@ -111,30 +155,30 @@ macro_rules! bounds {
 }
 
 bounds! {
-    "--max-body-bytes", "largest request body", config.max_body, count;
-    "--header-timeout-ms", "to send a request head; also the idle keep-alive timeout", config.header_read, millis;
-    "--body-timeout-ms", "to send a request body", config.body_read, millis;
-    "--max-connections", "connections served at once", config.max_connections, count;
-    "--listen-queue", "notifications queued per unread listen stream", config.listen_queue, count;
-    "--shutdown-grace-ms", "a graceful shutdown waits for open connections", config.shutdown_grace, millis;
-    "--task-ttl-ms", "a task is kept after its creation", tasks.ttl, millis;
-    "--max-tasks", "live tasks in all", tasks.max_total, count;
-    "--max-tasks-per-principal", "live tasks of one principal", tasks.max_per_principal, count;
-    "--max-sessions", "legacy sessions live at once", config.max_sessions, count;
-    "--principal-share-percent", "of sessions, GET streams and waiting server requests one principal may hold", config.principal_share, count;
-    "--max-initialize-bytes", "largest legacy initialize request", config.max_initialize, count;
-    "--max-get-streams", "legacy GET streams open at once", config.max_get_streams, count;
-    "--get-stream-idle-ms", "a legacy GET stream without messages is ended after", config.get_stream_idle, millis;
-    "--max-waiting", "server requests awaiting answers in all legacy sessions", config.max_waiting, count;
-    "--session-idle-ms", "a legacy session without requests is dropped after", config.session_idle, millis;
-    "--session-queue", "server requests awaiting answers per legacy session", config.session_queue, count;
-    "--input-timeout-ms", "for a legacy client to answer a server request", config.input_timeout, millis;
-    "--replay-events", "events kept per legacy stream for a resume", config.replay_events, count;
-    "--replay-bytes", "bytes of events kept per legacy session for a resume", config.replay_bytes, count;
-    "--resume-window-ms", "an ended legacy stream stays resumable for", config.resume_window, millis;
-    "--resumable-streams", "ended streams kept resumable per legacy session", config.resumable_streams, count;
-    "--max-in-flight", "requests handled at once on --stdio", config.max_in_flight, count;
-    "--response-gap-ms", "on --stdio, a response's wait after its notifications", config.response_gap, millis;
+    "--max-body-bytes", "largest request body", config.max_body, count, Both, Transport;
+    "--header-timeout-ms", "to send a request head; also the idle keep-alive timeout", config.header_read, millis, Listen, Transport;
+    "--body-timeout-ms", "to send a request body", config.body_read, millis, Listen, Transport;
+    "--max-connections", "connections served at once", config.max_connections, count, Listen, Transport;
+    "--listen-queue", "notifications queued per unread listen stream", config.listen_queue, count, Both, Listen;
+    "--shutdown-grace-ms", "a graceful shutdown waits for open connections", config.shutdown_grace, millis, Both, Transport;
+    "--task-ttl-ms", "a task is kept after its creation", tasks.ttl, millis, Both, Tasks;
+    "--max-tasks", "live tasks in all", tasks.max_total, count, Both, Tasks;
+    "--max-tasks-per-principal", "live tasks of one principal", tasks.max_per_principal, count, Both, Tasks;
+    "--max-sessions", "legacy sessions live at once", config.max_sessions, count, Listen, Transport;
+    "--principal-share-percent", "of sessions, GET streams and waiting server requests one principal may hold", config.principal_share, count, Listen, Transport;
+    "--max-initialize-bytes", "largest legacy initialize request", config.max_initialize, count, Both, Transport;
+    "--max-get-streams", "legacy GET streams open at once", config.max_get_streams, count, Listen, Transport;
+    "--get-stream-idle-ms", "a legacy GET stream without messages is ended after", config.get_stream_idle, millis, Listen, Transport;
+    "--max-waiting", "server requests awaiting answers in all legacy sessions", config.max_waiting, count, Both, Transport;
+    "--session-idle-ms", "a legacy session without requests is dropped after", config.session_idle, millis, Both, Transport;
+    "--session-queue", "server requests awaiting answers per legacy session", config.session_queue, count, Both, Transport;
+    "--input-timeout-ms", "for a legacy client to answer a server request", config.input_timeout, millis, Both, Transport;
+    "--replay-events", "events kept per legacy stream for a resume", config.replay_events, count, Listen, Transport;
+    "--replay-bytes", "bytes of events kept per legacy session for a resume", config.replay_bytes, count, Listen, Transport;
+    "--resume-window-ms", "an ended legacy stream stays resumable for", config.resume_window, millis, Listen, Transport;
+    "--resumable-streams", "ended streams kept resumable per legacy session", config.resumable_streams, count, Listen, Transport;
+    "--max-in-flight", "requests handled at once on --stdio", config.max_in_flight, count, Stdio, Transport;
+    "--response-gap-ms", "on --stdio, a response's wait after its notifications", config.response_gap, millis, Stdio, Transport;
 }
 
 /// The options that are not bounds, for the usage text.
@@ -172,7 +216,23 @@ impl Options {
             seal: SealOptions::default(),
             auth: AuthOptions::default(),
             store: StoreOptions::default(),
+            given: Vec::new(),
         }
+    }
+
+    /// The options the command line gave (`--max-tasks`, `--auth-issuer`, …), each once, in
+    /// the order given: what a server that serves them must apply ([`Options::given_for`]).
+    pub fn given(&self) -> &[String] {
+        &self.given
+    }
+
+    /// The bounds given whose [`Needs`] is `needs`: a server that does not serve what they
+    /// bound names the first when it refuses to start.
+    pub fn given_for(&self, needs: Needs) -> impl Iterator<Item = &'static str> + '_ {
+        BOUNDS
+            .iter()
+            .filter(move |b| b.needs == needs && self.given.iter().any(|g| g == b.flag))
+            .map(|b| b.flag)
     }
 
     /// Reads a command line (without the program's name).
@@ -193,6 +253,9 @@ impl Options {
                 "--modern-only" => options.config.modern_only = true,
                 _ => options.apply(&flag, &mut value)?,
             }
+            if !matches!(flag.as_str(), "--listen" | "--stdio") && !options.given.contains(&flag) {
+                options.given.push(flag);
+            }
         }
         options.transport = match (listen, stdio) {
             (Some(address), false) => Transport::Listen(address),
@@ -201,7 +264,29 @@ impl Options {
             (None, false) => return Err(invalid("--listen or --stdio is required")),
         };
         options.auth.check()?;
+        options.check_transport()?;
         Ok(options)
+    }
+
+    /// Every option given takes effect on the transport chosen: one that would be read and
+    /// then ignored (`--max-connections` or `--auth-issuer` with `--stdio`) is refused.
+    fn check_transport(&self) -> Result<(), OptionsError> {
+        let misplaced = self
+            .given
+            .iter()
+            .find(|flag| !applies(flag).to(self.transport));
+        match misplaced {
+            None => Ok(()),
+            Some(flag) => {
+                let only = match self.transport {
+                    Transport::Listen(_) => "--stdio",
+                    Transport::Stdio => "--listen",
+                };
+                Err(OptionsError::Invalid(format!(
+                    "{flag} applies to {only} only: with this transport it would be ignored"
+                )))
+            }
+        }
     }
 
     /// Applies `flag`, a bound (or with the `seal` feature a sealing option), taking its
@@ -224,6 +309,20 @@ impl Options {
         let n = positive(flag, &value()?)?;
         (bound.set)(self, n);
         Ok(())
+    }
+}
+
+/// Where the option `flag` takes effect: a bound's own [`Bound::applies`]; the hosts, the
+/// protected resource (`--auth-*`: stdio carries no token) and the shared store on HTTP only;
+/// the rest (`--modern-only`, sealing) on both.
+pub fn applies(flag: &str) -> Applies {
+    if let Some(bound) = BOUNDS.iter().find(|b| b.flag == flag) {
+        return bound.applies;
+    }
+    if flag == "--allow-host" || flag == "--store" || flag.starts_with("--auth-") {
+        Applies::Listen
+    } else {
+        Applies::Both
     }
 }
 
@@ -256,6 +355,8 @@ pub use seal::SealOptions;
 #[cfg(feature = "seal")]
 mod seal {
     use std::path::PathBuf;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Duration;
 
     use mcp_runtime::seal::{Mode, Sealer};
@@ -269,6 +370,9 @@ mod seal {
 ";
 
     /// How `requestState` is sealed: the key ring's file, the mode and the lifetime.
+    /// It also records whether a sealer was made from it, which
+    /// [`served::run`](crate::served::run) checks: build one with [`SealOptions::default`] and
+    /// set its fields.
     #[derive(Debug, Clone, PartialEq, Eq)]
     pub struct SealOptions {
         /// `--seal-keys`: the key ring's file (else [`SealOptions::KEYS_VAR`]).
@@ -277,7 +381,21 @@ mod seal {
         pub mode: Mode,
         /// `--seal-ttl-s`: [`Sealer::DEFAULT_TTL`] by default.
         pub ttl: Duration,
+        pub(super) made: Made,
     }
+
+    /// Whether a sealer was made from these options (or a clone of them): not part of their
+    /// value, so two options that say the same are equal whatever was made of them.
+    #[derive(Debug, Clone, Default)]
+    pub(super) struct Made(Arc<AtomicBool>);
+
+    impl PartialEq for Made {
+        fn eq(&self, _: &Made) -> bool {
+            true
+        }
+    }
+
+    impl Eq for Made {}
 
     impl Default for SealOptions {
         fn default() -> Self {
@@ -285,6 +403,7 @@ mod seal {
                 keys_file: None,
                 mode: Mode::Aead,
                 ttl: Sealer::DEFAULT_TTL,
+                made: Made::default(),
             }
         }
     }
@@ -296,6 +415,7 @@ mod seal {
         /// The sealer these options describe: its key ring from the file, else from
         /// [`SealOptions::KEYS_VAR`], else one fresh random key ([`Sealer::from_ring`]).
         pub fn sealer(&self) -> Result<Sealer, String> {
+            self.made.0.store(true, Ordering::Relaxed);
             let sealer =
                 Sealer::from_ring(self.keys_file.as_deref(), Self::KEYS_VAR).map_err(|e| {
                     match &self.keys_file {
@@ -304,6 +424,17 @@ mod seal {
                     }
                 })?;
             Ok(sealer.with_mode(self.mode).with_ttl(self.ttl))
+        }
+
+        /// Whether [`SealOptions::sealer`] was called on these options or a clone of them:
+        /// sealing options given to a server that makes no sealer would be ignored.
+        pub fn sealer_made(&self) -> bool {
+            self.made.0.load(Ordering::Relaxed)
+        }
+
+        /// Whether the key ring comes from [`SealOptions::KEYS_VAR`] (set, no `--seal-keys`).
+        pub fn keys_from_environment(&self) -> bool {
+            self.keys_file.is_none() && std::env::var_os(Self::KEYS_VAR).is_some()
         }
 
         fn set_mode(&mut self, mode: Mode) -> Result<(), OptionsError> {
@@ -343,12 +474,22 @@ mod tests {
         Options::parse(args.iter().map(|a| (*a).to_owned()))
     }
 
+    /// The transport option of a command line where `bound` applies.
+    fn transport_for(bound: &Bound) -> [&'static str; 2] {
+        match bound.applies {
+            Applies::Listen => ["--listen", "127.0.0.1:0"],
+            Applies::Both | Applies::Stdio => ["--stdio", "--stdio"],
+        }
+    }
+
     #[test]
     fn every_bound_sets_its_place_and_reads_back_what_it_set() {
         for (i, bound) in BOUNDS.iter().enumerate() {
             let value = (1000 + i).to_string();
-            let options = parse(&["--stdio", bound.flag, &value]).unwrap();
+            let [transport, address] = transport_for(bound);
+            let options = parse(&[transport, address, bound.flag, &value]).unwrap();
             assert_eq!((bound.get)(&options), 1000 + i as u64, "{}", bound.flag);
+            assert!(options.given().iter().any(|g| g == bound.flag));
         }
         let options = parse(&["--stdio", "--session-idle-ms", "40", "--max-tasks", "3"]).unwrap();
         assert_eq!(options.config.session_idle, Duration::from_millis(40));
@@ -356,9 +497,73 @@ mod tests {
     }
 
     #[test]
+    fn an_option_that_would_be_ignored_on_the_transport_is_refused() {
+        let on_stdio = |flag: &str, value: &str| parse(&["--stdio", flag, value]).unwrap_err();
+        for (flag, value) in [
+            ("--max-connections", "5"),
+            ("--header-timeout-ms", "5"),
+            ("--max-get-streams", "5"),
+            ("--replay-events", "5"),
+            ("--allow-host", "mcp.example"),
+            ("--store", "redis://127.0.0.1:1"),
+        ] {
+            let refused = on_stdio(flag, value).to_string();
+            let said = format!("{flag} applies to --listen only");
+            // `--store` without the `redis` feature is refused for that first.
+            assert!(refused.starts_with(&said) || flag == "--store", "{refused}");
+        }
+        let auth = parse(&[
+            "--stdio",
+            "--auth-issuer",
+            "https://a.example",
+            "--auth-jwks",
+            "k",
+        ]);
+        let auth = auth.unwrap_err().to_string();
+        assert!(
+            auth.starts_with("--auth-issuer applies to --listen only"),
+            "{auth}"
+        );
+        let listen = |flag: &str| parse(&["--listen", "127.0.0.1:0", flag, "2"]).unwrap_err();
+        for flag in ["--max-in-flight", "--response-gap-ms"] {
+            let said =
+                format!("{flag} applies to --stdio only: with this transport it would be ignored");
+            assert_eq!(listen(flag), OptionsError::Invalid(said));
+        }
+        // What applies to both is read on both.
+        for transport in [&["--stdio", "--stdio"], &["--listen", "127.0.0.1:0"]] {
+            let line = [
+                transport[0],
+                transport[1],
+                "--modern-only",
+                "--max-body-bytes",
+                "9",
+            ];
+            let options = parse(&line).unwrap();
+            assert_eq!(options.given(), ["--modern-only", "--max-body-bytes"]);
+        }
+    }
+
+    #[test]
+    fn the_bounds_of_what_a_server_serves_are_found_by_what_they_need() {
+        let options = parse(&["--stdio", "--max-tasks", "3", "--listen-queue", "4"]).unwrap();
+        assert_eq!(
+            options.given_for(Needs::Tasks).collect::<Vec<_>>(),
+            ["--max-tasks"]
+        );
+        assert_eq!(
+            options.given_for(Needs::Listen).collect::<Vec<_>>(),
+            ["--listen-queue"]
+        );
+        let none = parse(&["--stdio", "--max-body-bytes", "3"]).unwrap();
+        assert_eq!(none.given_for(Needs::Tasks).count(), 0);
+    }
+
+    #[test]
     fn a_bound_that_is_not_a_positive_integer_is_refused_naming_it() {
         for bad in ["0", "x", "-1"] {
-            let refused = parse(&["--stdio", "--max-connections", bad]).unwrap_err();
+            let refused =
+                parse(&["--listen", "127.0.0.1:0", "--max-connections", bad]).unwrap_err();
             assert_eq!(
                 refused,
                 OptionsError::Invalid(format!("--max-connections {bad}: not a positive integer"))

@@ -38,7 +38,7 @@
 use std::sync::Arc;
 
 use crate::legacy::{HttpSessions, Initialize, LegacyService, Sessions, StdioSession};
-use crate::options::Transport;
+use crate::options::{Options, Transport};
 use crate::prompts::PromptTypes;
 use crate::prompts::Prompts;
 use crate::resources::ResourceTypes;
@@ -65,6 +65,8 @@ pub struct Served<S: Routed, T> {
     instructions: Option<String>,
     versions: Vec<&'static str>,
     config: Arc<Config>,
+    /// Whether `config` was set ([`Served::config`]) rather than the default.
+    configured: bool,
     sessions: Sessions<S>,
     running: work::Running,
     tools: Option<Tools<S, Ctx<S>>>,
@@ -91,6 +93,7 @@ impl<S: Routed, T> Served<S, T> {
             versions: Vec::new(),
             sessions: Sessions::new(Arc::clone(&config)),
             config,
+            configured: false,
             running: work::Running::default(),
             tools: None,
             prompts: None,
@@ -98,12 +101,24 @@ impl<S: Routed, T> Served<S, T> {
         }
     }
 
-    /// The same server with `config`'s bounds and switches.
+    /// The same server with `config`'s bounds and switches. ([`run`] takes them from its
+    /// options instead: a server given both is refused.)
     #[must_use]
     pub fn config(mut self, config: Config) -> Self {
+        self.configured = true;
         self.config = Arc::new(config);
         self.sessions = Sessions::new(Arc::clone(&self.config));
         self
+    }
+
+    /// The same server with `config`, unless it has it already (its sessions, perhaps
+    /// [`Served::shared`], are then kept).
+    fn configured(self, config: Config) -> Self {
+        if self.configured && *self.config == config {
+            self
+        } else {
+            self.config(config)
+        }
     }
 
     /// The same server with its legacy sessions shared, through `redis`, by every instance
@@ -325,33 +340,197 @@ where
     Ok(crate::stdio::Endpoint::new(served, Some(Box::new(session))))
 }
 
-/// Serves `served` where `transport` says: Streamable HTTP until Ctrl-C or `SIGTERM`
+/// Serves `served` as `options` say ([`Options::parse`](crate::options::Options::parse)):
+/// Streamable HTTP until Ctrl-C or `SIGTERM`
 /// ([`accept::shutdown_signal`](crate::accept::shutdown_signal)), or standard input and output
-/// until the input ends. The line "listening on http://…/mcp" goes to standard error. An
-/// error (`InvalidInput`) before anything is served if its capabilities are declared and
-/// leave out a router's ([`Served::check`]).
-pub async fn run<S, T>(served: Served<S, T>, transport: Transport) -> std::io::Result<()>
+/// until the input ends, with every option applied ([`start`] says how); an option it cannot
+/// apply stops the start instead of being ignored. The line "listening on http://…/mcp" goes
+/// to standard error.
+pub async fn run<S, T>(served: Served<S, T>, options: Options) -> std::io::Result<()>
 where
     S: Routed<ServerCapabilities: Clone>,
     Served<S, T>: Service<S>,
 {
-    let invalid = |e: Undeclared| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
-    let served = Arc::new(served);
-    let config = Arc::clone(&served.config);
+    let started = start(served, options, crate::accept::shutdown_signal()).await?;
+    started.serving.await
+}
+
+/// A server [`start`]ed: where it listens, and the serving to await.
+pub struct Started {
+    /// The address it listens at (`None` on stdio).
+    pub address: Option<std::net::SocketAddr>,
+    /// Serves until `shutdown` (HTTP) or the end of the input (stdio).
+    pub serving: std::pin::Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>,
+}
+
+/// Starts serving `served` as `options` say, [`run`]'s first half: binds the address, then
+/// applies every option given, or fails (`InvalidInput`, naming the option) before anything is
+/// served:
+///
+/// - the bounds and switches: `options.config` is the server's configuration (refused if
+///   [`Served::config`] set another: change `options.config` instead);
+/// - `--auth-*`: the endpoint is a protected resource ([`Config::auth`]), its resource URI the
+///   endpoint's URL unless `--auth-resource` names another; the JWKS is read now;
+/// - `--store` (or `MCP_STORE`): the legacy sessions are shared through that Redis
+///   ([`Served::shared`], feature `redis`);
+/// - sealing (`--seal-*`, or `MCP_SEAL_KEYS`): refused unless a sealer was made from these
+///   options ([`SealOptions::sealer`](crate::options::SealOptions::sealer)), which the server's
+///   handlers hold;
+/// - the tasks' bounds and `--listen-queue`: refused, as `Served` serves no tasks and no
+///   `subscriptions/listen`.
+///
+/// Declared capabilities that leave out a router's ([`Served::check`]) are refused too.
+pub async fn start<S, T>(
+    served: Served<S, T>,
+    options: Options,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<Started>
+where
+    S: Routed<ServerCapabilities: Clone>,
+    Served<S, T>: Service<S>,
+{
+    refuse_unserved(&served, &options)?;
+    let Options {
+        transport,
+        mut config,
+        auth,
+        store,
+        ..
+    } = options;
     match transport {
         Transport::Stdio => {
+            let served = Arc::new(served.configured(config));
+            let config = Arc::clone(&served.config);
             let endpoint = stdio_endpoint(served).map_err(invalid)?;
-            crate::stdio::serve_stdio(endpoint, &config).await
+            let serving = async move { crate::stdio::serve_stdio(endpoint, &config).await };
+            Ok(Started {
+                address: None,
+                serving: Box::pin(serving),
+            })
         }
         Transport::Listen(address) => {
-            let router = router(served).map_err(invalid)?;
+            served.check().map_err(invalid)?;
             let listener = tokio::net::TcpListener::bind(address).await?;
-            eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-            let shutdown = crate::accept::shutdown_signal();
-            crate::serve(listener, router, &config, shutdown).await;
-            Ok(())
+            let local = listener.local_addr()?;
+            if let Some(auth) = auth
+                .auth(&format!("http://{local}/mcp"))
+                .await
+                .map_err(invalid)?
+            {
+                eprintln!(
+                    "protected resource {}, metadata at {}",
+                    auth.resource(),
+                    auth.metadata_url()
+                );
+                config = config.auth(auth);
+            }
+            let served = share(served.configured(config), &store).await?;
+            let config = Arc::clone(&served.config);
+            let router = router(Arc::new(served)).map_err(invalid)?;
+            eprintln!("listening on http://{local}/mcp");
+            let serving = async move {
+                crate::serve(listener, router, &config, shutdown).await;
+                Ok(())
+            };
+            Ok(Started {
+                address: Some(local),
+                serving: Box::pin(serving),
+            })
         }
     }
+}
+
+/// An `InvalidInput` error saying `why`.
+fn invalid(why: impl std::fmt::Display) -> std::io::Error {
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, why.to_string())
+}
+
+/// Refuses the options `served` would not apply: bounds of what it does not serve, sealing
+/// options no sealer was made from, a store or a protected resource on stdio, and a
+/// configuration set both ways.
+fn refuse_unserved<S: Routed, T>(served: &Served<S, T>, options: &Options) -> std::io::Result<()> {
+    use crate::options::Needs;
+    let not_served = [
+        (Needs::Tasks, "tasks (the tasks extension)"),
+        (Needs::Listen, "subscriptions/listen"),
+    ];
+    for (needs, what) in not_served {
+        if let Some(flag) = options.given_for(needs).next() {
+            return Err(invalid(format!(
+                "{flag}: this server serves no {what}, so the option would be ignored"
+            )));
+        }
+    }
+    if served.configured && *served.config != options.config {
+        return Err(invalid(
+            "Served::config and the options both set the configuration: set options.config instead",
+        ));
+    }
+    if options.transport == Transport::Stdio {
+        if options.auth.is_on() {
+            return Err(invalid(
+                "--auth-issuer applies to --listen only: stdio carries no token",
+            ));
+        }
+        let store = options.store.url().map_err(invalid)?;
+        if store.is_some() {
+            return Err(invalid(format!(
+                "--store / {}: a store is shared by instances behind one HTTP address; stdio serves one client",
+                crate::options::StoreOptions::URL_VAR
+            )));
+        }
+    }
+    #[cfg(feature = "seal")]
+    {
+        let seal = &options.seal;
+        let given = options.given().iter().find(|f| f.starts_with("--seal-"));
+        let named = match given {
+            Some(flag) => Some(flag.as_str()),
+            None if seal.keys_from_environment() => Some(crate::options::SealOptions::KEYS_VAR),
+            None => None,
+        };
+        if let Some(named) = named
+            && !seal.sealer_made()
+        {
+            return Err(invalid(format!(
+                "{named}: no sealer was made from the options (SealOptions::sealer), so it would be ignored"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `served` with its legacy sessions in the store `store` names, if any (feature `redis`).
+#[cfg(feature = "redis")]
+async fn share<S, T>(
+    served: Served<S, T>,
+    store: &crate::options::StoreOptions,
+) -> std::io::Result<Served<S, T>>
+where
+    S: Routed,
+{
+    let Some(redis) = store.connect().await.map_err(invalid)? else {
+        return Ok(served);
+    };
+    eprintln!(
+        "sharing legacy sessions through Redis as instance {}",
+        redis.instance()
+    );
+    served
+        .shared(redis)
+        .await
+        .map_err(|e| invalid(format!("--store: legacy sessions: {e}")))
+}
+
+/// `served` as it is: without the `redis` feature, [`Options::parse`] refuses `--store`, and
+/// `MCP_STORE` is refused here.
+#[cfg(not(feature = "redis"))]
+async fn share<S: Routed, T>(
+    served: Served<S, T>,
+    store: &crate::options::StoreOptions,
+) -> std::io::Result<Served<S, T>> {
+    store.url().map_err(invalid)?;
+    Ok(served)
 }
 
 /// Makes [`Served`] a [`Service`](crate::Service) of the marker `$name` (declared by

@@ -521,47 +521,10 @@ async fn declared_capabilities_must_cover_the_routers() {
     );
 }
 
-/// A `redis-server` of the test's own on a free loopback port, killed when dropped.
-#[cfg(feature = "redis")]
-struct RedisServer(std::process::Child, u16);
-
-#[cfg(feature = "redis")]
-impl RedisServer {
-    fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let child = std::process::Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("redis-server (apt-get install -y redis-server)");
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "redis-server did not start"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        RedisServer(child, port)
-    }
-}
-
-#[cfg(feature = "redis")]
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[cfg(feature = "redis")]
 #[tokio::test]
 async fn a_legacy_session_opened_at_one_shared_instance_is_served_at_another() {
-    let redis = RedisServer::start();
+    let redis = support::RedisServer::start();
     let url = format!("redis://127.0.0.1:{}", redis.1);
     let mut instances = Vec::new();
     for _ in 0..2 {

@@ -243,12 +243,8 @@ async fn serve(args: Options) -> Result<(), String> {
     );
     let address = match args.transport {
         Transport::Listen(address) => address,
+        // `Options::parse` refuses --auth-* and --store with --stdio: they would be ignored.
         Transport::Stdio => {
-            if args.auth.is_on() {
-                eprintln!(
-                    "mcp-conformance-server: --auth-* apply to HTTP only; stdio takes no token"
-                );
-            }
             let app = new_app_with(args.config, args.tasks, sealer);
             eprintln!("mcp-conformance-server: serving on standard input and output");
             return stdio::serve(app).await.map_err(|e| format!("stdio: {e}"));

@@ -131,9 +131,10 @@ mod tests {
 
     #[test]
     fn auth_is_off_by_default_and_read_when_given() {
-        assert!(!parse(&["--stdio"]).unwrap().auth.is_on());
+        assert!(!parse(&["--listen", "127.0.0.1:0"]).unwrap().auth.is_on());
         let options = parse(&[
-            "--stdio",
+            "--listen",
+            "127.0.0.1:0",
             "--auth-issuer",
             "https://auth.example.com",
             "--auth-jwks",
@@ -155,14 +156,20 @@ mod tests {
 
     #[test]
     fn auth_options_that_do_not_agree_are_refused() {
-        let no_jwks = parse(&["--stdio", "--auth-issuer", "https://a.example"]).unwrap_err();
+        let no_jwks = parse(&[
+            "--listen",
+            "127.0.0.1:0",
+            "--auth-issuer",
+            "https://a.example",
+        ])
+        .unwrap_err();
         assert_eq!(no_jwks.to_string(), "--auth-issuer needs --auth-jwks");
-        let no_issuer = parse(&["--stdio", "--auth-jwks", "k.json"]).unwrap_err();
+        let no_issuer = parse(&["--listen", "127.0.0.1:0", "--auth-jwks", "k.json"]).unwrap_err();
         assert_eq!(
             no_issuer.to_string(),
             "the --auth-* options need --auth-issuer"
         );
-        let bad = parse(&["--stdio", "--auth-tool-scope", "erase"]).unwrap_err();
+        let bad = parse(&["--listen", "127.0.0.1:0", "--auth-tool-scope", "erase"]).unwrap_err();
         assert_eq!(
             bad.to_string(),
             "--auth-tool-scope erase: not <tool>=<scope>"
@@ -172,7 +179,8 @@ mod tests {
     #[tokio::test]
     async fn a_missing_jwks_file_is_an_error_that_names_the_option() {
         let options = parse(&[
-            "--stdio",
+            "--listen",
+            "127.0.0.1:0",
             "--auth-issuer",
             "https://a.example",
             "--auth-jwks",

@@ -100,10 +100,16 @@ mod tests {
 
     #[test]
     fn a_store_is_a_redis_url() {
-        let error = parse(&["--stdio", "--store", "postgres://u:pw@h/db"]).unwrap_err();
+        let error =
+            parse(&["--listen", "127.0.0.1:0", "--store", "postgres://u:pw@h/db"]).unwrap_err();
         assert!(error.to_string().contains("not a redis:// URL"), "{error}");
         assert!(!error.to_string().contains("pw"), "{error}");
-        let parsed = parse(&["--stdio", "--store", "redis://127.0.0.1:6379"]);
+        let parsed = parse(&[
+            "--listen",
+            "127.0.0.1:0",
+            "--store",
+            "redis://127.0.0.1:6379",
+        ]);
         if cfg!(feature = "redis") {
             let url = parsed.unwrap().store.url().unwrap();
             assert_eq!(url.as_deref(), Some("redis://127.0.0.1:6379"));

@@ -40,3 +40,40 @@ pub fn modern(message: &Value, name: Option<&str>) -> Request<Body> {
     }
     request.body(Body::from(message.to_string())).unwrap()
 }
+
+/// A `redis-server` of the test's own on a free loopback port, killed when dropped.
+#[cfg(feature = "redis")]
+pub struct RedisServer(std::process::Child, pub u16);
+
+#[cfg(feature = "redis")]
+impl RedisServer {
+    pub fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server (apt-get install -y redis-server)");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        RedisServer(child, port)
+    }
+}
+
+#[cfg(feature = "redis")]
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
