@@ -13,9 +13,13 @@
 #                             ones and three unscored, legacy sessions) against the same
 #                             processes; prints one row per scenario (checks passed and
 #                             failed), how many requests each instance answered, and how long
-#                             the run took. Exits non-zero if any scenario fails or warns
-#                             (one instance alone warns nowhere), scored or not, or if a group
-#                             has not its pinned number of scenarios (EXPECTED_SCENARIOS).
+#                             the run took. Exits non-zero if any scenario fails or warns,
+#                             scored or not, unless the warning is in the one allow-list
+#                             shared with conformance.sh (scripts/lib/allowed-warnings.js,
+#                             expected to be empty: each entry a scenario and check id, the
+#                             spec's SHOULD quoted and the reason it is not followed), or if
+#                             a group has not its pinned number of scenarios
+#                             (EXPECTED_SCENARIOS).
 #   scripts/cluster.sh serve  starts the same and waits (until interrupted, a process exits, or
 #                             CLUSTER_SERVE_S seconds pass), for manual tests and the
 #                             benchmark; prints the balancer's URL and writes it to
@@ -193,6 +197,11 @@ const fs = require('fs');
 const path = require('path');
 const [out, referee, expectedJson] = process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
+// The one allow-list, shared with conformance.sh (referee is <root>/examples/conformance-server).
+const { loadAllowed, splitWarnings, describeWarning } =
+  require(path.join(referee, '..', '..', 'scripts', 'lib', 'allowed-warnings.js'));
+const allowed = loadAllowed();
+const warningLines = [];
 const YAML = require(path.join(referee, 'node_modules', 'yaml'));
 const requirements = (revision) => YAML.parse(fs.readFileSync(path.join(referee,
   `node_modules/@modelcontextprotocol/conformance/requirements/${revision}.yaml`), 'utf8'));
@@ -211,17 +220,22 @@ const read = (folder) => {
 const unscored = (reqs) => (reqs.not_scored || []).filter((e) => e.leg === 'server')
   .map((e) => e.scenario);
 const rows = [];
-// A warning fails the row too (conformance.sh lets a server scenario warn): one instance alone
-// gives none, so a warning here is something an instance kept to itself, such as a list change
-// told only to its own listen streams (a SHOULD of server-stateless).
+// A warning fails the row too, as in conformance.sh, unless scripts/lib/allowed-warnings.js
+// allows it: one instance alone gives none beyond those, so a warning here is something an
+// instance kept to itself, such as a list change told only to its own listen streams (a SHOULD
+// of server-stateless).
 const row = (group, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
+  const warned = splitWarnings(allowed, name, checks);
+  for (const c of warned.counted) warningLines.push(describeWarning(group, name, c));
   // A scored scenario must have checked something: no failure is not enough.
   const checked = !scored || n('SUCCESS') > 0;
   const present = checks !== undefined && n('FAILURE') === 0 && checked;
+  const warnings = warned.counted.length;
   rows.push({ group, name, missing: checks === undefined, unchecked: !checked,
-    ok: present && n('WARNING') === 0, okButWarned: present && n('WARNING') > 0,
-    passed: n('SUCCESS'), failed: n('FAILURE'), warnings: n('WARNING'), skipped: n('SKIPPED') });
+    ok: present && warnings === 0, okButWarned: present && warnings > 0,
+    passed: n('SUCCESS'), failed: n('FAILURE'), warnings, allowedWarnings: warned.allowed.length,
+    skipped: n('SKIPPED') });
 };
 const leg = (folder, revision, scoredGroup, unscoredGroup, split) => {
   const reqs = requirements(revision);
@@ -242,10 +256,13 @@ for (const r of rows) {
   const result = r.missing ? 'NOT RUN' : r.failed > 0 ? 'FAIL' : r.unchecked ? 'NO CHECK'
     : r.warnings > 0 ? 'WARN' : 'pass';
   const warnings = r.warnings > 0 ? `, ${r.warnings} warnings` : '';
+  const allowedNote = r.allowedWarnings > 0 ? `, ${r.allowedWarnings} allowed warnings` : '';
   const skipped = r.skipped > 0 ? `, ${r.skipped} skipped by the suite` : '';
   console.log(`${pad(r.group, 16)}${pad(r.name, 48)}${pad(result, 10)}` +
-    `${r.passed} passed, ${r.failed} failed${warnings}${skipped}`);
+    `${r.passed} passed, ${r.failed} failed${warnings}${allowedNote}${skipped}`);
 }
+// Each warning that failed its scenario, with what the suite said.
+for (const line of warningLines) console.log(line);
 const groups = [...new Set(rows.map((r) => r.group))];
 const of = (g) => rows.filter((r) => r.group === g);
 // Each group's passing scenarios, and when some only warned, the count as the suite scores it.

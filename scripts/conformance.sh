@@ -25,10 +25,16 @@
 #     --scenario and no --spec-version): the three server scenarios against the same server
 #     process (its default skills folder, directoryRead declared), and the four client
 #     scenarios (no file fetched before a skill is loaded; a SKILL.md whose digest, size or
-#     frontmatter differs from its entry refused, and nothing more of that skill read). Every
-#     check must pass, warnings included.
+#     frontmatter differs from its entry refused, and nothing more of that skill read).
 #
-# Prints one line per scenario and exits non-zero if any scenario fails, scored or not (a
+# Every leg fails on a warning as on a failure: both revisions' server scenarios, scored and
+# unscored, the client legs and the extensions'. The only exceptions are the warnings listed in
+# scripts/lib/allowed-warnings.js (the one allow-list, shared with scripts/cluster.sh; expected
+# to be empty), each a scenario and check id with the spec's SHOULD it stands for, quoted, and
+# the reason the project does not follow it. Each warning that counts is printed under the
+# table with the suite's message.
+#
+# Prints one line per scenario and exits non-zero if any scenario fails or warns, scored or not (a
 # check the suite skips is reported as skipped, not as a failure), if a scored scenario passed
 # no check at all (an empty or all-skipped checks.json: the suite counts skipped as passed, so a
 # scenario that checked nothing would pass), or if the number of scenarios of a leg is not the
@@ -177,6 +183,10 @@ const [out, referee, expectedJson, legacyClientList, skillsList, skillsClientLis
   ...clientScenarios] =
   process.argv.slice(2);
 const expected = JSON.parse(expectedJson);
+const { loadAllowed, splitWarnings, describeWarning } =
+  require(path.join(referee, '..', '..', 'scripts', 'lib', 'allowed-warnings.js'));
+const allowed = loadAllowed();
+const warningLines = [];
 const legacyClientScenarios = legacyClientList.split(' ');
 const oldClientScenarios = oldClientList.split(' ');
 const skillsScenarios = skillsList.split(' ');
@@ -202,13 +212,15 @@ const read = (leg, folder = leg, prefix = '') => {
 };
 const row = (leg, name, checks, scored) => {
   const n = (s) => (checks || []).filter((c) => c.status === s).length;
-  // A client leg, and the extensions', fail on a warning too.
-  const clientLeg = leg.endsWith('client') || leg.startsWith('skills');
+  // Every leg fails on a warning as on a failure, unless scripts/lib/allowed-warnings.js
+  // allows that scenario's check.
+  const warned = splitWarnings(allowed, name, checks);
+  for (const c of warned.counted) warningLines.push(describeWarning(leg, name, c));
   // A scored scenario must have checked something: no failure is not enough.
   const checked = !scored || n('SUCCESS') > 0;
-  const ok = checks !== undefined && n('FAILURE') === 0 && checked &&
-    (!clientLeg || n('WARNING') === 0);
-  return { leg, name, scored, ok, passed: n('SUCCESS'), failed: n('FAILURE'), warnings: n('WARNING'),
+  const ok = checks !== undefined && n('FAILURE') === 0 && checked && warned.counted.length === 0;
+  return { leg, name, scored, ok, passed: n('SUCCESS'), failed: n('FAILURE'),
+    warnings: warned.counted.length, allowedWarnings: warned.allowed.length,
     skipped: n('SKIPPED'), missing: checks === undefined, unchecked: !checked };
 };
 const server = read('server');
@@ -237,9 +249,12 @@ for (const r of rows) {
   const result = r.missing ? 'NOT RUN' : r.unchecked ? 'NO CHECK' : r.ok ? 'pass' : 'FAIL';
   const tag = r.scored ? '' : '  (not scored)';
   const skipped = r.skipped > 0 ? `, ${r.skipped} skipped by the suite` : '';
+  const allowedNote = r.allowedWarnings > 0 ? ` (+${r.allowedWarnings} allowed)` : '';
   console.log(`${pad(r.leg, 16)}${pad(r.name, 48)}${pad(result, 10)}` +
-    `${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings${skipped}${tag}`);
+    `${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings${allowedNote}${skipped}${tag}`);
 }
+// Each warning that failed its scenario, with what the suite said.
+for (const line of warningLines) console.log(line);
 const bad = rows.filter((r) => !r.ok || r.missing);
 const passing = (l, scored) => rows.filter((r) => r.leg === l && r.scored === scored);
 const count = (list) => `${list.filter((r) => r.ok).length}/${list.length}`;

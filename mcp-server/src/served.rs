@@ -263,6 +263,15 @@ impl<S: Routed, T> Served<S, T> {
         (self.capabilities.clone(), versions.collect(), instructions)
     }
 
+    /// Who it says it is: the `Implementation` given to [`Served::new`], told to legacy
+    /// clients at `initialize` (`serverInfo`) and written in the `_meta` of every modern result
+    /// as the generated `ResultMetaObject`'s `serverInfo`
+    /// (`io.modelcontextprotocol/serverInfo`, which 2026-07-28 asks servers to include on
+    /// every response), unless that result's `_meta` already carries its own.
+    pub fn identity(&self) -> &S::Implementation {
+        &self.info
+    }
+
     /// The count of its methods running now.
     pub fn running(&self) -> &work::Running {
         &self.running
@@ -312,6 +321,48 @@ pub struct Undeclared {
 
 /// How long a client may cache a `server/discover` answered by [`Served`] (five minutes).
 pub const DISCOVER_TTL_MS: u64 = 300_000;
+
+/// `answer`, the text of a JSON-RPC response, with the members of `meta` (a result `_meta`,
+/// such as the generated `ResultMetaObject` naming the server) added to its result's `_meta`
+/// where that `_meta` does not set them itself: what the server's own methods set is kept.
+/// [`bind_server!`](crate::bind_server) writes [`Served::identity`] in every modern result
+/// with it. An error response, or a text that is not a response whose result and `_meta` are
+/// objects, is returned unchanged. Only the result's own members are read; their values are
+/// copied as they were written.
+pub fn identified<M: serde::Serialize>(answer: String, meta: &M) -> String {
+    use serde_json::value::RawValue;
+    use std::collections::BTreeMap;
+    type Members = BTreeMap<String, Box<RawValue>>;
+    const RESULT: &str = "result";
+    const META: &str = "_meta";
+
+    let Ok(serde_json::Value::Object(added)) = serde_json::to_value(meta) else {
+        return answer;
+    };
+    let Ok(mut response) = serde_json::from_str::<Members>(&answer) else {
+        return answer;
+    };
+    let Some(Ok(mut result)) = response
+        .get(RESULT)
+        .map(|r| serde_json::from_str::<Members>(r.get()))
+    else {
+        return answer;
+    };
+    let mut own = match result.get(META).map(|m| serde_json::from_str(m.get())) {
+        None => serde_json::Map::new(),
+        Some(Ok(serde_json::Value::Object(own))) => own,
+        Some(_) => return answer,
+    };
+    for (key, value) in added {
+        own.entry(key).or_insert(value);
+    }
+    let written = serde_json::value::to_raw_value(&own)
+        .map(|m| result.insert(META.to_owned(), m))
+        .and_then(|_| serde_json::value::to_raw_value(&result))
+        .map(|r| response.insert(RESULT.to_owned(), r))
+        .and_then(|_| serde_json::to_string(&response));
+    written.unwrap_or(answer)
+}
 
 /// `served` at `/mcp` over Streamable HTTP, modern requests and legacy sessions alike.
 /// An error if its capabilities are declared and leave out a router's ([`Served::check`]).
@@ -553,85 +604,100 @@ macro_rules! bind_server {
                 use $($m)::+::{self as m};
                 let id = ::core::clone::Clone::clone(&ctx.id);
                 let refused = |error| $crate::Refused::new(::core::option::Option::Some(&id), error);
-                if let ::core::option::Option::Some(tools) = self.tool_router() {
-                    match &request {
-                        m::ClientRequest::CallToolRequest(r) => {
-                            let answer = tools.call(ctx, &r.params).await;
-                            return ::mcp_runtime::service::answer::<m::CallToolRequest>(r, answer)
-                                .map_err(refused);
+                // Every modern result names the server in its `_meta` (a SHOULD of 2026-07-28's
+                // `ResultMetaObject`); a legacy session was told at `initialize`.
+                let identity = m::ResultMetaObject::new()
+                    .with_server_info(::core::clone::Clone::clone($crate::Served::identity(&*self)));
+                let modern = ctx.era == ::mcp_runtime::era::Era::Modern;
+                let answered = async {
+                    if let ::core::option::Option::Some(tools) = self.tool_router() {
+                        match &request {
+                            m::ClientRequest::CallToolRequest(r) => {
+                                let answer = tools.call(ctx, &r.params).await;
+                                return ::mcp_runtime::service::answer::<m::CallToolRequest>(r, answer)
+                                    .map_err(refused);
+                            }
+                            m::ClientRequest::ListToolsRequest(r) => {
+                                let listed = ::core::result::Result::Ok(tools.list().into());
+                                return ::mcp_runtime::service::answer::<m::ListToolsRequest>(r, listed)
+                                    .map_err(refused);
+                            }
+                            _ => {}
                         }
-                        m::ClientRequest::ListToolsRequest(r) => {
-                            let listed = ::core::result::Result::Ok(tools.list().into());
-                            return ::mcp_runtime::service::answer::<m::ListToolsRequest>(r, listed)
-                                .map_err(refused);
-                        }
-                        _ => {}
                     }
-                }
-                if let ::core::option::Option::Some(prompts) = self.prompt_router() {
-                    match &request {
-                        m::ClientRequest::GetPromptRequest(r) => {
-                            let answer = prompts.get(ctx, &r.params).await;
-                            return ::mcp_runtime::service::answer::<m::GetPromptRequest>(r, answer)
-                                .map_err(refused);
+                    if let ::core::option::Option::Some(prompts) = self.prompt_router() {
+                        match &request {
+                            m::ClientRequest::GetPromptRequest(r) => {
+                                let answer = prompts.get(ctx, &r.params).await;
+                                return ::mcp_runtime::service::answer::<m::GetPromptRequest>(r, answer)
+                                    .map_err(refused);
+                            }
+                            m::ClientRequest::ListPromptsRequest(r) => {
+                                let listed = ::core::result::Result::Ok(prompts.list().into());
+                                return ::mcp_runtime::service::answer::<m::ListPromptsRequest>(r, listed)
+                                    .map_err(refused);
+                            }
+                            _ => {}
                         }
-                        m::ClientRequest::ListPromptsRequest(r) => {
-                            let listed = ::core::result::Result::Ok(prompts.list().into());
-                            return ::mcp_runtime::service::answer::<m::ListPromptsRequest>(r, listed)
-                                .map_err(refused);
-                        }
-                        _ => {}
                     }
-                }
-                if let ::core::option::Option::Some(resources) = self.resource_router() {
-                    match &request {
-                        m::ClientRequest::ReadResourceRequest(r) => {
-                            let answer = resources.read(ctx, &r.params).await;
-                            return ::mcp_runtime::service::answer::<m::ReadResourceRequest>(r, answer)
+                    if let ::core::option::Option::Some(resources) = self.resource_router() {
+                        match &request {
+                            m::ClientRequest::ReadResourceRequest(r) => {
+                                let answer = resources.read(ctx, &r.params).await;
+                                return ::mcp_runtime::service::answer::<m::ReadResourceRequest>(r, answer)
+                                    .map_err(refused);
+                            }
+                            m::ClientRequest::ListResourcesRequest(r) => {
+                                let listed = ::core::result::Result::Ok(resources.list().into());
+                                return ::mcp_runtime::service::answer::<m::ListResourcesRequest>(r, listed)
+                                    .map_err(refused);
+                            }
+                            m::ClientRequest::ListResourceTemplatesRequest(r) => {
+                                let listed = ::core::result::Result::Ok(resources.list_templates().into());
+                                return ::mcp_runtime::service::answer::<m::ListResourceTemplatesRequest>(
+                                    r, listed,
+                                )
                                 .map_err(refused);
+                            }
+                            _ => {}
                         }
-                        m::ClientRequest::ListResourcesRequest(r) => {
-                            let listed = ::core::result::Result::Ok(resources.list().into());
-                            return ::mcp_runtime::service::answer::<m::ListResourcesRequest>(r, listed)
-                                .map_err(refused);
+                    }
+                    // `server/discover` the server does not answer itself is answered from what
+                    // `Served` holds (a server MUST answer it).
+                    let discover = match &request {
+                        m::ClientRequest::DiscoverRequest(r) => {
+                            ::core::option::Option::Some(::core::clone::Clone::clone(r))
                         }
-                        m::ClientRequest::ListResourceTemplatesRequest(r) => {
-                            let listed = ::core::result::Result::Ok(resources.list_templates().into());
-                            return ::mcp_runtime::service::answer::<m::ListResourceTemplatesRequest>(
-                                r, listed,
+                        _ => ::core::option::Option::None,
+                    };
+                    match (m::serve(&self.server, ctx, request).await, discover) {
+                        (::core::result::Result::Err(e), ::core::option::Option::Some(r))
+                            if e.code == ::mcp_runtime::error_code::METHOD_NOT_FOUND =>
+                        {
+                            let (capabilities, versions, instructions) =
+                                self.discovered(&[m::REVISION]);
+                            let mut result = m::DiscoverResult::new(
+                                m::CacheScope::Public,
+                                capabilities,
+                                versions,
+                                $crate::served::DISCOVER_TTL_MS,
                             )
-                            .map_err(refused);
+                            .with_meta(::core::clone::Clone::clone(&identity));
+                            if let ::core::option::Option::Some(text) = instructions {
+                                result = result.with_instructions(text);
+                            }
+                            let answer = ::core::result::Result::Ok(::core::convert::Into::into(result));
+                            ::mcp_runtime::service::answer(&r, answer).map_err(refused)
                         }
-                        _ => {}
+                        (answered, _) => answered.map_err(refused),
                     }
                 }
-                // `server/discover` the server does not answer itself is answered from what
-                // `Served` holds (a server MUST answer it).
-                let discover = match &request {
-                    m::ClientRequest::DiscoverRequest(r) => {
-                        ::core::option::Option::Some(::core::clone::Clone::clone(r))
+                .await;
+                match answered {
+                    ::core::result::Result::Ok(text) if modern => {
+                        ::core::result::Result::Ok($crate::served::identified(text, &identity))
                     }
-                    _ => ::core::option::Option::None,
-                };
-                match (m::serve(&self.server, ctx, request).await, discover) {
-                    (::core::result::Result::Err(e), ::core::option::Option::Some(r))
-                        if e.code == ::mcp_runtime::error_code::METHOD_NOT_FOUND =>
-                    {
-                        let (capabilities, versions, instructions) =
-                            self.discovered(&[m::REVISION]);
-                        let mut result = m::DiscoverResult::new(
-                            m::CacheScope::Public,
-                            capabilities,
-                            versions,
-                            $crate::served::DISCOVER_TTL_MS,
-                        );
-                        if let ::core::option::Option::Some(text) = instructions {
-                            result = result.with_instructions(text);
-                        }
-                        let answer = ::core::result::Result::Ok(::core::convert::Into::into(result));
-                        ::mcp_runtime::service::answer(&r, answer).map_err(refused)
-                    }
-                    (answered, _) => answered.map_err(refused),
+                    answered => answered,
                 }
             }
 

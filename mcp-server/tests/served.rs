@@ -153,6 +153,59 @@ async fn discover_is_answered_from_what_served_holds() {
         "{answer}"
     );
     assert_eq!(answer["result"]["instructions"], "Say hello.");
+    // The identity given to `Served::new`, where 2026-07-28 asks for it.
+    assert_eq!(
+        answer["result"]["_meta"]["io.modelcontextprotocol/serverInfo"],
+        json!({"name": "greeter", "version": "1.0.0"}),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn every_modern_result_names_the_server_and_a_legacy_one_does_not() {
+    // A result of the server's own method, and one of a router.
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "greet", "_meta": meta()}});
+    let (_, _, answer) = send(&app(), modern(&call, Some("greet"))).await;
+    assert_eq!(
+        answer["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "greeter",
+        "{answer}"
+    );
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
+        "params": {"_meta": meta()}});
+    let (_, _, listed) = send(&calculator(), modern(&list, None)).await;
+    assert_eq!(
+        listed["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "calculator",
+        "{listed}"
+    );
+    // An error has no result to name it in.
+    let other = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "wave", "_meta": meta()}});
+    let (_, _, refused) = send(&app(), modern(&other, Some("wave"))).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(refused.get("result").is_none(), "{refused}");
+
+    // A legacy session was told at initialize (`serverInfo`): its results carry no modern
+    // `_meta` member.
+    let app = app();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}});
+    let (_, session, _) = send(&app, support::legacy("POST", None, Some(&initialize))).await;
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet"}});
+    let session = session.expect("a session id");
+    let (_, _, answer) = send(&app, support::legacy("POST", Some(&session), Some(&call))).await;
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "Hello, anonymous (Legacy)"
+    );
+    assert!(
+        answer["result"]["_meta"]
+            .get("io.modelcontextprotocol/serverInfo")
+            .is_none(),
+        "{answer}"
+    );
 }
 
 #[tokio::test]
@@ -561,4 +614,34 @@ async fn a_legacy_session_opened_at_one_shared_instance_is_served_at_another() {
         answer["result"]["content"][0]["text"],
         "Hello, anonymous (Legacy)"
     );
+}
+
+#[test]
+fn identified_keeps_what_the_result_set_and_leaves_errors_alone() {
+    use mcp_server::served::identified;
+    let identity =
+        mcp::ResultMetaObject::new().with_server_info(mcp::Implementation::new("greeter", "1.0.0"));
+    let key = "io.modelcontextprotocol/serverInfo";
+
+    let bare = r#"{"jsonrpc":"2.0","id":1,"result":{"content":[],"resultType":"complete"}}"#;
+    let named: Value = serde_json::from_str(&identified(bare.to_owned(), &identity)).unwrap();
+    assert_eq!(named["result"]["_meta"][key]["name"], "greeter", "{named}");
+    assert_eq!(named["result"]["content"], json!([]), "{named}");
+    assert_eq!(named["id"], 1, "{named}");
+
+    // The result's own `_meta` members stay, its own serverInfo included.
+    let own = r#"{"jsonrpc":"2.0","id":2,"result":{"_meta":{"a/b":1,
+        "io.modelcontextprotocol/serverInfo":{"name":"mine","version":"2"}}}}"#;
+    let kept: Value = serde_json::from_str(&identified(own.to_owned(), &identity)).unwrap();
+    assert_eq!(kept["result"]["_meta"][key]["name"], "mine", "{kept}");
+    assert_eq!(kept["result"]["_meta"]["a/b"], 1, "{kept}");
+
+    // An error, a `_meta` that is not an object and a text that is not JSON: unchanged.
+    for text in [
+        r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"result":{"_meta":7}}"#,
+        "not json",
+    ] {
+        assert_eq!(identified(text.to_owned(), &identity), text);
+    }
 }
