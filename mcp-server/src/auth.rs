@@ -92,9 +92,9 @@ pub(crate) use challenge::{authenticate, authorize_tool};
 pub use grant::{Grant, Rejected, TokenValidator, Validating};
 /// The signature algorithms of [`JwtValidator::algorithms`].
 pub use jsonwebtoken::Algorithm;
-#[cfg(feature = "jwks-http")]
-pub use jwks::FetchError;
 pub use jwks::Jwks;
+#[cfg(feature = "jwks-http")]
+pub use jwks::{FetchError, Schedule};
 pub use jwt::JwtValidator;
 pub use keys::{KeySet, KeySetError, MAX_KEYS};
 pub use metadata::metadata_router;
