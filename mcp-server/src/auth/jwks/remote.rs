@@ -170,7 +170,14 @@ impl Remote {
                 if Instant::now() >= times.keep_until {
                     jwks.set_keys(KeySet::empty());
                 }
-                times.due = later(now, self.schedule.min_interval).min(times.keep_until);
+                // Tried again after min_interval, or at keep_until if that comes first; once
+                // the set is dropped, no more often than every min_interval either.
+                let retry = later(now, self.schedule.min_interval);
+                times.due = if now < times.keep_until {
+                    retry.min(times.keep_until)
+                } else {
+                    retry
+                };
             }
         }
     }

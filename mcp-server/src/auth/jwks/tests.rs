@@ -174,6 +174,35 @@ async fn a_failing_refetch_keeps_the_last_good_set_for_a_bounded_time() {
 }
 
 #[tokio::test]
+async fn a_dropped_set_is_fetched_again_no_more_often_than_the_min_interval() {
+    let answer = Arc::new(Mutex::new(Answer {
+        status: StatusCode::OK,
+        body: set(&[k1()]),
+        cache_control: None,
+    }));
+    let (url, fetches) = serve(Arc::clone(&answer)).await;
+    let schedule = Schedule {
+        min_interval: Duration::from_secs(3600),
+        ..quick(50, 50)
+    };
+    let jwks = Jwks::fetch_with(&url, schedule).await.unwrap();
+    let validator = JwtValidator::new(ISSUER, RESOURCE, jwks);
+    let old = token(&k1());
+    answer.lock().unwrap().status = StatusCode::SERVICE_UNAVAILABLE;
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // The first request past the set's lifetime and stale time fetches, fails, drops the set;
+    // the ones after it, known key or not, do not make the server fetch again.
+    for _ in 0..5 {
+        assert_eq!(validator.validate(&old).await, Err(Rejected::UnknownKey));
+        assert_eq!(
+            validator.validate(&token(&k2())).await,
+            Err(Rejected::UnknownKey)
+        );
+    }
+    assert_eq!(*fetches.lock().unwrap(), 2);
+}
+
+#[tokio::test]
 async fn plain_http_to_a_host_that_is_not_loopback_is_refused_before_any_request() {
     for url in [
         "http://auth.example.com/jwks",
