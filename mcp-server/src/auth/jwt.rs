@@ -1,10 +1,11 @@
 //! [`JwtValidator`]: access tokens that are JWTs signed by a key of the authorization
 //! server's JWKS. Checked, in this order: the token's length (before anything is parsed),
 //! its header (an asymmetric algorithm this validator allows: never `none`, never HMAC; the
-//! `typ` required, with [`JwtValidator::require_typ`]), its key (by `kid`, of a type that verifies that algorithm), the signature, then the claims:
-//! `exp` (required) and `nbf` within the leeway, `iss` equal to the trusted issuer, `aud`
-//! naming this server's resource URI, `sub` present. Its scopes are the `scope` claim (space
-//! separated) and the `scp` claim (an array, or space separated).
+//! `typ` required, with [`JwtValidator::require_typ`]), its key (by `kid`, of a type that
+//! verifies that algorithm), the signature, then the claims: `exp` (required) and `nbf`
+//! within the leeway, `iss` equal to the trusted issuer, `aud` naming this server's resource
+//! URI, `sub` present. Its scopes are the `scope` claim (space separated) and the `scp` claim
+//! (an array, or space separated).
 
 use std::time::Duration;
 
@@ -120,7 +121,7 @@ impl JwtValidator {
     /// ```
     #[must_use]
     pub fn require_typ(mut self, typ: &str) -> Self {
-        self.typ = Some(media_type(typ));
+        self.typ = Some(media_type(typ.trim()));
         self
     }
 
@@ -228,7 +229,7 @@ impl TokenValidator for JwtValidator {
 /// A media type in the short form a JWT's `typ` may take: in lower case, without
 /// `application/` when what follows has no `/` (RFC 7515, section 4.1.9).
 fn media_type(typ: &str) -> String {
-    let typ = typ.trim().to_ascii_lowercase();
+    let typ = typ.to_ascii_lowercase();
     match typ.strip_prefix("application/") {
         Some(short) if !short.contains('/') => short.to_owned(),
         _ => typ,
