@@ -115,8 +115,8 @@ impl JwtValidator {
     /// #     "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
     /// #     "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"}]}"#;
     /// let keys = Jwks::fixed(KeySet::from_json(jwks).unwrap());
-    /// let validator = JwtValidator::new("https://auth.example.com", "https://mcp.example.com/mcp", keys)
-    ///     .require_typ("application/at+jwt");
+    /// let (issuer, resource) = ("https://auth.example.com", "https://mcp.example.com/mcp");
+    /// let validator = JwtValidator::new(issuer, resource, keys).require_typ("application/at+jwt");
     /// assert_eq!(validator.required_typ(), Some("at+jwt"));
     /// ```
     #[must_use]

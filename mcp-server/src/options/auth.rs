@@ -10,12 +10,13 @@ use crate::auth::{Auth, Jwks, JwtValidator, KeySet};
 
 /// The options, for the usage text.
 pub(super) const USAGE: &str = "  --auth-issuer <url>         require bearer JWTs issued by this authorization server (off by default)
-  --auth-jwks <file|url>      the issuer's JWKS: a file, or an https URL (http to loopback only) fetched at
-                              start, again when its max-age (1 min..1 day, else 10 min) is over, and on an unknown kid
+  --auth-jwks <file|url>      the issuer's JWKS: a file, or an https URL (http to loopback only)
+                              fetched at start, when its max-age is over (1 min to 1 day, else
+                              10 min) and on an unknown kid
   --auth-resource <url>       this server's resource URI, the tokens' audience [the endpoint's URL]
   --auth-scopes <a,b>         the scopes the metadata lists and a challenge asks for
   --auth-tool-scope <t=s>     a tools/call of tool t needs scope s (repeatable)
-  --auth-require-typ <typ>    tokens must carry this typ in their header, e.g. at+jwt (RFC 9068) [any]
+  --auth-require-typ <typ>    the typ a token's header must carry, e.g. at+jwt (RFC 9068) [any]
 ";
 
 /// How a server protects its HTTP endpoint; off (no `--auth-issuer`) by default.
