@@ -22,7 +22,12 @@
 //! does not apply there.
 //!
 //! [`JwtValidator`] is the validator for JWT access tokens signed by the keys of the
-//! authorization server's JWKS ([`Jwks`], fixed or, with the `jwks-http` feature, fetched).
+//! authorization server's JWKS ([`Jwks`], fixed or, with the `jwks-http` feature, fetched
+//! from an https URL — plain http to loopback only — and fetched again on a `Schedule`:
+//! when its `Cache-Control: max-age`, held within 1 minute and 1 day, else 10 minutes, is
+//! over, and for a token naming an unknown key at most every 30 s; a key the authorization
+//! server drops stops verifying once the set's lifetime is over). With
+//! [`JwtValidator::require_typ`] it also requires the header's `typ` (RFC 9068's `at+jwt`).
 //!
 //! What a server writes to be protected (README.md, "Protecting a server"):
 //!
@@ -92,9 +97,9 @@ pub(crate) use challenge::{authenticate, authorize_tool};
 pub use grant::{Grant, Rejected, TokenValidator, Validating};
 /// The signature algorithms of [`JwtValidator::algorithms`].
 pub use jsonwebtoken::Algorithm;
-#[cfg(feature = "jwks-http")]
-pub use jwks::FetchError;
 pub use jwks::Jwks;
+#[cfg(feature = "jwks-http")]
+pub use jwks::{FetchError, Schedule};
 pub use jwt::JwtValidator;
 pub use keys::{KeySet, KeySetError, MAX_KEYS};
 pub use metadata::metadata_router;

@@ -52,6 +52,9 @@ pub enum Rejected {
     /// allowed), or one its key is not for.
     #[error("the token's algorithm is not accepted")]
     Algorithm,
+    /// Its header's `typ` is missing or not the one the validator requires.
+    #[error("the token's type (typ) is not the one required")]
+    Type,
     /// Names a key (`kid`) the key set does not hold, or names none where several could do.
     #[error("the token's key is unknown")]
     UnknownKey,

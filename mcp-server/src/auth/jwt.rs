@@ -1,10 +1,11 @@
 //! [`JwtValidator`]: access tokens that are JWTs signed by a key of the authorization
 //! server's JWKS. Checked, in this order: the token's length (before anything is parsed),
-//! its header (an asymmetric algorithm this validator allows: never `none`, never HMAC), its
-//! key (by `kid`, of a type that verifies that algorithm), the signature, then the claims:
-//! `exp` (required) and `nbf` within the leeway, `iss` equal to the trusted issuer, `aud`
-//! naming this server's resource URI, `sub` present. Its scopes are the `scope` claim (space
-//! separated) and the `scp` claim (an array, or space separated).
+//! its header (an asymmetric algorithm this validator allows: never `none`, never HMAC; the
+//! `typ` required, with [`JwtValidator::require_typ`]), its key (by `kid`, of a type that
+//! verifies that algorithm), the signature, then the claims: `exp` (required) and `nbf`
+//! within the leeway, `iss` equal to the trusted issuer, `aud` naming this server's resource
+//! URI, `sub` present. Its scopes are the `scope` claim (space separated) and the `scp` claim
+//! (an array, or space separated).
 
 use std::time::Duration;
 
@@ -39,6 +40,8 @@ pub struct JwtValidator {
     algorithms: Vec<Algorithm>,
     leeway: Duration,
     max_token: usize,
+    /// The `typ` required in the header, in its short form ([`media_type`]).
+    typ: Option<String>,
 }
 
 /// The claims read beyond the ones `jsonwebtoken` checks (`iss` is checked to be the
@@ -97,7 +100,34 @@ impl JwtValidator {
             algorithms: Self::ALGORITHMS.to_vec(),
             leeway: Self::LEEWAY,
             max_token: Self::MAX_TOKEN,
+            typ: None,
         }
+    }
+
+    /// The same validator, refusing tokens whose header's `typ` is not `typ` (none is
+    /// required by default). Media types are compared as RFC 7515 and RFC 9068 say: without
+    /// regard to case, `application/` left out or not (`at+jwt`, `AT+JWT` and
+    /// `application/at+jwt` are the same). RFC 9068 access tokens carry `at+jwt`.
+    ///
+    /// ```
+    /// use mcp_server::auth::{Jwks, JwtValidator, KeySet};
+    /// # let jwks = r#"{"keys": [{"kty": "EC", "crv": "P-256", "kid": "k1",
+    /// #     "x": "MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4",
+    /// #     "y": "4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"}]}"#;
+    /// let keys = Jwks::fixed(KeySet::from_json(jwks).unwrap());
+    /// let (issuer, resource) = ("https://auth.example.com", "https://mcp.example.com/mcp");
+    /// let validator = JwtValidator::new(issuer, resource, keys).require_typ("application/at+jwt");
+    /// assert_eq!(validator.required_typ(), Some("at+jwt"));
+    /// ```
+    #[must_use]
+    pub fn require_typ(mut self, typ: &str) -> Self {
+        self.typ = Some(media_type(typ.trim()));
+        self
+    }
+
+    /// The `typ` required, in its short form (`at+jwt`), if one is.
+    pub fn required_typ(&self) -> Option<&str> {
+        self.typ.as_deref()
     }
 
     /// The same validator, allowing these algorithms only; HMAC ones are left out whatever
@@ -147,6 +177,11 @@ impl JwtValidator {
         if !self.algorithms.contains(&header.alg) {
             return Err(Some(Rejected::Algorithm));
         }
+        if let Some(typ) = &self.typ
+            && header.typ.as_deref().map(media_type).as_ref() != Some(typ)
+        {
+            return Err(Some(Rejected::Type));
+        }
         let key = match keys.find(header.kid.as_deref(), header.alg) {
             Lookup::Found(key) => key,
             Lookup::WrongAlgorithm => return Err(Some(Rejected::Algorithm)),
@@ -173,19 +208,31 @@ impl TokenValidator for JwtValidator {
             if token.len() > self.max_token {
                 return Err(Rejected::TooLarge(self.max_token));
             }
-            match self.check(token, &self.jwks.keys()) {
+            // Fetched again first if their lifetime is over.
+            let keys = self.jwks.current().await;
+            match self.check(token, &keys) {
                 Ok(grant) => Ok(grant),
                 Err(Some(rejected)) => Err(rejected),
-                // A key the set does not hold: fetched again (rate-limited), tried once more.
-                Err(None) if self.jwks.refresh().await => {
-                    match self.check(token, &self.jwks.keys()) {
-                        Ok(grant) => Ok(grant),
-                        Err(rejected) => Err(rejected.unwrap_or(Rejected::UnknownKey)),
-                    }
-                }
-                Err(None) => Err(Rejected::UnknownKey),
+                // A key the set does not hold: fetched again (rate-limited), tried once more
+                // if the set changed.
+                Err(None) => match self.jwks.refresh_for_unknown_key(&keys).await {
+                    Some(keys) => self
+                        .check(token, &keys)
+                        .map_err(|rejected| rejected.unwrap_or(Rejected::UnknownKey)),
+                    None => Err(Rejected::UnknownKey),
+                },
             }
         })
+    }
+}
+
+/// A media type in the short form a JWT's `typ` may take: in lower case, without
+/// `application/` when what follows has no `/` (RFC 7515, section 4.1.9).
+fn media_type(typ: &str) -> String {
+    let typ = typ.to_ascii_lowercase();
+    match typ.strip_prefix("application/") {
+        Some(short) if !short.contains('/') => short.to_owned(),
+        _ => typ,
     }
 }
 

@@ -134,9 +134,16 @@ impl KeySet {
         self.keys.len()
     }
 
-    /// Whether the set holds none (never, for a set that was read).
+    /// Whether the set holds none (never, for a set that was read; a fetched set dropped
+    /// because its fetches have failed for too long is empty).
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
+    }
+
+    /// A set with no key, which verifies no token.
+    #[cfg(feature = "jwks-http")]
+    pub(crate) fn empty() -> KeySet {
+        KeySet { keys: Vec::new() }
     }
 
     /// The key for a token signed with `alg` that names `kid`.

@@ -1,5 +1,6 @@
 //! The protected-resource options of a server binary (`--auth-*`): the authorization server
-//! trusted, its keys, the resource URI, the scopes, and the scopes each tool needs; read into
+//! trusted, its keys, the resource URI, the scopes, the scopes each tool needs, and the token
+//! type required; read into
 //! an [`Auth`] with a [`JwtValidator`] by [`AuthOptions::auth`].
 
 use std::path::Path;
@@ -9,10 +10,13 @@ use crate::auth::{Auth, Jwks, JwtValidator, KeySet};
 
 /// The options, for the usage text.
 pub(super) const USAGE: &str = "  --auth-issuer <url>         require bearer JWTs issued by this authorization server (off by default)
-  --auth-jwks <file|url>      the issuer's JWKS: a file, or an http(s) URL fetched at start and on an unknown kid
+  --auth-jwks <file|url>      the issuer's JWKS: a file, or an https URL (http to loopback only)
+                              fetched at start, when its max-age is over (1 min to 1 day, else
+                              10 min) and on an unknown kid
   --auth-resource <url>       this server's resource URI, the tokens' audience [the endpoint's URL]
   --auth-scopes <a,b>         the scopes the metadata lists and a challenge asks for
   --auth-tool-scope <t=s>     a tools/call of tool t needs scope s (repeatable)
+  --auth-require-typ <typ>    the typ a token's header must carry, e.g. at+jwt (RFC 9068) [any]
 ";
 
 /// How a server protects its HTTP endpoint; off (no `--auth-issuer`) by default.
@@ -21,7 +25,8 @@ pub struct AuthOptions {
     /// `--auth-issuer`: the authorization server trusted (the tokens' `iss`, and the
     /// metadata's `authorization_servers`).
     pub issuer: Option<String>,
-    /// `--auth-jwks`: the issuer's key set, a file or an `http(s)://` URL.
+    /// `--auth-jwks`: the issuer's key set, a file or an `https://` URL (`http://` to a
+    /// loopback host only).
     pub jwks: Option<String>,
     /// `--auth-resource`: the resource URI (else the URL of the endpoint served).
     pub resource: Option<String>,
@@ -29,6 +34,9 @@ pub struct AuthOptions {
     pub scopes: Vec<String>,
     /// `--auth-tool-scope`: (tool, scope) pairs.
     pub tool_scopes: Vec<(String, String)>,
+    /// `--auth-require-typ`: the `typ` a token's header must carry
+    /// ([`JwtValidator::require_typ`]); any by default.
+    pub require_typ: Option<String>,
 }
 
 impl AuthOptions {
@@ -47,6 +55,13 @@ impl AuthOptions {
             "--auth-issuer" => value().map(|v| self.issuer = Some(v)),
             "--auth-jwks" => value().map(|v| self.jwks = Some(v)),
             "--auth-resource" => value().map(|v| self.resource = Some(v)),
+            "--auth-require-typ" => value().and_then(|v| {
+                if v.trim().is_empty() {
+                    return Err(invalid("--auth-require-typ needs a type, e.g. at+jwt"));
+                }
+                self.require_typ = Some(v);
+                Ok(())
+            }),
             "--auth-scopes" => value().map(|v| {
                 self.scopes = v
                     .split(',')
@@ -75,7 +90,8 @@ impl AuthOptions {
         let others = self.jwks.is_some()
             || self.resource.is_some()
             || !self.scopes.is_empty()
-            || !self.tool_scopes.is_empty();
+            || !self.tool_scopes.is_empty()
+            || self.require_typ.is_some();
         match (&self.issuer, &self.jwks) {
             (Some(_), None) => Err(invalid("--auth-issuer needs --auth-jwks")),
             (None, _) if others => Err(invalid("the --auth-* options need --auth-issuer")),
@@ -85,7 +101,8 @@ impl AuthOptions {
 
     /// The protection these options describe, for an endpoint served at `endpoint_url`
     /// (the resource URI unless `--auth-resource` names another): `None` when off. A JWKS URL
-    /// is fetched now (with the `jwks-http` feature; an error without it).
+    /// is fetched now (with the `jwks-http` feature; an error without it), and refused unless
+    /// it is https or plain http to a loopback host.
     pub async fn auth(&self, endpoint_url: &str) -> Result<Option<Auth>, String> {
         let (Some(issuer), Some(jwks)) = (&self.issuer, &self.jwks) else {
             return Ok(None);
@@ -98,7 +115,10 @@ impl AuthOptions {
                 KeySet::from_file(Path::new(jwks)).map_err(|e| format!("--auth-jwks: {e}"))?,
             )
         };
-        let validator = JwtValidator::new(issuer, resource, jwks);
+        let mut validator = JwtValidator::new(issuer, resource, jwks);
+        if let Some(typ) = &self.require_typ {
+            validator = validator.require_typ(typ);
+        }
         let mut auth = Auth::new(validator, resource)
             .map_err(|e| format!("--auth-resource: {e}"))?
             .authorization_server(issuer)
@@ -193,5 +213,87 @@ mod tests {
             .await
             .unwrap_err();
         assert!(e.starts_with("--auth-jwks: reading the JWKS file"), "{e}");
+    }
+
+    #[cfg(feature = "jwks-http")]
+    #[tokio::test]
+    async fn a_jwks_url_over_plain_http_elsewhere_than_loopback_fails_naming_the_option() {
+        let options = parse(&[
+            "--stdio",
+            "--auth-issuer",
+            "https://auth.example.com",
+            "--auth-jwks",
+            "http://auth.example.com/jwks",
+        ])
+        .unwrap();
+        let e = options
+            .auth
+            .auth("http://127.0.0.1:1/mcp")
+            .await
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "--auth-jwks: the JWKS URL http://auth.example.com/jwks: a JWKS is fetched over https (plain http to loopback only)"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_required_typ_is_read_and_applied_to_the_validator() {
+        use jsonwebtoken::jwk::{Jwk, JwkSet};
+        use jsonwebtoken::{Algorithm, EncodingKey, Header, encode, get_current_timestamp};
+
+        let unused = parse(&["--stdio", "--auth-require-typ", "at+jwt"]).unwrap_err();
+        assert_eq!(
+            unused.to_string(),
+            "the --auth-* options need --auth-issuer"
+        );
+        let empty = parse(&["--stdio", "--auth-require-typ", " "]).unwrap_err();
+        assert_eq!(
+            empty.to_string(),
+            "--auth-require-typ needs a type, e.g. at+jwt"
+        );
+
+        // The test key's JWKS in a file of this test's own.
+        let pem = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/keys/ec.pem")).unwrap();
+        let key = EncodingKey::from_ec_pem(&pem).unwrap();
+        let mut jwk = Jwk::from_encoding_key(&key, Algorithm::ES256).unwrap();
+        jwk.common.key_id = Some("ec-1".to_owned());
+        let file =
+            std::env::temp_dir().join(format!("mcp-require-typ-{}.json", std::process::id()));
+        std::fs::write(
+            &file,
+            serde_json::to_string(&JwkSet { keys: vec![jwk] }).unwrap(),
+        )
+        .unwrap();
+
+        let (issuer, resource) = ("https://auth.example.com", "http://127.0.0.1:1/mcp");
+        let args = |typ: Option<&str>| {
+            let mut args = vec!["--stdio", "--auth-issuer", issuer, "--auth-jwks"];
+            args.push(file.to_str().unwrap());
+            args.extend(typ.map(|t| ["--auth-require-typ", t]).into_iter().flatten());
+            parse(&args).unwrap().auth
+        };
+        let token = |typ: Option<&str>| {
+            let now = get_current_timestamp();
+            let claims = serde_json::json!({"iss": issuer, "sub": "alice", "aud": resource, "exp": now + 600});
+            let mut header = Header::new(Algorithm::ES256);
+            header.kid = Some("ec-1".to_owned());
+            header.typ = typ.map(str::to_owned);
+            encode(&header, &claims, &key).unwrap()
+        };
+        let strict = args(Some("application/at+jwt"));
+        assert_eq!(strict.require_typ.as_deref(), Some("application/at+jwt"));
+        let strict = strict.auth(resource).await.unwrap().unwrap();
+        let lax = args(None).auth(resource).await.unwrap().unwrap();
+        std::fs::remove_file(&file).unwrap();
+
+        let typed = token(Some("at+jwt"));
+        let plain = token(Some("JWT"));
+        assert!(strict.validator.validate(&typed).await.is_ok());
+        assert_eq!(
+            strict.validator.validate(&plain).await.unwrap_err(),
+            crate::auth::Rejected::Type
+        );
+        assert!(lax.validator.validate(&plain).await.is_ok());
     }
 }

@@ -230,6 +230,49 @@ fn a_key_set_keeps_only_asymmetric_signature_keys() {
     assert!(KeySet::from_json("not json").is_err());
 }
 
+#[test]
+fn a_required_typ_is_checked_in_its_short_form_and_any_case() {
+    let typed = |typ: Option<&str>| {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some("ec-1".to_owned());
+        header.typ = typ.map(str::to_owned);
+        encode(&header, &claims(), &ec()).unwrap()
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let strict = validator().require_typ("at+jwt");
+    assert_eq!(strict.required_typ(), Some("at+jwt"));
+    for accepted in [
+        "at+jwt",
+        "AT+JWT",
+        "application/at+jwt",
+        "Application/At+JWT",
+    ] {
+        let grant = rt.block_on(strict.validate(&typed(Some(accepted))));
+        assert!(grant.is_ok(), "{accepted}: {grant:?}");
+    }
+    for refused in [
+        None,
+        Some("JWT"),
+        Some("application/jwt"),
+        Some("at+jwt2"),
+        Some(""),
+    ] {
+        let refusal = rt.block_on(strict.validate(&typed(refused))).unwrap_err();
+        assert_eq!(refusal, Rejected::Type, "{refused:?}");
+    }
+    // Given in its long form, the same requirement.
+    let long = validator().require_typ("Application/AT+JWT");
+    assert_eq!(long.required_typ(), Some("at+jwt"));
+    assert!(rt.block_on(long.validate(&typed(Some("at+jwt")))).is_ok());
+    // Off by default: any typ, or none.
+    assert_eq!(validator().required_typ(), None);
+    for typ in [None, Some("JWT"), Some("anything")] {
+        assert!(check(&typed(typ)).is_ok(), "{typ:?}");
+    }
+}
+
 /// base64url without padding, for the hand-made `alg: none` token.
 fn base64url(text: &str) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
