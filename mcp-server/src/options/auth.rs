@@ -219,7 +219,8 @@ mod tests {
     #[tokio::test]
     async fn a_jwks_url_over_plain_http_elsewhere_than_loopback_fails_naming_the_option() {
         let options = parse(&[
-            "--stdio",
+            "--listen",
+            "127.0.0.1:0",
             "--auth-issuer",
             "https://auth.example.com",
             "--auth-jwks",
@@ -242,12 +243,13 @@ mod tests {
         use jsonwebtoken::jwk::{Jwk, JwkSet};
         use jsonwebtoken::{Algorithm, EncodingKey, Header, encode, get_current_timestamp};
 
-        let unused = parse(&["--stdio", "--auth-require-typ", "at+jwt"]).unwrap_err();
+        let unused =
+            parse(&["--listen", "127.0.0.1:0", "--auth-require-typ", "at+jwt"]).unwrap_err();
         assert_eq!(
             unused.to_string(),
             "the --auth-* options need --auth-issuer"
         );
-        let empty = parse(&["--stdio", "--auth-require-typ", " "]).unwrap_err();
+        let empty = parse(&["--listen", "127.0.0.1:0", "--auth-require-typ", " "]).unwrap_err();
         assert_eq!(
             empty.to_string(),
             "--auth-require-typ needs a type, e.g. at+jwt"
@@ -268,7 +270,13 @@ mod tests {
 
         let (issuer, resource) = ("https://auth.example.com", "http://127.0.0.1:1/mcp");
         let args = |typ: Option<&str>| {
-            let mut args = vec!["--stdio", "--auth-issuer", issuer, "--auth-jwks"];
+            let mut args = vec![
+                "--listen",
+                "127.0.0.1:0",
+                "--auth-issuer",
+                issuer,
+                "--auth-jwks",
+            ];
             args.push(file.to_str().unwrap());
             args.extend(typ.map(|t| ["--auth-require-typ", t]).into_iter().flatten());
             parse(&args).unwrap().auth
