@@ -3,16 +3,29 @@
 //! `insufficient_scope`) starts the flow, then is sent again with the token:
 //!
 //! 1. the server's protected resource metadata (RFC 9728), from the challenge's
-//!    `resource_metadata` or the well-known locations, whose resource must be this server;
+//!    `resource_metadata` (another host allowed, a loopback one only for a loopback server) or
+//!    the well-known locations, whose resource must be this server;
 //! 2. its authorization server's metadata (RFC 8414 or OpenID discovery), whose issuer must be
 //!    the one asked for;
 //! 3. the client's identity there: pre-registered, a Client ID Metadata Document URL, or
-//!    dynamic registration; kept per issuer, never shown to another;
+//!    dynamic registration; kept per issuer, never shown to another (pre-registered
+//!    credentials with a secret must name their issuer);
 //! 4. the scopes: the challenge's, else the resource's `scopes_supported`, else none; on a
-//!    step-up, with the ones asked before; `offline_access` added when the authorization
-//!    server lists it;
+//!    step-up, with the ones asked before for this server; `offline_access` added when the
+//!    authorization server lists it;
 //! 5. the authorization code grant with PKCE S256 and the `resource` parameter, the redirect
 //!    checked (origin, `state`, `iss`); a refresh token used first when there is one.
+//!
+//! Every URL of the flow (the resource metadata's, the issuer, the authorization server's
+//! metadata and endpoints) is `https`, or `http` on a loopback host (127.0.0.0/8, `::1`,
+//! `localhost`); any other is refused with [`AuthError::InsecureUrl`] before it is used.
+//!
+//! What a flow learns (the authorization server's metadata, the client's identity there, the
+//! resource, the scopes asked for) is kept per server: one [`Authorizer`] may serve several
+//! servers, and a token expiring is refreshed only at the authorization server that issued it
+//! ([`Tokens::issuer`]), for its own server. Tokens a [`TokenStore`] kept from another run are
+//! sent as they are until the server refuses them; the flow then refreshes them only when the
+//! server still names their issuer.
 //!
 //! At most [`Settings::with_max_authorizations`] flows per request (3 by default).
 //!
@@ -37,6 +50,7 @@ mod identity;
 mod store;
 #[cfg(test)]
 mod tests;
+mod transport;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -96,8 +110,10 @@ impl Settings {
         self
     }
 
-    /// Credentials registered beforehand (with `issuer`, or with whichever the server names
-    /// when `None`): used instead of registering.
+    /// Credentials registered beforehand, used instead of registering at their `issuer`.
+    /// Credentials with a secret must name their issuer ([`Authorizer::new`] fails otherwise);
+    /// a public client's (no secret) naming none are used at whichever authorization server a
+    /// server names.
     #[must_use]
     pub fn with_pre_registered(mut self, credentials: PreRegistered) -> Self {
         self.pre_registered.push(credentials);
@@ -153,11 +169,17 @@ struct Protected {
     documented: bool,
 }
 
-/// What the last flow used, for a refresh.
-struct Current {
+/// What the last flow for one server (one protected resource) learned: where its tokens come
+/// from and how to refresh them there.
+struct Learned {
+    /// The metadata of the authorization server that issued the server's tokens.
     metadata: ServerMetadata,
+    /// The client's identity at that authorization server.
     identity: ClientIdentity,
+    /// The server's `resource` parameter.
     resource: String,
+    /// The scopes asked for last for this server, joined by a step-up.
+    requested: Vec<String>,
 }
 
 /// The flow's state, one flow at a time.
@@ -165,9 +187,9 @@ struct Current {
 struct State {
     /// The identity at each issuer met.
     identities: HashMap<String, ClientIdentity>,
-    /// The scopes asked for last, joined by a step-up.
-    requested: Vec<String>,
-    current: Option<Current>,
+    /// What each server's last flow learned, by the server's key in the token store (its
+    /// URL): one server's refresh token, scopes or resource are never used for another.
+    servers: HashMap<String, Learned>,
 }
 
 /// An OAuth 2.1 client for the MCP servers of one or more [`Client`](crate::Client)s
@@ -180,8 +202,10 @@ pub struct Authorizer {
 }
 
 impl Authorizer {
-    /// An authorizer with `settings`.
+    /// An authorizer with `settings`; [`AuthError::Settings`] when pre-registered credentials
+    /// with a secret name no issuer.
     pub fn new(settings: Settings) -> Result<Arc<Self>, AuthError> {
+        identity::check_pre_registered(&settings.pre_registered)?;
         let http = AuthHttp::new(settings.timeout)?;
         Ok(Arc::new(Authorizer {
             settings,
@@ -238,31 +262,33 @@ impl Authorizer {
         }
     }
 
-    /// The access token for `server`, refreshed first when it is about to expire.
+    /// The access token for `server`, refreshed first when it is about to expire: only at the
+    /// authorization server that issued it, with what this server's last flow learned of it.
+    /// Without that (tokens a store kept from another run, or an issuer that changed since),
+    /// the token is sent as it is: a 401 then runs the flow, which refreshes it only once the
+    /// server's metadata names its issuer again.
     async fn bearer(&self, server: &str) -> Option<String> {
         let tokens = self.settings.store.load(server)?;
         if !tokens.expires_within(Duration::from_secs(30)) {
             return Some(tokens.access_token);
         }
         let state = self.state.lock().await;
-        let refreshed = match (&tokens.refresh_token, &state.current) {
-            (Some(refresh), Some(current)) => {
-                let grant = Grant {
-                    metadata: &current.metadata,
-                    identity: &current.identity,
-                    resource: &current.resource,
-                    scopes: &[],
-                };
-                flow::refresh(&self.http, &grant, refresh).await.ok()
-            }
-            _ => None,
+        let learned = (state.servers.get(server)).filter(|l| l.metadata.issuer == tokens.issuer);
+        let (Some(learned), Some(refresh)) = (learned, &tokens.refresh_token) else {
+            return Some(tokens.access_token);
         };
-        match refreshed {
-            Some(t) => {
+        let grant = Grant {
+            metadata: &learned.metadata,
+            identity: &learned.identity,
+            resource: &learned.resource,
+            scopes: &[],
+        };
+        match flow::refresh(&self.http, &grant, refresh).await {
+            Ok(t) => {
                 self.settings.store.save(server, t.clone());
                 Some(t.access_token)
             }
-            None => {
+            Err(_) => {
                 self.settings.store.clear(server);
                 None
             }
@@ -306,9 +332,13 @@ impl Authorizer {
         let same_server = kept.as_ref().is_some_and(|t| t.issuer == metadata.issuer);
         if !same_server {
             self.settings.store.clear(key);
-            state.requested.clear();
         }
-        let scopes = self.scopes(&challenge, resource_scopes, &metadata, &state.requested);
+        // A step-up joins what was asked of this issuer for this server before, nothing else.
+        let before = (state.servers.get(key))
+            .filter(|l| l.metadata.issuer == metadata.issuer)
+            .map(|l| l.requested.as_slice())
+            .unwrap_or_default();
+        let scopes = self.scopes(&challenge, resource_scopes, &metadata, before);
         let identity = match state.identities.get(&metadata.issuer) {
             Some(known) => known.clone(),
             None => {
@@ -344,12 +374,15 @@ impl Authorizer {
             None => flow::authorize(&self.http, &*self.settings.agent, &grant).await?,
         };
         self.settings.store.save(key, tokens);
-        state.requested = scopes;
-        state.current = Some(Current {
-            metadata,
-            identity,
-            resource,
-        });
+        state.servers.insert(
+            key.to_owned(),
+            Learned {
+                metadata,
+                identity,
+                resource,
+                requested: scopes,
+            },
+        );
         Ok(())
     }
 

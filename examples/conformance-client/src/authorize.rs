@@ -8,7 +8,8 @@
 //! - The client metadata document URL is the one the suite's Client ID Metadata Document
 //!   scenario expects a client to own.
 //! - Pre-registered credentials come from the scenario's context (`client_id`,
-//!   `client_secret`, `issuer`), as a host reads them from its configuration.
+//!   `client_secret`, `issuer`), as a host reads them from its configuration (with a secret,
+//!   the issuer is required: `Authorizer::new` refuses a secret that names none).
 
 use std::sync::Arc;
 

@@ -1,13 +1,15 @@
 //! Where the flow finds what it needs: the protected resource metadata (RFC 9728) of the
 //! server, and the metadata of its authorization server (RFC 8414 and OpenID Connect
 //! Discovery), each tried at the locations the specification lists, in its order; and the
-//! checks on what they say (the resource is this server, the issuer is the one asked for).
+//! checks on what they say (the resource is this server, the issuer is the one asked for, the
+//! endpoints are `https` or loopback: [`super::transport`]).
 
 use serde::Deserialize;
 use url::Url;
 
 use super::AuthError;
 use super::http::AuthHttp;
+use super::transport::{is_loopback, require_secure};
 
 /// The protected resource metadata document: what the flow reads of it.
 #[derive(Debug, Clone, Deserialize)]
@@ -79,12 +81,23 @@ pub async fn resource_metadata(
     Ok(None)
 }
 
-/// Where [`resource_metadata`] looks, in order.
+/// Where [`resource_metadata`] looks, in order. Each is `https` or loopback
+/// ([`AuthError::InsecureUrl`] otherwise). The challenge's `resource_metadata` may name another
+/// host than the server's (RFC 9728 section 5.1 lets it; the document's `resource` must still
+/// stand for this server), but a loopback one only when the server is itself on loopback: a
+/// remote server does not get the client to send requests to its own machine.
 pub fn resource_metadata_urls(server: &Url, hint: Option<&str>) -> Result<Vec<String>, AuthError> {
     if let Some(hint) = hint {
         let url = server
             .join(hint)
             .map_err(|e| AuthError::Metadata(format!("resource_metadata {hint:?}: {e}")))?;
+        let url = require_secure("resource_metadata", url.as_str())?;
+        if is_loopback(&url) && !is_loopback(server) {
+            return Err(AuthError::InsecureUrl {
+                what: "resource_metadata".to_owned(),
+                url: url.into(),
+            });
+        }
         return Ok(vec![url.into()]);
     }
     let origin = origin_of(server)?;
@@ -96,13 +109,16 @@ pub fn resource_metadata_urls(server: &Url, hint: Option<&str>) -> Result<Vec<St
         ));
     }
     urls.push(format!("{origin}/.well-known/oauth-protected-resource"));
+    for url in &urls {
+        require_secure("resource_metadata", url)?;
+    }
     Ok(urls)
 }
 
 /// The metadata of the authorization server `issuer`: tried at the OAuth then the OpenID
 /// locations for its path; the first document found must name `issuer` as its issuer,
-/// exactly (else the flow stops: its endpoints are not trusted). `None` when no location has
-/// a document.
+/// exactly (else the flow stops: its endpoints are not trusted), and its endpoints must be
+/// `https` or loopback. `None` when no location has a document.
 pub async fn server_metadata(
     http: &AuthHttp,
     issuer: &str,
@@ -115,10 +131,22 @@ pub async fn server_metadata(
                     found: found.issuer,
                 });
             }
+            require_secure_endpoints(&found)?;
             return Ok(Some(found));
         }
     }
     Ok(None)
+}
+
+/// The authorization, token and registration endpoints of `metadata`, each `https` or
+/// loopback.
+pub fn require_secure_endpoints(metadata: &ServerMetadata) -> Result<(), AuthError> {
+    require_secure("authorization_endpoint", &metadata.authorization_endpoint)?;
+    require_secure("token_endpoint", &metadata.token_endpoint)?;
+    if let Some(registration) = &metadata.registration_endpoint {
+        require_secure("registration_endpoint", registration)?;
+    }
+    Ok(())
 }
 
 /// The endpoints a server of revision 2025-03-26 without any metadata has by default, at its
@@ -140,10 +168,10 @@ pub fn default_endpoints(base: &str) -> ServerMetadata {
 }
 
 /// Where [`server_metadata`] looks, in order (RFC 8414 section 3.1 inserts the well-known
-/// part before the issuer's path; OpenID Connect Discovery appends it after).
+/// part before the issuer's path; OpenID Connect Discovery appends it after). The issuer must
+/// be `https` or loopback ([`AuthError::InsecureUrl`] otherwise).
 pub fn server_metadata_urls(issuer: &str) -> Result<Vec<String>, AuthError> {
-    let url =
-        Url::parse(issuer).map_err(|e| AuthError::Metadata(format!("issuer {issuer:?}: {e}")))?;
+    let url = require_secure("issuer", issuer)?;
     let origin = origin_of(&url)?;
     let path = url.path().trim_end_matches('/');
     Ok(if path.is_empty() {
@@ -193,30 +221,74 @@ mod tests {
     #[test]
     fn resource_metadata_is_looked_for_at_the_path_then_the_root() {
         assert_eq!(
-            resource_metadata_urls(&url("http://h:1/a/mcp"), None).unwrap(),
+            resource_metadata_urls(&url("https://h:1/a/mcp"), None).unwrap(),
             [
-                "http://h:1/.well-known/oauth-protected-resource/a/mcp",
-                "http://h:1/.well-known/oauth-protected-resource"
+                "https://h:1/.well-known/oauth-protected-resource/a/mcp",
+                "https://h:1/.well-known/oauth-protected-resource"
             ]
         );
         assert_eq!(
-            resource_metadata_urls(&url("http://h/"), None).unwrap(),
-            ["http://h/.well-known/oauth-protected-resource"]
+            resource_metadata_urls(&url("http://127.0.0.1/"), None).unwrap(),
+            ["http://127.0.0.1/.well-known/oauth-protected-resource"]
         );
         assert_eq!(
-            resource_metadata_urls(&url("http://h/mcp"), Some("/custom/x.json")).unwrap(),
-            ["http://h/custom/x.json"]
+            resource_metadata_urls(&url("https://h/mcp"), Some("/custom/x.json")).unwrap(),
+            ["https://h/custom/x.json"]
         );
+        // Another host is allowed (RFC 9728 section 5.1): the document's resource is checked.
+        assert_eq!(
+            resource_metadata_urls(&url("https://h/mcp"), Some("https://meta.example/x")).unwrap(),
+            ["https://meta.example/x"]
+        );
+        assert_eq!(
+            resource_metadata_urls(&url("http://localhost:3000/mcp"), Some("/prm")).unwrap(),
+            ["http://localhost:3000/prm"]
+        );
+    }
+
+    fn insecure(what: &str, url: &str) -> AuthError {
+        AuthError::InsecureUrl {
+            what: what.to_owned(),
+            url: url.to_owned(),
+        }
+    }
+
+    #[test]
+    fn resource_metadata_over_plain_http_elsewhere_than_loopback_is_refused() {
+        let server = url("https://mcp.example.com/mcp");
+        assert_eq!(
+            resource_metadata_urls(&server, Some("http://meta.example.com/prm")),
+            Err(insecure("resource_metadata", "http://meta.example.com/prm"))
+        );
+        assert_eq!(
+            resource_metadata_urls(&url("http://mcp.example.com/mcp"), Some("/prm")),
+            Err(insecure("resource_metadata", "http://mcp.example.com/prm"))
+        );
+        assert_eq!(
+            resource_metadata_urls(&url("http://mcp.example.com/mcp"), None),
+            Err(insecure(
+                "resource_metadata",
+                "http://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+            ))
+        );
+        // A remote server does not point the client at the client's own machine.
+        for local in ["http://127.0.0.1:6379/x", "https://localhost/x"] {
+            assert_eq!(
+                resource_metadata_urls(&server, Some(local)),
+                Err(insecure("resource_metadata", local)),
+                "{local}"
+            );
+        }
     }
 
     #[test]
     fn server_metadata_is_looked_for_as_rfc_8414_then_openid_say() {
         assert_eq!(
-            server_metadata_urls("http://h:1/tenant1").unwrap(),
+            server_metadata_urls("http://127.0.0.1:1/tenant1").unwrap(),
             [
-                "http://h:1/.well-known/oauth-authorization-server/tenant1",
-                "http://h:1/.well-known/openid-configuration/tenant1",
-                "http://h:1/tenant1/.well-known/openid-configuration"
+                "http://127.0.0.1:1/.well-known/oauth-authorization-server/tenant1",
+                "http://127.0.0.1:1/.well-known/openid-configuration/tenant1",
+                "http://127.0.0.1:1/tenant1/.well-known/openid-configuration"
             ]
         );
         assert_eq!(
@@ -226,6 +298,54 @@ mod tests {
                 "https://as.example/.well-known/openid-configuration"
             ]
         );
+    }
+
+    #[test]
+    fn an_issuer_over_plain_http_elsewhere_than_loopback_is_refused() {
+        for issuer in ["http://auth.example.com", "http://auth.example.com/tenant1"] {
+            assert_eq!(
+                server_metadata_urls(issuer),
+                Err(insecure("issuer", issuer)),
+                "{issuer}"
+            );
+        }
+    }
+
+    fn metadata(endpoints: [(&str, &str); 3]) -> ServerMetadata {
+        let mut doc = serde_json::json!({"issuer": "https://auth.example.com"});
+        for (name, value) in endpoints {
+            doc[name] = serde_json::json!(value);
+        }
+        serde_json::from_value(doc).unwrap()
+    }
+
+    #[test]
+    fn endpoints_over_plain_http_elsewhere_than_loopback_are_refused() {
+        let good = [
+            (
+                "authorization_endpoint",
+                "https://auth.example.com/authorize",
+            ),
+            ("token_endpoint", "https://auth.example.com/token"),
+            ("registration_endpoint", "https://auth.example.com/register"),
+        ];
+        assert_eq!(require_secure_endpoints(&metadata(good)), Ok(()));
+        for i in 0..good.len() {
+            let mut endpoints = good;
+            let plain = endpoints[i].1.replacen("https:", "http:", 1);
+            endpoints[i].1 = &plain;
+            assert_eq!(
+                require_secure_endpoints(&metadata(endpoints)),
+                Err(insecure(good[i].0, &plain)),
+                "{plain}"
+            );
+        }
+        let local = [
+            ("authorization_endpoint", "http://localhost:9000/authorize"),
+            ("token_endpoint", "http://127.0.0.1:9000/token"),
+            ("registration_endpoint", "http://[::1]:9000/register"),
+        ];
+        assert_eq!(require_secure_endpoints(&metadata(local)), Ok(()));
     }
 
     #[test]

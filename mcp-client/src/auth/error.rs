@@ -9,6 +9,16 @@ pub enum AuthError {
     Http(String),
     /// A metadata document is missing or does not read (or names no authorization server).
     Metadata(String),
+    /// A URL of the flow is neither `https` nor `http` on a loopback host (127.0.0.0/8, `::1`,
+    /// `localhost`), or is a loopback one named by a server that is not: nothing is sent to it.
+    /// Held to this: the protected resource metadata's location, the authorization server's
+    /// issuer, its metadata and its authorization, token and registration endpoints.
+    InsecureUrl {
+        /// What the URL is (`resource_metadata`, `issuer`, `token_endpoint`...).
+        what: String,
+        /// The URL.
+        url: String,
+    },
     /// The resource metadata names another resource than this server: the flow stops before
     /// any authorization request (RFC 9728 section 3.3).
     ResourceMismatch {
@@ -48,6 +58,11 @@ pub enum AuthError {
     Registration(String),
     /// The token endpoint refused or answered something unreadable.
     Token(String),
+    /// [`Settings`](super::Settings) that cannot be used safely, refused by
+    /// [`Authorizer::new`](super::Authorizer::new): pre-registered credentials with a secret
+    /// that name no issuer (the secret would go to whichever authorization server a server
+    /// names).
+    Settings(String),
     /// The server still answered 401 or 403 after this many authorizations for one request.
     RetryLimit {
         /// The last status.
@@ -62,6 +77,11 @@ impl fmt::Display for AuthError {
         match self {
             AuthError::Http(e) => write!(f, "{e}"),
             AuthError::Metadata(e) => write!(f, "metadata: {e}"),
+            AuthError::InsecureUrl { what, url } => write!(
+                f,
+                "{what} {url:?} is neither https nor http on a loopback host (or is a loopback \
+                 one named by a server that is not)"
+            ),
             AuthError::ResourceMismatch { server, resource } => write!(
                 f,
                 "the resource metadata names {resource:?}, which is not the server {server:?}"
@@ -91,6 +111,7 @@ impl fmt::Display for AuthError {
             }
             AuthError::Registration(e) => write!(f, "client registration: {e}"),
             AuthError::Token(e) => write!(f, "the token endpoint: {e}"),
+            AuthError::Settings(e) => write!(f, "authorizer settings: {e}"),
             AuthError::RetryLimit { status, attempts } => write!(
                 f,
                 "HTTP {status} after {attempts} authorization(s) for one request"

@@ -66,14 +66,62 @@ impl std::fmt::Debug for ClientIdentity {
 }
 
 /// Credentials registered beforehand with an authorization server.
+///
+/// With a `client_secret`, the `issuer` is required ([`Authorizer::new`](super::Authorizer::new)
+/// fails with [`AuthError::Settings`] otherwise): the secret is shown only to that
+/// authorization server, never to one a server names. A public client (no secret) may leave
+/// it `None` and is then used at whichever authorization server a server names: its client id
+/// is no secret (every authorization request carries it through the browser).
 #[derive(Clone)]
 pub struct PreRegistered {
-    /// The issuer they belong to; `None`: whichever the server names.
+    /// The issuer they belong to, compared character for character with the authorization
+    /// server metadata's; `None` (a public client only): whichever the server names.
     pub issuer: Option<String>,
     /// The client id.
     pub client_id: String,
     /// The secret, if any.
     pub client_secret: Option<String>,
+}
+
+impl std::fmt::Debug for PreRegistered {
+    /// Never the secret.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreRegistered")
+            .field("issuer", &self.issuer)
+            .field("client_id", &self.client_id)
+            .field(
+                "client_secret",
+                &self.client_secret.as_ref().map(|_| "<redacted>"),
+            )
+            .finish()
+    }
+}
+
+impl PreRegistered {
+    /// Whether these credentials may be shown to the authorization server `issuer`: theirs,
+    /// or any for a public client that names none.
+    pub(super) fn belongs_to(&self, issuer: &str) -> bool {
+        match (&self.issuer, &self.client_secret) {
+            (Some(own), _) => own == issuer,
+            (None, None) => true,
+            (None, Some(_)) => false,
+        }
+    }
+}
+
+/// Refuses credentials with a secret and no issuer (their secret would go to any
+/// authorization server a server names).
+pub fn check_pre_registered(pre_registered: &[PreRegistered]) -> Result<(), AuthError> {
+    match pre_registered
+        .iter()
+        .find(|p| p.issuer.is_none() && p.client_secret.is_some())
+    {
+        Some(p) => Err(AuthError::Settings(format!(
+            "the pre-registered client {:?} has a secret but names no issuer",
+            p.client_id
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// What the client says about itself when it registers.
@@ -96,10 +144,16 @@ pub async fn identify(
     pre_registered: &[PreRegistered],
     redirect_uri: &str,
 ) -> Result<ClientIdentity, AuthError> {
-    if let Some(known) = pre_registered
+    // Those naming this issuer first, then a public client's that names none.
+    let named = pre_registered
         .iter()
-        .find(|p| p.issuer.as_deref().is_none_or(|i| i == metadata.issuer))
-    {
+        .find(|p| p.issuer.as_deref() == Some(metadata.issuer.as_str()));
+    let known = named.or_else(|| {
+        pre_registered
+            .iter()
+            .find(|p| p.belongs_to(&metadata.issuer))
+    });
+    if let Some(known) = known {
         return Ok(pre_registered_identity(known, metadata));
     }
     if let (Some(url), Some(true)) = (

@@ -69,6 +69,13 @@ struct Config {
     state: Option<String>,
     /// Whether token responses carry a refresh token.
     refresh_tokens: bool,
+    /// The challenge's `resource_metadata` (the mock's own document when `None`).
+    challenge_metadata: Option<String>,
+    /// The authorization server the resource metadata names (`current_as`'s issuer when
+    /// `None`).
+    named_issuer: Option<String>,
+    /// The `token_endpoint` the authorization server metadata names (its own when `None`).
+    token_endpoint: Option<String>,
 }
 
 impl Default for Config {
@@ -90,6 +97,9 @@ impl Default for Config {
             redirect_to: None,
             state: None,
             refresh_tokens: false,
+            challenge_metadata: None,
+            named_issuer: None,
+            token_endpoint: None,
         }
     }
 }
@@ -229,12 +239,17 @@ fn header_of(headers: &HeaderMap, name: header::HeaderName) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// A `Bearer` challenge with `status`.
-fn refusal(mock: &Mock, status: StatusCode, scope: Option<&str>, error: Option<&str>) -> Response {
-    let mut value = format!(
-        r#"Bearer resource_metadata="{}/.well-known/oauth-protected-resource/mcp""#,
-        mock.base
-    );
+/// A `Bearer` challenge with `status`, naming the resource metadata `config` says.
+fn refusal(
+    mock: &Mock,
+    config: &Config,
+    status: StatusCode,
+    scope: Option<&str>,
+    error: Option<&str>,
+) -> Response {
+    let metadata = (config.challenge_metadata.clone())
+        .unwrap_or_else(|| format!("{}/.well-known/oauth-protected-resource/mcp", mock.base));
+    let mut value = format!(r#"Bearer resource_metadata="{metadata}""#);
     if let Some(error) = error {
         value += &format!(r#", error="{error}""#);
     }
@@ -266,6 +281,7 @@ async fn mcp(State(mock): State<Arc<Mock>>, headers: HeaderMap) -> Response {
     if inner.config.always_forbid {
         return refusal(
             &mock,
+            &inner.config,
             StatusCode::FORBIDDEN,
             Some("x"),
             Some("insufficient_scope"),
@@ -279,11 +295,23 @@ async fn mcp(State(mock): State<Arc<Mock>>, headers: HeaderMap) -> Response {
         .map(|(_, scopes)| scopes.clone());
     let Some(granted) = granted else {
         let scope = inner.config.challenge_scope.clone();
-        return refusal(&mock, StatusCode::UNAUTHORIZED, scope.as_deref(), None);
+        return refusal(
+            &mock,
+            &inner.config,
+            StatusCode::UNAUTHORIZED,
+            scope.as_deref(),
+            None,
+        );
     };
     if inner.config.reject_once {
         inner.config.reject_once = false;
-        return refusal(&mock, StatusCode::UNAUTHORIZED, None, Some("invalid_token"));
+        return refusal(
+            &mock,
+            &inner.config,
+            StatusCode::UNAUTHORIZED,
+            None,
+            Some("invalid_token"),
+        );
     }
     let missing: Vec<String> = (inner.config.required_scopes.iter())
         .filter(|s| !granted.contains(s))
@@ -292,6 +320,7 @@ async fn mcp(State(mock): State<Arc<Mock>>, headers: HeaderMap) -> Response {
     if !missing.is_empty() {
         return refusal(
             &mock,
+            &inner.config,
             StatusCode::FORBIDDEN,
             Some(&missing.join(" ")),
             Some("insufficient_scope"),
@@ -304,7 +333,7 @@ async fn resource_metadata(State(mock): State<Arc<Mock>>) -> Json<Value> {
     let config = mock.lock().config.clone();
     Json(json!({
         "resource": config.resource.unwrap_or_else(|| mock.endpoint()),
-        "authorization_servers": [mock.issuer(&config.current_as)],
+        "authorization_servers": [config.named_issuer.unwrap_or_else(|| mock.issuer(&config.current_as))],
     }))
 }
 
@@ -314,7 +343,7 @@ async fn server_metadata(State(mock): State<Arc<Mock>>, Path(name): Path<String>
     Json(json!({
         "issuer": config.claimed_issuer.unwrap_or_else(|| mock.issuer(&name)),
         "authorization_endpoint": endpoint("authorize"),
-        "token_endpoint": endpoint("token"),
+        "token_endpoint": config.token_endpoint.unwrap_or_else(|| endpoint("token")),
         "registration_endpoint": endpoint("register"),
         "response_types_supported": ["code"],
         "grant_types_supported": ["authorization_code", "refresh_token"],
@@ -847,5 +876,272 @@ async fn pre_registered_credentials_authenticate_with_basic() {
         exchanged.param("client_secret"),
         None,
         "the secret is not in the form"
+    );
+}
+
+// One authorizer, several servers: what a flow learns stays with its server.
+
+/// A store the test shares with the authorizers (a host's store kept across runs).
+struct Shared(Arc<MemoryStore>);
+
+impl TokenStore for Shared {
+    fn load(&self, resource: &str) -> Option<Tokens> {
+        self.0.load(resource)
+    }
+    fn save(&self, resource: &str, tokens: Tokens) {
+        self.0.save(resource, tokens);
+    }
+    fn clear(&self, resource: &str) {
+        self.0.clear(resource);
+    }
+}
+
+/// Makes the tokens kept for `mock`'s endpoint about to expire (as if time had passed).
+fn age(store: &MemoryStore, mock: &Mock) {
+    let mut tokens = store.load(&mock.endpoint()).expect("tokens kept");
+    tokens.expires_at = Some(std::time::SystemTime::now());
+    store.save(&mock.endpoint(), tokens);
+}
+
+/// A mock whose authorization server `name` issues refresh tokens.
+async fn refreshing(name: &str) -> Arc<Mock> {
+    Mock::start(Config {
+        current_as: name.to_owned(),
+        refresh_tokens: true,
+        ..Config::default()
+    })
+    .await
+}
+
+/// Asserts no request `seen` at an authorization server carried anything of `other`'s
+/// (client id, code, refresh token), and the MCP endpoint got only tokens of `own`.
+fn only_own(seen: &Seen, own: &str, other: &str) {
+    for c in seen.authorize.iter().chain(&seen.token) {
+        assert!(
+            !c.params.values().any(|v| v.starts_with(other)),
+            "{other}'s value sent to {own}: {c:?}"
+        );
+    }
+    for sent in seen.mcp_auth.iter().flatten() {
+        assert!(
+            sent.starts_with(&format!("Bearer {own}-access-")),
+            "{sent} sent to {own}'s server"
+        );
+    }
+}
+
+#[tokio::test]
+async fn one_authorizer_refreshes_each_servers_token_at_its_own_issuer() {
+    let (x, y) = (refreshing("asx").await, refreshing("asy").await);
+    let store = Arc::new(MemoryStore::default());
+    let auth = Authorizer::new(settings().with_store(Shared(store.clone()))).unwrap();
+
+    assert_eq!(call(&auth, &x).await.unwrap().0, 200);
+    assert_eq!(call(&auth, &y).await.unwrap().0, 200);
+    let refresh_token = |mock: &Mock| store.load(&mock.endpoint()).unwrap().refresh_token;
+    let kept = [refresh_token(&x), refresh_token(&y)];
+    // Both tokens about to expire: each is refreshed before it is sent, Y's flow ran last.
+    age(&store, &x);
+    age(&store, &y);
+    assert_eq!(call(&auth, &x).await.unwrap().0, 200);
+    assert_eq!(call(&auth, &y).await.unwrap().0, 200);
+
+    for (mock, own, other, kept) in [(&x, "asx", "asy", &kept[0]), (&y, "asy", "asx", &kept[1])] {
+        let seen = mock.seen();
+        only_own(&seen, own, other);
+        assert_eq!(seen.authorize.len(), 1, "one authorization at {own}");
+        let grants: Vec<_> = seen.token.iter().map(|t| t.param("grant_type")).collect();
+        assert_eq!(grants, [Some("authorization_code"), Some("refresh_token")]);
+        let refresh = &seen.token[1];
+        let kept = kept.as_deref().expect("a refresh token");
+        assert!(kept.starts_with(&format!("{own}-refresh-")), "{kept}");
+        assert_eq!(refresh.param("refresh_token"), Some(kept));
+        assert_eq!(refresh.param("resource"), Some(mock.endpoint().as_str()));
+        assert_eq!(
+            refresh.param("client_id"),
+            Some(seen.registered[0].1.as_str())
+        );
+        let bearer = |i: usize| Some(format!("Bearer {}", seen.issued[i]));
+        assert_eq!(seen.mcp_auth, [None, bearer(0), bearer(1)]);
+    }
+}
+
+#[tokio::test]
+async fn kept_tokens_without_flow_state_are_refreshed_only_at_their_own_issuer() {
+    let (x, y) = (refreshing("asx").await, refreshing("asy").await);
+    let store = Arc::new(MemoryStore::default());
+    let first = Authorizer::new(settings().with_store(Shared(store.clone()))).unwrap();
+    assert_eq!(call(&first, &x).await.unwrap().0, 200);
+    let kept = store.load(&x.endpoint()).unwrap();
+
+    // Another run with the same store: X's tokens kept, its flow state gone, Y's flow last.
+    let second = Authorizer::new(settings().with_store(Shared(store.clone()))).unwrap();
+    assert_eq!(call(&second, &y).await.unwrap().0, 200);
+    age(&store, &x);
+    assert_eq!(call(&second, &x).await.unwrap().0, 200, "sent as it is");
+    // X refuses it: the flow finds X still names asx, and refreshes it there.
+    x.configure(|c| c.reject_once = true);
+    assert_eq!(call(&second, &x).await.unwrap().0, 200);
+
+    only_own(&y.seen(), "asy", "asx");
+    let seen = x.seen();
+    only_own(&seen, "asx", "asy");
+    assert_eq!(seen.authorize.len(), 1, "no second authorization at asx");
+    let grants: Vec<_> = seen.token.iter().map(|t| t.param("grant_type")).collect();
+    assert_eq!(grants, [Some("authorization_code"), Some("refresh_token")]);
+    assert_eq!(
+        seen.token[1].param("refresh_token"),
+        kept.refresh_token.as_deref()
+    );
+    let bearer = |i: usize| Some(format!("Bearer {}", seen.issued[i]));
+    assert_eq!(
+        seen.mcp_auth,
+        [None, bearer(0), bearer(0), bearer(0), bearer(1)]
+    );
+}
+
+#[tokio::test]
+async fn a_step_up_joins_only_the_scopes_asked_for_the_same_server() {
+    let scoped = |name: &str, scope: &str| Config {
+        current_as: name.to_owned(),
+        challenge_scope: Some(scope.to_owned()),
+        ..Config::default()
+    };
+    let x = Mock::start(scoped("asx", "a")).await;
+    let y = Mock::start(scoped("asy", "b")).await;
+    let auth = Authorizer::new(settings()).unwrap();
+
+    assert_eq!(call(&auth, &x).await.unwrap().0, 200);
+    assert_eq!(call(&auth, &y).await.unwrap().0, 200);
+    x.configure(|c| c.required_scopes = vec!["c".to_owned()]);
+    assert_eq!(call(&auth, &x).await.unwrap().0, 200);
+
+    let asked = |mock: &Mock| -> Vec<Option<String>> {
+        let seen = mock.seen();
+        (seen.authorize.iter())
+            .map(|a| a.param("scope").map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(asked(&x), [Some("a".to_owned()), Some("a c".to_owned())]);
+    assert_eq!(asked(&y), [Some("b".to_owned())]);
+    assert_eq!(
+        auth.tokens(&x.endpoint()).map(|t| t.scopes),
+        Some(vec!["a".to_owned(), "c".to_owned()])
+    );
+}
+
+// Pre-registered credentials.
+
+#[test]
+fn a_pre_registered_secret_without_an_issuer_is_refused() {
+    let settings = settings().with_pre_registered(PreRegistered {
+        issuer: None,
+        client_id: "pre-id".to_owned(),
+        client_secret: Some("pre-secret".to_owned()),
+    });
+    match Authorizer::new(settings) {
+        Err(AuthError::Settings(e)) => {
+            assert!(e.contains("\"pre-id\""), "{e}");
+            assert!(!e.contains("pre-secret"), "{e}");
+        }
+        Err(e) => panic!("another error: {e}"),
+        Ok(_) => panic!("a secret without an issuer was accepted"),
+    }
+}
+
+#[test]
+fn an_issuerless_secret_belongs_to_no_authorization_server() {
+    let creds = |issuer: Option<&str>, secret: Option<&str>| PreRegistered {
+        issuer: issuer.map(str::to_owned),
+        client_id: "id".to_owned(),
+        client_secret: secret.map(str::to_owned),
+    };
+    let evil = "https://evil.example";
+    assert!(!creds(None, Some("s")).belongs_to(evil));
+    assert!(creds(None, None).belongs_to(evil));
+    assert!(!creds(Some("https://as.example"), Some("s")).belongs_to(evil));
+    assert!(creds(Some(evil), Some("s")).belongs_to(evil));
+}
+
+#[tokio::test]
+async fn a_public_pre_registered_client_without_an_issuer_is_used_where_the_server_says() {
+    let mock = Mock::start(Config::default()).await;
+    let auth = Authorizer::new(settings().with_pre_registered(PreRegistered {
+        issuer: None,
+        client_id: "public-id".to_owned(),
+        client_secret: None,
+    }))
+    .unwrap();
+
+    assert_eq!(call(&auth, &mock).await.unwrap().0, 200);
+    let seen = mock.seen();
+    never_hit(&seen, &["/as1/register"]);
+    assert_eq!(seen.authorize[0].param("client_id"), Some("public-id"));
+    assert_eq!(seen.token[0].param("client_id"), Some("public-id"));
+    assert_eq!(seen.token[0].authorization, None);
+}
+
+// Plain HTTP outside loopback.
+
+#[tokio::test]
+async fn resource_metadata_named_over_plain_http_is_not_fetched() {
+    let url = "http://meta.example.com/.well-known/oauth-protected-resource";
+    let (mock, auth) = started(Config {
+        challenge_metadata: Some(url.to_owned()),
+        ..Config::default()
+    })
+    .await;
+
+    assert_eq!(
+        refused(&auth, &mock).await,
+        AuthError::InsecureUrl {
+            what: "resource_metadata".to_owned(),
+            url: url.to_owned()
+        }
+    );
+    assert_eq!(mock.seen().paths, ["/mcp"], "nothing but the first request");
+}
+
+#[tokio::test]
+async fn an_authorization_server_over_plain_http_is_not_used() {
+    let issuer = "http://auth.example.com";
+    let (mock, auth) = started(Config {
+        named_issuer: Some(issuer.to_owned()),
+        ..Config::default()
+    })
+    .await;
+
+    assert_eq!(
+        refused(&auth, &mock).await,
+        AuthError::InsecureUrl {
+            what: "issuer".to_owned(),
+            url: issuer.to_owned()
+        }
+    );
+    assert_eq!(
+        mock.seen().paths,
+        ["/mcp", "/.well-known/oauth-protected-resource/mcp"]
+    );
+}
+
+#[tokio::test]
+async fn a_token_endpoint_over_plain_http_is_not_used() {
+    let endpoint = "http://auth.example.com/token";
+    let (mock, auth) = started(Config {
+        token_endpoint: Some(endpoint.to_owned()),
+        ..Config::default()
+    })
+    .await;
+
+    assert_eq!(
+        refused(&auth, &mock).await,
+        AuthError::InsecureUrl {
+            what: "token_endpoint".to_owned(),
+            url: endpoint.to_owned()
+        }
+    );
+    never_hit(
+        &mock.seen(),
+        &["/as1/register", "/as1/authorize", "/as1/token"],
     );
 }
