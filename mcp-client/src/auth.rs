@@ -417,6 +417,7 @@ impl Authorizer {
                     "the resource metadata names no authorization server".to_owned(),
                 )
             })?;
+        discovery::issuer_for(server, &issuer)?;
         Ok(Protected {
             resource: found.resource,
             issuer,

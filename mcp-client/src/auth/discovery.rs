@@ -167,6 +167,20 @@ pub fn default_endpoints(base: &str) -> ServerMetadata {
     }
 }
 
+/// Checks the authorization server `issuer` that the resource metadata of the server at
+/// `server` names: a remote server does not get the client to send its requests (and its
+/// credentials) to the user's own machine, so a loopback issuer only for a loopback server.
+/// (`https` is checked where its metadata is looked up: [`server_metadata_urls`].)
+pub fn issuer_for(server: &Url, issuer: &str) -> Result<(), AuthError> {
+    match Url::parse(issuer) {
+        Ok(url) if is_loopback(&url) && !is_loopback(server) => Err(AuthError::InsecureUrl {
+            what: "authorization server".to_owned(),
+            url: issuer.to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Where [`server_metadata`] looks, in order (RFC 8414 section 3.1 inserts the well-known
 /// part before the issuer's path; OpenID Connect Discovery appends it after). The issuer must
 /// be `https` or loopback ([`AuthError::InsecureUrl`] otherwise).
@@ -317,6 +331,22 @@ mod tests {
             doc[name] = serde_json::json!(value);
         }
         serde_json::from_value(doc).unwrap()
+    }
+
+    #[test]
+    fn a_remote_server_cannot_name_a_loopback_authorization_server() {
+        let remote = Url::parse("https://mcp.example.com/mcp").unwrap();
+        let local = Url::parse("http://127.0.0.1:9000/mcp").unwrap();
+        for issuer in [
+            "http://127.0.0.1:8000",
+            "https://localhost",
+            "http://[::1]:1",
+        ] {
+            let refused = issuer_for(&remote, issuer).unwrap_err();
+            assert!(matches!(refused, AuthError::InsecureUrl { .. }), "{issuer}");
+            assert!(issuer_for(&local, issuer).is_ok(), "{issuer}");
+        }
+        assert!(issuer_for(&remote, "https://auth.example.com").is_ok());
     }
 
     #[test]
