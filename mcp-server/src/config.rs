@@ -87,6 +87,10 @@ pub struct Config {
     /// progress notification that came right before the response, as the TypeScript SDK does
     /// (modelcontextprotocol/typescript-sdk#2580). Zero writes the response at once.
     pub response_gap: Duration,
+    /// Longest URI `resources/read` matches against the resource router, in bytes: a longer
+    /// one is refused with `INVALID_PARAMS` naming the bound, before any matching
+    /// ([`Resources::read_within`](crate::resources::Resources::read_within)).
+    pub max_uri_bytes: usize,
     /// The endpoint as an OAuth protected resource ([`crate::auth`]): every HTTP request needs
     /// a bearer token its validator accepts. `None` (the default): no token is asked for, and
     /// the principal is the `Authorization` header as it came, or `anonymous`.
@@ -122,6 +126,7 @@ impl Default for Config {
             resumable_streams: 16,
             max_in_flight: 64,
             response_gap: Duration::from_millis(5),
+            max_uri_bytes: crate::resources::MAX_URI_BYTES,
             auth: None,
         }
     }
@@ -166,6 +171,7 @@ setters! {
     resumable_streams: usize,
     max_in_flight: usize,
     response_gap: Duration,
+    max_uri_bytes: usize,
 }
 
 impl Config {

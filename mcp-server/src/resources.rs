@@ -5,6 +5,11 @@
 //! revision names for an unknown resource (`-32602` in 2026-07-28; a legacy session gets
 //! `-32002`, through the era facts).
 //!
+//! A URI longer than a bound ([`MAX_URI_BYTES`] unless [`Resources::read_within`] is given
+//! another, such as [`Config::max_uri_bytes`](crate::Config::max_uri_bytes)) is refused with
+//! `-32602` naming the bound before it is looked up or matched; a template is matched in time
+//! linear in the URI's length ([`crate::uri_template`]).
+//!
 //! [`Served::resources`](crate::Served::resources) puts a router in front of a server's
 //! `resources/list`, `resources/templates/list` and `resources/read` (and advertises the
 //! `resources` capability).
@@ -145,6 +150,10 @@ impl<S: ResourceTypes, C> Read<S, C> {
     }
 }
 
+/// The longest URI [`Resources::read`] matches, in bytes (8 KiB): the default of
+/// [`Config::max_uri_bytes`](crate::Config::max_uri_bytes).
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+
 type Answer<S> = Result<<S as ResourceTypes>::ReadOutcome, RpcError>;
 type Handler<S, C> =
     Arc<dyn Fn(Read<S, C>) -> Pin<Box<dyn Future<Output = Answer<S>> + Send>> + Send + Sync>;
@@ -239,20 +248,29 @@ impl<S: ResourceTypes, C: Send + 'static> Resources<S, C> {
     }
 
     /// `resources/read`: the resource of the URI `params` read, else the first template it
-    /// matches; else the unknown-resource error.
+    /// matches; else the unknown-resource error. A URI longer than [`MAX_URI_BYTES`] is
+    /// refused ([`Resources::read_within`]).
     pub fn read(
         &self,
         ctx: C,
         params: &S::ReadParams,
     ) -> impl Future<Output = Answer<S>> + Send + use<S, C> {
+        self.read_within(MAX_URI_BYTES, ctx, params)
+    }
+
+    /// [`Resources::read`] of URIs up to `max_uri_bytes` long: a longer one is refused with
+    /// invalid params (`-32602`) naming the bound, before it is looked up or matched.
+    pub fn read_within(
+        &self,
+        max_uri_bytes: usize,
+        ctx: C,
+        params: &S::ReadParams,
+    ) -> impl Future<Output = Answer<S>> + Send + use<S, C> {
         let uri = S::uri(params);
-        let found = match self.by_uri.get(uri) {
-            Some(handler) => Some((Arc::clone(handler), BTreeMap::new())),
-            None => self.templates.iter().find_map(|(template, _, handler)| {
-                template
-                    .matches(uri)
-                    .map(|vars| (Arc::clone(handler), vars))
-            }),
+        let too_long = (uri.len() > max_uri_bytes).then(|| over_bound(uri.len(), max_uri_bytes));
+        let found = match too_long {
+            Some(_) => None,
+            None => self.find(uri),
         };
         let read = found.map(|(handler, vars)| {
             handler(Read {
@@ -261,12 +279,27 @@ impl<S: ResourceTypes, C: Send + 'static> Resources<S, C> {
                 params: params.clone(),
             })
         });
-        let unknown = not_found(uri);
+        let refused = too_long.unwrap_or_else(|| not_found(uri));
         async move {
             match read {
                 Some(read) => read.await,
-                None => Err(unknown),
+                None => Err(refused),
             }
+        }
+    }
+}
+
+impl<S: ResourceTypes, C> Resources<S, C> {
+    /// The handler of `uri` and the variables it is handed: the resource of that URI, else
+    /// the first template it matches.
+    fn find(&self, uri: &str) -> Option<(Handler<S, C>, BTreeMap<String, String>)> {
+        match self.by_uri.get(uri) {
+            Some(handler) => Some((Arc::clone(handler), BTreeMap::new())),
+            None => self.templates.iter().find_map(|(template, _, handler)| {
+                template
+                    .matches(uri)
+                    .map(|vars| (Arc::clone(handler), vars))
+            }),
         }
     }
 }
@@ -287,6 +320,14 @@ fn not_found(uri: &str) -> RpcError {
     RpcError::invalid_params(format!("Resource not found: {uri}"))
         .means(mcp_runtime::era::RESOURCE_NOT_FOUND)
         .with_data(serde_json::json!({ "uri": uri }))
+}
+
+/// The error for a URI of `len` bytes, over the bound of `max` (the URI itself is not echoed).
+fn over_bound(len: usize, max: usize) -> RpcError {
+    RpcError::invalid_params(format!(
+        "the URI is {len} bytes long, over the bound of {max} bytes (max_uri_bytes)"
+    ))
+    .with_data(serde_json::json!({ "uriBytes": len, "maxUriBytes": max }))
 }
 
 fn invalid(entry: &Entry, why: String) -> ResourceError {
@@ -316,4 +357,74 @@ where
             Ok(answered.into_outcome(&uri, mime_type.as_deref()))
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use mcp_runtime::error_code::INVALID_PARAMS;
+    use serde_json::json;
+
+    use super::*;
+    use crate::test_support::eras::{Eras, mcp};
+
+    crate::bind_server!(Eras = crate::test_support::eras::mcp);
+
+    fn params(uri: &str) -> mcp::ReadResourceRequestParams {
+        let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}});
+        serde_json::from_value(json!({ "uri": uri, "_meta": meta })).unwrap()
+    }
+
+    /// A router of `x://{+a}/{+b}.json`, answering with its variables.
+    fn pages() -> Resources<Eras, ()> {
+        let entry = Entry::new("x://{+a}/{+b}.json", "page");
+        Resources::new()
+            .template(entry, async |read: Read<Eras, ()>| {
+                Ok(format!("{} {}", read.vars["a"].len(), read.vars["b"]))
+            })
+            .unwrap()
+    }
+
+    /// A URI of the template, `len` bytes long, of slashes between its two variables.
+    fn uri_of(len: usize) -> String {
+        let slashes = len - "x://a".len() - "b.json".len();
+        format!("x://a{}b.json", "/".repeat(slashes))
+    }
+
+    #[tokio::test]
+    async fn a_uri_up_to_the_bound_is_matched() {
+        let uri = uri_of(MAX_URI_BYTES);
+        assert_eq!(uri.len(), MAX_URI_BYTES);
+        let read = pages().read((), &params(&uri)).await;
+        assert!(read.is_ok(), "{:?}", read.err());
+    }
+
+    #[tokio::test]
+    async fn a_uri_over_the_bound_is_refused_naming_it_before_any_matching() {
+        let resources = pages();
+        let uri = uri_of(MAX_URI_BYTES + 1);
+        let error = resources.read((), &params(&uri)).await.err().unwrap();
+        assert_eq!(error.code, INVALID_PARAMS);
+        assert!(error.message.contains("8192 bytes"), "{}", error.message);
+        assert!(error.message.contains("max_uri_bytes"), "{}", error.message);
+        assert!(!error.message.contains("x://"), "the URI is not echoed");
+
+        let error = resources
+            .read_within(64, (), &params(&uri_of(65)))
+            .await
+            .err()
+            .unwrap();
+        assert_eq!(error.code, INVALID_PARAMS);
+        assert!(
+            error.message.contains("bound of 64 bytes"),
+            "{}",
+            error.message
+        );
+        assert!(
+            resources
+                .read_within(64, (), &params(&uri_of(64)))
+                .await
+                .is_ok()
+        );
+    }
 }

@@ -18,6 +18,12 @@
 //!
 //! - The walk is sorted and does not follow symbolic links: a link (to a file or a directory)
 //!   below the root is skipped, neither served nor counted. The root itself may be a link.
+//! - Dot-files and dot-folders (any name starting with `.`: `.env`, `.git/`) are skipped
+//!   likewise: neither walked, listed, served nor counted.
+//! - Each file is read only if it is still the regular file the walk saw: it is opened without
+//!   following a link (`O_NOFOLLOW` on unix) and, on unix, its device and inode compared with
+//!   the walk's. A link or another file swapped in after the walk, at its name or at a
+//!   directory above it, stops the load ([`CatalogError::Changed`]) instead of being read.
 //! - A name that is not UTF-8 is a load error. In URIs, every byte of a name but ASCII
 //!   letters, digits and `-._~` is percent-encoded (`my notes.md` is `my%20notes.md`).
 //! - A skill's files are all regular files below its directory, nested skills' files
@@ -52,6 +58,7 @@
 mod cursor;
 mod load;
 mod mime;
+mod open;
 mod segment;
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@ use mcp_runtime::skills::{
     frontmatter, valid_name,
 };
 
+use super::open::{OpenError, Seen, open_seen};
 use super::{Catalog, Child, File, FileRef, SCHEME, SkillEntry, SkillSummary, mime, segment};
 
 /// The bounds of a load. The defaults are the extension's per-skill limits, and generous
@@ -149,7 +150,8 @@ pub enum CatalogError {
         /// The limit.
         limit: usize,
     },
-    /// A file changed size while it was read.
+    /// A file changed size while it was read, or is no longer the regular file the walk saw
+    /// (a symbolic link or another file put in its place, or in place of a directory above it).
     #[error("{}: changed while the skills were loading", path.display())]
     Changed {
         /// The file.
@@ -158,17 +160,26 @@ pub enum CatalogError {
 }
 
 /// A regular file met by the walk.
-struct Found {
+pub(super) struct Found {
     /// Its names from the root down, not encoded.
     segments: Vec<String>,
     /// Its path on disk.
     path: PathBuf,
     /// Its size when walked.
     size: u64,
+    /// What the walk saw of it, to recognise it when it is read.
+    seen: Seen,
 }
 
-/// Every regular file below `root`, sorted by path segments; symbolic links skipped.
-fn walk(root: &Path, limits: &Limits) -> Result<Vec<Found>, CatalogError> {
+/// Whether a file or directory of this name is left out of the catalog: a dot-file or
+/// dot-folder (`.env`, `.git/`), neither walked nor served.
+fn hidden(name: &str) -> bool {
+    name.starts_with('.')
+}
+
+/// Every regular file below `root`, sorted by path segments; symbolic links, dot-files and
+/// dot-folders skipped.
+pub(super) fn walk(root: &Path, limits: &Limits) -> Result<Vec<Found>, CatalogError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| CatalogError::Io { path, source }
@@ -190,6 +201,9 @@ fn walk(root: &Path, limits: &Limits) -> Result<Vec<Found>, CatalogError> {
                 .file_name()
                 .into_string()
                 .map_err(|_| CatalogError::NotUtf8 { path: path.clone() })?;
+            if hidden(&name) {
+                continue;
+            }
             let kind = entry.file_type().map_err(io(&path))?;
             let mut below = segments.clone();
             below.push(name);
@@ -202,11 +216,12 @@ fn walk(root: &Path, limits: &Limits) -> Result<Vec<Found>, CatalogError> {
                         limit: limits.max_tree_files,
                     });
                 }
-                let size = entry.metadata().map_err(io(&path))?.len();
+                let meta = entry.metadata().map_err(io(&path))?;
                 found.push(Found {
                     segments: below,
                     path,
-                    size,
+                    size: meta.len(),
+                    seen: Seen::of(&meta),
                 });
             }
             // Symbolic links and special files are neither followed nor served.
@@ -222,13 +237,19 @@ fn uri(segments: &[String]) -> String {
     format!("{SCHEME}{}", encoded.join("/"))
 }
 
-/// The bytes of `found`, which must still have its walked size.
+/// The bytes of `found`, which must still be the file the walk saw (not a link, not another
+/// file) and have its walked size.
 fn read(found: &Found) -> Result<Vec<u8>, CatalogError> {
     let io = |source| CatalogError::Io {
         path: found.path.clone(),
         source,
     };
-    let file = std::fs::File::open(&found.path).map_err(io)?;
+    let file = open_seen(&found.path, &found.seen).map_err(|e| match e {
+        OpenError::Swapped => CatalogError::Changed {
+            path: found.path.clone(),
+        },
+        OpenError::Io(source) => io(source),
+    })?;
     let mut bytes = Vec::with_capacity(usize::try_from(found.size).unwrap_or(0));
     file.take(found.size.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -248,10 +269,20 @@ type Skills<'a> = BTreeMap<&'a [String], Vec<usize>>;
 pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError> {
     check_root(root)?;
     let found = walk(root, limits)?;
-    let mut skills = skill_dirs(&found)?;
-    let served = assign(&found, &mut skills);
-    check_limits(root, &found, &skills, &served, limits)?;
-    let (mut files, uris) = read_files(&found, &served)?;
+    load_walked(root, &found, limits)
+}
+
+/// The catalog of the files `found` by the walk of `root`: each read only if it is still the
+/// file the walk saw.
+pub(super) fn load_walked(
+    root: &Path,
+    found: &[Found],
+    limits: &Limits,
+) -> Result<Catalog, CatalogError> {
+    let mut skills = skill_dirs(found)?;
+    let served = assign(found, &mut skills);
+    check_limits(root, found, &skills, &served, limits)?;
+    let (mut files, uris) = read_files(found, &served)?;
     let mut entries = Vec::with_capacity(skills.len());
     for (dir, members) in &skills {
         if let Some(entry) = entry(root, dir, members, &mut files, &uris)? {
@@ -261,7 +292,7 @@ pub(super) fn load(root: &Path, limits: &Limits) -> Result<Catalog, CatalogError
     entries.sort_by(|a, b| a.uri.cmp(&b.uri));
     Ok(Catalog {
         entries,
-        directories: directories(&found, &served, &files),
+        directories: directories(found, &served, &files),
         files,
     })
 }

@@ -445,3 +445,106 @@ fn the_conformance_server_fixture_loads() {
         .expect("the script");
     assert_eq!(script.mime_type, "text/x-python");
 }
+
+#[test]
+fn dot_files_and_dot_folders_are_neither_listed_nor_served() {
+    let tree = Tree::new(&[
+        ("tidy/SKILL.md", &skill_md("tidy")),
+        ("tidy/notes.md", "kept"),
+        ("tidy/.env", "API_KEY=secret"),
+        ("tidy/.git/config", "[remote] url = secret"),
+        ("tidy/docs/.draft.md", "unfinished"),
+        ("tidy/docs/guide.md", "kept"),
+        // Not a skill either: its name could never be a skill's.
+        (".hidden/SKILL.md", &skill_md("hidden")),
+    ]);
+    let catalog = Catalog::load(tree.path()).expect("loads");
+    let page = catalog.entries(None, 10).expect("a page");
+    assert_eq!(uris(&page.items, |e| &e.uri), ["skill://tidy/SKILL.md"]);
+    let expected = [
+        "skill://tidy/SKILL.md",
+        "skill://tidy/docs/guide.md",
+        "skill://tidy/notes.md",
+    ];
+    assert_eq!(uris(&page.items[0].files, |f| &f.uri), expected);
+    let listed: Vec<&str> = catalog.resources().map(|f| f.uri.as_str()).collect();
+    assert_eq!(listed, expected);
+    for hidden in [
+        "skill://tidy/.env",
+        "skill://tidy/.git/config",
+        "skill://tidy/docs/.draft.md",
+        "skill://.hidden/SKILL.md",
+    ] {
+        assert!(catalog.file(hidden).is_none(), "{hidden} is served");
+    }
+    let children = catalog.directory("skill://tidy", None, 10).expect("tidy");
+    assert_eq!(
+        uris(&children.items, |c| &c.uri),
+        [
+            "skill://tidy/SKILL.md",
+            "skill://tidy/docs",
+            "skill://tidy/notes.md"
+        ]
+    );
+    assert!(catalog.directory("skill://tidy/.git", None, 10).is_err());
+}
+
+/// A skill of one file besides its `SKILL.md`, `swap/<file>` holding `public!`, walked; and a
+/// tree outside it holding `secret!` (as long) at `outside/<file>`.
+#[cfg(unix)]
+fn walked_then(file: &str) -> (Tree, Tree, Vec<load::Found>) {
+    let tree = Tree::new(&[("swap/SKILL.md", &skill_md("swap")), (file, "public!")]);
+    let outside = Tree::new(&[(file, "secret!")]);
+    let found = load::walk(tree.path(), &Limits::default()).expect("walks");
+    (tree, outside, found)
+}
+
+/// The load of what was walked fails: `path` changed since the walk.
+#[cfg(unix)]
+fn refused_as_changed(tree: &Tree, found: &[load::Found], path: &str) {
+    match load::load_walked(tree.path(), found, &Limits::default()) {
+        Err(CatalogError::Changed { path: at }) => assert_eq!(at, tree.path().join(path)),
+        Err(other) => panic!("{other}"),
+        Ok(catalog) => {
+            let read = catalog.file(&format!("skill://{path}")).map(File::text);
+            panic!("loaded, {path} read as {read:?}");
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_file_swapped_for_a_link_after_the_walk_is_not_followed() {
+    let (tree, outside, found) = walked_then("swap/notes.md");
+    let notes = tree.path().join("swap/notes.md");
+    std::fs::remove_file(&notes).expect("removed");
+    std::os::unix::fs::symlink(outside.path().join("swap/notes.md"), &notes).expect("a link");
+    refused_as_changed(&tree, &found, "swap/notes.md");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_swapped_for_a_link_after_the_walk_is_not_followed() {
+    let (tree, outside, found) = walked_then("swap/sub/notes.md");
+    let sub = tree.path().join("swap/sub");
+    std::fs::rename(&sub, tree.path().join("swap-sub-was")).expect("moved away");
+    std::os::unix::fs::symlink(outside.path().join("swap/sub"), &sub).expect("a link");
+    refused_as_changed(&tree, &found, "swap/sub/notes.md");
+}
+
+#[cfg(unix)]
+#[test]
+fn another_file_moved_in_after_the_walk_is_not_read() {
+    let (tree, outside, found) = walked_then("swap/notes.md");
+    std::fs::copy(
+        outside.path().join("swap/notes.md"),
+        tree.path().join("other.md"),
+    )
+    .expect("a copy");
+    std::fs::rename(
+        tree.path().join("other.md"),
+        tree.path().join("swap/notes.md"),
+    )
+    .expect("moved in");
+    refused_as_changed(&tree, &found, "swap/notes.md");
+}
