@@ -37,7 +37,10 @@ use crate::legacy::Link;
 mod calls;
 mod legacy_http;
 mod listener;
+pub(crate) mod redirect;
 mod tasks;
+
+pub use redirect::MAX_REDIRECTS;
 
 use crate::answer::{Answer, log_progress_event};
 use crate::pipe::Pipe;
@@ -124,6 +127,7 @@ impl<B: Binding> Client<B> {
         let http = reqwest::Client::builder()
             .connect_timeout(config.connect_timeout)
             .read_timeout(config.idle_timeout)
+            .redirect(redirect::same_origin())
             .build()
             .map_err(|e| ClientError::Http(e.to_string()))?;
         Ok(Client {

@@ -21,6 +21,13 @@ pub type Log = Arc<dyn Fn(std::fmt::Arguments<'_>) + Send + Sync>;
 
 /// What a client is and does; [`Config::new`] has the defaults, the `with_` methods change
 /// them.
+///
+/// Redirects: an HTTP client follows a redirect only within the origin (scheme, host and
+/// port) of its server's URL, at most [`MAX_REDIRECTS`](crate::MAX_REDIRECTS) in a row. A
+/// redirect (301, 302, 303, 307 or 308) to another origin is a
+/// [`ClientError::Http`](crate::ClientError::Http) that names it, and nothing is sent there:
+/// neither the headers of [`Config::with_header`], nor the token of
+/// [`Config::with_authorizer`], nor the `Mcp-Session-Id`, nor the request's body.
 pub struct Config<B: Binding> {
     pub(crate) capabilities: B::Capabilities,
     pub(crate) client_info: B::Implementation,
@@ -152,7 +159,8 @@ impl<B: Binding> Config<B> {
         self
     }
 
-    /// A header sent with every HTTP request (a fixed `Authorization`, say).
+    /// A header sent with every HTTP request (a fixed `Authorization`, say), to the server's
+    /// origin only: a redirect to another origin is refused, not followed (see [`Config`]).
     #[must_use]
     pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));

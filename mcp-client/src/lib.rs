@@ -15,6 +15,9 @@
 //!   asks for, the list read again after a `HeaderMismatch`);
 //! - [`stdio`] launches a server process and speaks to it on its stdin and stdout, in either
 //!   era;
+//! - redirects are followed within the server's origin only (at most [`MAX_REDIRECTS`]): one
+//!   to another origin is an error, and the token, the headers of [`Config::with_header`], the
+//!   `Mcp-Session-Id` and the body never go there;
 //! - [`ClientError`] says what went wrong;
 //! - `skills` (feature `skills`): the host side of the Skills extension: skill entries held
 //!   and checked, and every file read for a skill verified against its entry before use.
@@ -82,7 +85,7 @@ pub use binding::{
     Binding, Connected, Created, Initialized, LegacyRequestError, Outcome, Outgoing, TaskState,
     TaskStatus,
 };
-pub use client::{Client, MODERN_VERSIONS};
+pub use client::{Client, MAX_REDIRECTS, MODERN_VERSIONS};
 pub use config::{Config, DEFAULT_MAX_MESSAGE, Log, Respond};
 pub use error::{ClientError, RpcError};
 pub use legacy::VERSION as LEGACY_VERSION;

@@ -6,6 +6,7 @@ mod fixture;
 mod generated;
 mod legacy;
 mod modern;
+pub(crate) mod redirect;
 mod scripted;
 #[cfg(feature = "skills")]
 mod skills;

@@ -139,3 +139,36 @@ impl std::fmt::Display for ExchangeFailed {
 }
 
 impl std::error::Error for ExchangeFailed {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::redirect::{listen, reached, to};
+
+    #[tokio::test]
+    async fn registration_and_token_requests_follow_no_redirect() {
+        let (elsewhere, second) = listen(reached).await;
+        let (origin, first) = listen(to(&elsewhere)).await;
+        let http = AuthHttp::new(Duration::from_secs(5)).unwrap();
+        for status in [302, 307, 308] {
+            let url = format!("{origin}/{status}");
+            let body = serde_json::json!({ "client_name": "secret-registration" });
+            let registered = http.post_json::<serde_json::Value>(&url, &body).await;
+            let error = registered.expect_err("a redirect is not a registration");
+            assert!(error.to_string().contains(&status.to_string()), "{error}");
+
+            let token_request = http::Request::builder()
+                .method("POST")
+                .uri(&url)
+                .header("authorization", "Basic c2VjcmV0LWNsaWVudDpzZWNyZXQ=")
+                .body(b"grant_type=authorization_code&code=secret-code".to_vec())
+                .unwrap();
+            let answer = http.exchange(token_request).await.unwrap();
+            assert_eq!(answer.status().as_u16(), status, "read, not followed");
+        }
+        assert_eq!(first.lock().unwrap().len(), 6);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let second = second.lock().unwrap();
+        assert!(second.is_empty(), "the other origin saw {second:?}");
+    }
+}

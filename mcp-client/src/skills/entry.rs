@@ -68,7 +68,8 @@ pub enum EntryError {
     Serialize(String),
     /// The entry is not a JSON object, or its `uri` is missing or not a string.
     NoUri,
-    /// The `uri` is not `<scheme>://<skill-path>/SKILL.md`.
+    /// The `uri` is not `<scheme>://<skill-path>/SKILL.md`, or a segment of its skill-path is
+    /// empty, a dot segment or hides a separator (`%2F`, `%5C`, `\`).
     NotSkillMd {
         /// The entry's URI.
         uri: String,
@@ -118,7 +119,8 @@ pub enum EntryError {
         /// What is wrong with it.
         reason: String,
     },
-    /// A listed file is neither the `SKILL.md` nor within the skill root.
+    /// A listed file is neither the `SKILL.md` nor within the skill root (below it, each
+    /// segment a plain name: no `.`, `..`, `%2F`, `%5C` or `\` in one).
     OutsideRoot {
         /// The entry's URI.
         uri: String,
@@ -160,7 +162,8 @@ impl fmt::Display for EntryError {
             EntryError::NoUri => write!(f, "skill entry: not an object with a string `uri`"),
             EntryError::NotSkillMd { uri } => write!(
                 f,
-                "skill entry {uri}: the uri is not <scheme>://<skill-path>/SKILL.md"
+                "skill entry {uri}: the uri is not <scheme>://<skill-path>/SKILL.md with plain \
+                 segments (no `.`, `..`, `%2F`, `%5C` or `\\` in one)"
             ),
             EntryError::InvalidName { uri, name } => write!(
                 f,
@@ -225,7 +228,9 @@ impl HeldEntry {
             .and_then(Value::as_str)
             .ok_or(EntryError::NoUri)?;
         let not_skill_md = || EntryError::NotSkillMd { uri: uri.into() };
-        let root = rules::skill_root(uri).ok_or_else(not_skill_md)?;
+        let root = rules::skill_root(uri)
+            .filter(|root| plain_path(root))
+            .ok_or_else(not_skill_md)?;
         let segment = rules::skill_name(uri).ok_or_else(not_skill_md)?;
         if !rules::valid_name(segment) {
             return Err(EntryError::InvalidName {
@@ -330,7 +335,7 @@ impl HeldEntry {
         }
     }
 
-    /// Whether `uri` is within the skill root (below it, no `.` or `..` segment).
+    /// Whether `uri` is within the skill root (below it, each segment a plain name).
     pub(crate) fn within_root(&self, uri: &str) -> bool {
         within(&self.root, uri)
     }
@@ -412,22 +417,34 @@ fn listed(uri: &str, root: &str, items: &[Value]) -> Result<Files, EntryError> {
     Ok(Files::Listed { files, total })
 }
 
-/// Whether `uri` is below `root`: `root/` then non-empty segments, none a dot segment (`.`,
-/// `..`, percent-encoded or not), so that no resolution of it leaves the root.
+/// Whether `uri` is below `root`: `root/` then segments that are each a plain name
+/// ([`plain_segment`]), so that no resolution or decoding of it leaves the root.
 fn within(root: &str, uri: &str) -> bool {
     match uri
         .strip_prefix(root)
         .and_then(|rest| rest.strip_prefix('/'))
     {
-        Some(rest) => rest.split('/').all(|segment| !dot_or_empty(segment)),
+        Some(rest) => rest.split('/').all(plain_segment),
         None => false,
     }
 }
 
-/// Whether a path segment is empty, `.` or `..` (with `%2e` for a dot).
-fn dot_or_empty(segment: &str) -> bool {
-    let decoded = segment.to_ascii_lowercase().replace("%2e", ".");
-    matches!(decoded.as_str(), "" | "." | "..")
+/// Whether every segment of the skill-path of `root` (`<scheme>://<skill-path>`) is a plain
+/// name ([`plain_segment`]).
+fn plain_path(root: &str) -> bool {
+    root.split_once("://")
+        .is_some_and(|(_, path)| path.split('/').all(plain_segment))
+}
+
+/// Whether a path segment is a plain name: not empty, not a dot segment (`.`, `..`, with
+/// `%2e` for a dot), and without a separator hidden in it (`\`, or `/` or `\`
+/// percent-encoded: `%2F`, `%5C`, either case) that a server decoding the segment would
+/// take for one more level.
+fn plain_segment(segment: &str) -> bool {
+    let lower = segment.to_ascii_lowercase();
+    let hidden_separator = lower.contains('\\') || lower.contains("%2f") || lower.contains("%5c");
+    let decoded = lower.replace("%2e", ".");
+    !hidden_separator && !matches!(decoded.as_str(), "" | "." | "..")
 }
 
 /// A JSON value for an error message, cut to 80 characters.

@@ -277,6 +277,63 @@ fn a_file_outside_the_skill_root_is_refused() {
 }
 
 #[test]
+fn a_file_with_an_encoded_separator_or_dot_segment_in_a_segment_is_refused() {
+    for hidden in [
+        "skill://pdf-processing/a%2Fb.md",
+        "skill://pdf-processing/a%2fb.md",
+        "skill://pdf-processing/a%5Cb.md",
+        "skill://pdf-processing/a%5cb.md",
+        "skill://pdf-processing/a\\b.md",
+        "skill://pdf-processing/%2E%2E",
+        "skill://pdf-processing/%2E%2E%2Fother%2FSKILL.md",
+        "skill://pdf-processing/references/..%5C..%5Cother%5CSKILL.md",
+        "skill://pdf-processing/.%2e/other/SKILL.md",
+    ] {
+        let error = entry_error(|e| e["resources"][1] = file(hidden, FORMS));
+        assert_eq!(
+            error,
+            EntryError::OutsideRoot {
+                uri: SKILL_MD_URI.into(),
+                file: hidden.into()
+            },
+            "{hidden}"
+        );
+    }
+    // A percent sign that encodes no separator and no dot is a name like another.
+    let plain = "skill://pdf-processing/references/100%25.md";
+    let held = HeldEntry::from_json(&entry_with(|e| e["resources"][1] = file(plain, FORMS)))
+        .expect("an encoded percent sign is not a separator");
+    assert!(held.files().unwrap().contains_key(plain));
+}
+
+#[test]
+fn a_skill_md_uri_with_an_encoded_separator_or_dot_segment_is_refused() {
+    for uri in [
+        "skill://acme%2Fother/pdf-processing/SKILL.md",
+        "skill://acme%2fother/pdf-processing/SKILL.md",
+        "skill://acme%5Cother/pdf-processing/SKILL.md",
+        "skill://acme%5cother/pdf-processing/SKILL.md",
+        "skill://acme\\other/pdf-processing/SKILL.md",
+        "skill://acme/%2E%2E/pdf-processing/SKILL.md",
+        "skill://acme/../pdf-processing/SKILL.md",
+        "skill://acme//pdf-processing/SKILL.md",
+    ] {
+        let error = entry_error(|e| {
+            e["uri"] = json!(uri);
+            e["resources"] = json!([file(uri, SKILL_MD)]);
+        });
+        assert_eq!(error, EntryError::NotSkillMd { uri: uri.into() }, "{uri}");
+        assert!(error.to_string().contains("%2F"), "{error}");
+    }
+    let nested = "skill://acme/billing/pdf-processing/SKILL.md";
+    HeldEntry::from_json(&entry_with(|e| {
+        e["uri"] = json!(nested);
+        e["resources"] = json!([file(nested, SKILL_MD)]);
+    }))
+    .expect("a nested skill-path of plain segments is held");
+}
+
+#[test]
 fn a_file_listed_twice_is_refused() {
     let error = entry_error(|e| {
         if let Some(files) = e["resources"].as_array_mut() {
