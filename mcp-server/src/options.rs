@@ -156,6 +156,7 @@ macro_rules! bounds {
 
 bounds! {
     "--max-body-bytes", "largest request body", config.max_body, count, Both, Transport;
+    "--max-uri-bytes", "longest URI a resources/read may name", config.max_uri_bytes, count, Both, Transport;
     "--header-timeout-ms", "to send a request head; also the idle keep-alive timeout", config.header_read, millis, Listen, Transport;
     "--body-timeout-ms", "to send a request body", config.body_read, millis, Listen, Transport;
     "--max-connections", "connections served at once", config.max_connections, count, Listen, Transport;

@@ -643,7 +643,7 @@ macro_rules! bind_server {
                     if let ::core::option::Option::Some(resources) = self.resource_router() {
                         match &request {
                             m::ClientRequest::ReadResourceRequest(r) => {
-                                let answer = resources.read(ctx, &r.params).await;
+                                let answer = resources.read_within(self.bounds().max_uri_bytes, ctx, &r.params).await;
                                 return ::mcp_runtime::service::answer::<m::ReadResourceRequest>(r, answer)
                                     .map_err(refused);
                             }

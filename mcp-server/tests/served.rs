@@ -365,6 +365,11 @@ struct Greeting {
 /// A server whose only methods are its prompt `greeting`, its resource `notes://today` and its
 /// template `users://{id}/profile`.
 fn library() -> axum::Router {
+    library_with(mcp_server::Config::default())
+}
+
+/// [`library`] with `config`.
+fn library_with(config: mcp_server::Config) -> axum::Router {
     use mcp_server::prompts::{Get, Prompts};
     use mcp_server::resources::{Entry, Read, Resources};
     let prompts = Prompts::<Mcp, Ctx<Mcp>>::new()
@@ -388,9 +393,31 @@ fn library() -> axum::Router {
         .unwrap();
     let info = mcp::Implementation::new("library", "1.0.0");
     let served = Served::<Mcp, _>::new((), info)
+        .config(config)
         .prompts(prompts)
         .resources(resources);
     mcp_server::served::router(Arc::new(served)).unwrap()
+}
+
+#[tokio::test]
+async fn a_uri_over_the_configured_bound_is_refused_before_any_matching() {
+    let app = library_with(mcp_server::Config::default().max_uri_bytes(32));
+    let read = |id, uri: &str| request(id, "resources/read", json!({ "uri": uri }));
+    let within = "users://ada/profile";
+    let (_, _, read_within) = send(&app, modern(&read(1, within), Some(within))).await;
+    assert_eq!(
+        read_within["result"]["contents"][0]["text"],
+        "user ada at users://ada/profile"
+    );
+    let over = format!("users://{}/profile", "a".repeat(20));
+    let (_, _, refused) = send(&app, modern(&read(2, &over), Some(&over))).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("over the bound of 32 bytes (max_uri_bytes)"),
+        "{message}"
+    );
+    assert!(!message.contains(&over), "{message}");
 }
 
 fn request(id: i64, method: &str, params: Value) -> Value {
