@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::auth::Auth;
+use crate::principal::PrincipalKey;
 
 /// The configuration of a server: every field has a safe default ([`Config::default`]) and a
 /// builder method of the same name that returns the changed configuration.
@@ -89,8 +90,14 @@ pub struct Config {
     pub response_gap: Duration,
     /// The endpoint as an OAuth protected resource ([`crate::auth`]): every HTTP request needs
     /// a bearer token its validator accepts. `None` (the default): no token is asked for, and
-    /// the principal is the `Authorization` header as it came, or `anonymous`.
+    /// the principal is a keyed hash of the `Authorization` header
+    /// ([`Config::principal_key`]), or `anonymous` without one.
     pub auth: Option<Arc<Auth>>,
+    /// Without [`Config::auth`]: the key that names a credential's principal
+    /// ([`PrincipalKey::principal_of`]), so that no credential is kept or stored as sent. By
+    /// default this process's own random key; instances that share a store need the same one
+    /// (`--principal-key`, [`crate::options::PrincipalOptions`]).
+    pub principal_key: PrincipalKey,
 }
 
 /// The hosts a server on this machine answers to by default.
@@ -123,6 +130,7 @@ impl Default for Config {
             max_in_flight: 64,
             response_gap: Duration::from_millis(5),
             auth: None,
+            principal_key: PrincipalKey::of_process(),
         }
     }
 }
@@ -166,6 +174,7 @@ setters! {
     resumable_streams: usize,
     max_in_flight: usize,
     response_gap: Duration,
+    principal_key: PrincipalKey,
 }
 
 impl Config {

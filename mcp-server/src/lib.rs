@@ -82,6 +82,7 @@ pub mod http;
 pub mod legacy;
 pub mod modern;
 pub mod options;
+pub mod principal;
 pub mod probe;
 pub mod prompts;
 #[cfg(feature = "redis")]

@@ -1,7 +1,8 @@
 //! The command-line options of a server binary: where it is reached (`--listen <address:port>`
 //! or `--stdio`), the hosts it answers to, `--modern-only`, every bound of [`Config`] and of
 //! the task store ([`tasks::Settings`]), the protected-resource options ([`AuthOptions`]), the
-//! store several instances share (`--store`, [`StoreOptions`]),
+//! store several instances share (`--store`, [`StoreOptions`]), the key that names principals
+//! without token validation (`--principal-key`, [`PrincipalOptions`]),
 //! and with the `seal` feature how `requestState` is sealed (`SealOptions`). One table ([`BOUNDS`]) holds each bound's option, what it bounds
 //! and where it is kept; the usage text ([`usage`]) is written from it and from the defaults.
 //!
@@ -47,6 +48,8 @@ pub struct Options {
     pub auth: AuthOptions,
     /// `--store`: the Redis several instances share (else each keeps its state in memory).
     pub store: StoreOptions,
+    /// `--principal-key`: where [`Config::principal_key`] came from (already set there).
+    pub principal: PrincipalOptions,
 }
 
 /// The value of the option being read, taken from the command line when asked for.
@@ -151,6 +154,7 @@ pub fn usage() -> String {
     text.push_str(seal::USAGE);
     text.push_str(auth::USAGE);
     text.push_str(store::USAGE);
+    text.push_str(principal::USAGE);
     text.push_str("Bounds (defaults in brackets):\n");
     for bound in BOUNDS {
         let value = if is_millis(bound) { "<ms>" } else { "<n>" };
@@ -172,6 +176,7 @@ impl Options {
             seal: SealOptions::default(),
             auth: AuthOptions::default(),
             store: StoreOptions::default(),
+            principal: PrincipalOptions::default(),
         }
     }
 
@@ -201,6 +206,7 @@ impl Options {
             (None, false) => return Err(invalid("--listen or --stdio is required")),
         };
         options.auth.check()?;
+        PrincipalOptions::resolve(&mut options)?;
         Ok(options)
     }
 
@@ -211,6 +217,9 @@ impl Options {
             return applied;
         }
         if let Some(applied) = self.store.apply(flag, value) {
+            return applied;
+        }
+        if let Some(applied) = self.principal.apply(flag, value) {
             return applied;
         }
         #[cfg(feature = "seal")]
@@ -245,9 +254,11 @@ fn positive(flag: &str, v: &str) -> Result<u64, OptionsError> {
 }
 
 pub use auth::AuthOptions;
+pub use principal::PrincipalOptions;
 pub use store::StoreOptions;
 
 mod auth;
+mod principal;
 mod store;
 
 #[cfg(feature = "seal")]

@@ -97,6 +97,9 @@ struct Server {
     log: Arc<Mutex<Vec<String>>>,
 }
 
+/// The principal key of every instance these tests start (`MCP_PRINCIPAL_KEY`).
+const PRINCIPAL_KEY: &str = "7e57000000000000000000000000000000000000000000000000000000007e57";
+
 impl Server {
     /// The server sharing the Redis at `store` (`--store`), on a free loopback port; returns
     /// once it listens.
@@ -113,6 +116,8 @@ impl Server {
             .args(args)
             .env_remove("MCP_STORE")
             .env_remove("MCP_SEAL_KEYS")
+            // The instances of one test name principals alike (`--principal-key`).
+            .env("MCP_PRINCIPAL_KEY", PRINCIPAL_KEY)
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         for (k, v) in env {
@@ -553,6 +558,7 @@ fn a_redis_unreachable_at_start_is_a_clear_startup_error() {
     let child = Command::new(env!("CARGO_BIN_EXE_mcp-conformance-server"))
         .args(["--listen", "127.0.0.1:0", "--store", &url])
         .env_remove("MCP_STORE")
+        .env("MCP_PRINCIPAL_KEY", PRINCIPAL_KEY)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

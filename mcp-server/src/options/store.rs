@@ -103,7 +103,16 @@ mod tests {
         let error = parse(&["--stdio", "--store", "postgres://u:pw@h/db"]).unwrap_err();
         assert!(error.to_string().contains("not a redis:// URL"), "{error}");
         assert!(!error.to_string().contains("pw"), "{error}");
-        let parsed = parse(&["--stdio", "--store", "redis://127.0.0.1:6379"]);
+        // The instances share principals too: a key is needed (`options::principal`).
+        let key = std::env::temp_dir().join(format!("store-key-{}", std::process::id()));
+        std::fs::write(&key, "42".repeat(32)).unwrap();
+        let parsed = parse(&[
+            "--stdio",
+            "--store",
+            "redis://127.0.0.1:6379",
+            "--principal-key",
+            key.to_str().unwrap(),
+        ]);
         if cfg!(feature = "redis") {
             let url = parsed.unwrap().store.url().unwrap();
             assert_eq!(url.as_deref(), Some("redis://127.0.0.1:6379"));
