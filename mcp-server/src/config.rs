@@ -51,8 +51,10 @@ pub struct Config {
     /// is bounded apart from [`Config::max_body`]. A larger one is refused with
     /// `INVALID_PARAMS` naming the limit.
     pub max_initialize: usize,
-    /// Legacy `GET` streams open at once, in all: kept below [`Config::max_connections`] so
-    /// that idle streams leave connections for requests. One more is refused (429).
+    /// Legacy `GET` streams open at once, in all. The server holds at most
+    /// [`Config::get_streams_bound`] of them, which leaves [`Config::connections_reserved`] of
+    /// [`Config::max_connections`] for requests however small that is. One more is refused
+    /// (429).
     pub max_get_streams: usize,
     /// A legacy `GET` stream that carried no message for this long is ended (the client may
     /// open another).
@@ -196,6 +198,29 @@ impl Config {
         self
     }
 
+    /// Connections that streams held open (legacy `GET` streams) never take: a quarter of
+    /// [`Config::max_connections`], at least one, so that a client whose streams are open
+    /// cannot leave another's `initialize` unanswered.
+    pub fn connections_reserved(&self) -> usize {
+        self.max_connections.div_ceil(4).max(1)
+    }
+
+    /// Legacy `GET` streams the server holds open at once, in all: [`Config::max_get_streams`],
+    /// but at most what [`Config::max_connections`] leaves after
+    /// [`Config::connections_reserved`] (none with one connection).
+    ///
+    /// ```
+    /// let config = mcp_server::Config::default().max_connections(24);
+    /// assert_eq!(config.max_get_streams, 256);
+    /// assert_eq!(config.get_streams_bound(), 18);
+    /// ```
+    pub fn get_streams_bound(&self) -> usize {
+        let left = self
+            .max_connections
+            .saturating_sub(self.connections_reserved());
+        self.max_get_streams.min(left)
+    }
+
     /// Whether `host` (already lowercase, as [`crate::headers::host_of_authority`] gives it)
     /// is one of [`Config::allowed_hosts`].
     pub fn is_allowed_host(&self, host: &str) -> bool {
@@ -217,6 +242,23 @@ mod tests {
         assert_eq!(config.max_body, 4 * 1024 * 1024);
         assert!(config.max_connections > 0 && config.max_sessions > 0);
         assert!(config.max_in_flight > 0);
+    }
+
+    #[test]
+    fn get_streams_leave_connections_for_requests() {
+        for connections in [1, 2, 3, 4, 24, 512, 1000] {
+            let config = Config::default().max_connections(connections);
+            let bound = config.get_streams_bound();
+            assert!(bound <= config.max_get_streams, "{connections}");
+            assert!(
+                bound + config.connections_reserved() <= connections,
+                "{connections}"
+            );
+        }
+        assert_eq!(Config::default().get_streams_bound(), 256);
+        assert_eq!(Config::default().max_connections(1).get_streams_bound(), 0);
+        let few = Config::default().max_connections(24).max_get_streams(4);
+        assert_eq!(few.get_streams_bound(), 4);
     }
 
     #[test]
