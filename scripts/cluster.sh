@@ -113,16 +113,22 @@ echo "redis at 127.0.0.1:$REDIS_PORT ($(redis-server --version | awk '{print $3}
 
 echo "== cluster: $INSTANCES instance(s) (store: $([[ $STORE == 1 ]] && echo "redis://127.0.0.1:$REDIS_PORT" || echo none))"
 seal_key_ring "$CLUSTER_DIR/seal-keys.txt"
+# One principal key for all (64 hex digits, this user only): a credential names the same
+# principal at every instance (required with --store).
+PRINCIPAL_KEY=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+(umask 077; printf '%s\n' "$PRINCIPAL_KEY" >"$CLUSTER_DIR/principal-key.txt")
 STORE_ARGS=()
 if [[ $STORE == 1 ]]; then
   STORE_ARGS=(--store "redis://127.0.0.1:$REDIS_PORT")
 fi
 UPSTREAMS=()
 for i in $(seq 1 "$INSTANCES"); do
-  # The key ring and the store come from the options only: a MCP_SEAL_KEYS or MCP_STORE of the
-  # caller's environment would give the instances something the run did not choose.
-  start_server "$OUT/instance-$i.log" env -u MCP_SEAL_KEYS -u MCP_STORE \
-    "$BIN" --listen 127.0.0.1:0 --seal-keys "$CLUSTER_DIR/seal-keys.txt" "${STORE_ARGS[@]}"
+  # The keys and the store come from the options only: a MCP_SEAL_KEYS, MCP_PRINCIPAL_KEY or
+  # MCP_STORE of the caller's environment would give the instances something the run did not
+  # choose.
+  start_server "$OUT/instance-$i.log" env -u MCP_SEAL_KEYS -u MCP_PRINCIPAL_KEY -u MCP_STORE \
+    "$BIN" --listen 127.0.0.1:0 --seal-keys "$CLUSTER_DIR/seal-keys.txt" \
+    --principal-key "$CLUSTER_DIR/principal-key.txt" "${STORE_ARGS[@]}"
   address=${SERVER_URL#http://}
   UPSTREAMS+=("${address%/mcp}")
   echo "instance $i at $SERVER_URL"

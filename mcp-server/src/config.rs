@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::auth::Auth;
+use crate::principal::PrincipalKey;
 
 /// The configuration of a server: every field has a safe default ([`Config::default`]) and a
 /// builder method of the same name that returns the changed configuration.
@@ -50,8 +51,10 @@ pub struct Config {
     /// is bounded apart from [`Config::max_body`]. A larger one is refused with
     /// `INVALID_PARAMS` naming the limit.
     pub max_initialize: usize,
-    /// Legacy `GET` streams open at once, in all: kept below [`Config::max_connections`] so
-    /// that idle streams leave connections for requests. One more is refused (429).
+    /// Legacy `GET` streams open at once, in all. The server holds at most
+    /// [`Config::get_streams_bound`] of them, which leaves [`Config::connections_reserved`] of
+    /// [`Config::max_connections`] for requests however small that is. One more is refused
+    /// (429).
     pub max_get_streams: usize,
     /// A legacy `GET` stream that carried no message for this long is ended (the client may
     /// open another).
@@ -93,8 +96,14 @@ pub struct Config {
     pub max_uri_bytes: usize,
     /// The endpoint as an OAuth protected resource ([`crate::auth`]): every HTTP request needs
     /// a bearer token its validator accepts. `None` (the default): no token is asked for, and
-    /// the principal is the `Authorization` header as it came, or `anonymous`.
+    /// the principal is a keyed hash of the `Authorization` header
+    /// ([`Config::principal_key`]), or `anonymous` without one.
     pub auth: Option<Arc<Auth>>,
+    /// Without [`Config::auth`]: the key that names a credential's principal
+    /// ([`PrincipalKey::principal_of`]), so that no credential is kept or stored as sent. By
+    /// default this process's own random key; instances that share a store need the same one
+    /// (`--principal-key`, [`crate::options::PrincipalOptions`]).
+    pub principal_key: PrincipalKey,
 }
 
 /// The hosts a server on this machine answers to by default.
@@ -128,6 +137,7 @@ impl Default for Config {
             response_gap: Duration::from_millis(5),
             max_uri_bytes: crate::resources::MAX_URI_BYTES,
             auth: None,
+            principal_key: PrincipalKey::of_process(),
         }
     }
 }
@@ -172,6 +182,7 @@ setters! {
     max_in_flight: usize,
     response_gap: Duration,
     max_uri_bytes: usize,
+    principal_key: PrincipalKey,
 }
 
 impl Config {
@@ -191,6 +202,29 @@ impl Config {
             self.allowed_hosts.push(host);
         }
         self
+    }
+
+    /// Connections that streams held open (legacy `GET` streams) never take: a quarter of
+    /// [`Config::max_connections`], at least one, so that a client whose streams are open
+    /// cannot leave another's `initialize` unanswered.
+    pub fn connections_reserved(&self) -> usize {
+        self.max_connections.div_ceil(4).max(1)
+    }
+
+    /// Legacy `GET` streams the server holds open at once, in all: [`Config::max_get_streams`],
+    /// but at most what [`Config::max_connections`] leaves after
+    /// [`Config::connections_reserved`] (none with one connection).
+    ///
+    /// ```
+    /// let config = mcp_server::Config::default().max_connections(24);
+    /// assert_eq!(config.max_get_streams, 256);
+    /// assert_eq!(config.get_streams_bound(), 18);
+    /// ```
+    pub fn get_streams_bound(&self) -> usize {
+        let left = self
+            .max_connections
+            .saturating_sub(self.connections_reserved());
+        self.max_get_streams.min(left)
     }
 
     /// Whether `host` (already lowercase, as [`crate::headers::host_of_authority`] gives it)
@@ -214,6 +248,23 @@ mod tests {
         assert_eq!(config.max_body, 4 * 1024 * 1024);
         assert!(config.max_connections > 0 && config.max_sessions > 0);
         assert!(config.max_in_flight > 0);
+    }
+
+    #[test]
+    fn get_streams_leave_connections_for_requests() {
+        for connections in [1, 2, 3, 4, 24, 512, 1000] {
+            let config = Config::default().max_connections(connections);
+            let bound = config.get_streams_bound();
+            assert!(bound <= config.max_get_streams, "{connections}");
+            assert!(
+                bound + config.connections_reserved() <= connections,
+                "{connections}"
+            );
+        }
+        assert_eq!(Config::default().get_streams_bound(), 256);
+        assert_eq!(Config::default().max_connections(1).get_streams_bound(), 0);
+        let few = Config::default().max_connections(24).max_get_streams(4);
+        assert_eq!(few.get_streams_bound(), 4);
     }
 
     #[test]

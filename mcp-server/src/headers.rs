@@ -5,6 +5,8 @@
 use axum::http::uri::{Authority, Uri};
 use axum::http::{HeaderMap, header};
 
+use crate::principal::PrincipalKey;
+
 /// Headers a request may carry at most once: the routing headers (a gateway that reads the
 /// last copy would route on another value than the server that reads the first) and the ones
 /// the DNS-rebinding check reads. `Mcp-Param-*` headers are checked by prefix.
@@ -112,13 +114,13 @@ pub fn host_of_origin(value: &str) -> Option<String> {
 }
 
 /// Who is asking when the endpoint validates no token (no [`Config::auth`](crate::Config::auth)):
-/// the `Authorization` header as it came, else `anonymous`; requestState sealing, legacy
-/// sessions and tasks are bound to it. With `Config::auth` the principal is the validated
-/// token's subject instead ([`crate::auth::Grant::principal`]).
-pub fn principal(headers: &HeaderMap) -> String {
-    header_str(headers, header::AUTHORIZATION.as_str())
-        .map(str::to_owned)
-        .unwrap_or_else(|| "anonymous".to_owned())
+/// the keyed hash of the `Authorization` header under `key`
+/// ([`PrincipalKey::principal_of`]), never the header as it came, else
+/// [`ANONYMOUS`](crate::principal::ANONYMOUS); requestState sealing, legacy sessions and tasks
+/// are bound to it. With `Config::auth` the principal is the validated token's subject instead
+/// ([`crate::auth::Grant::principal`]).
+pub fn principal(headers: &HeaderMap, key: &PrincipalKey) -> String {
+    key.principal_of(header_str(headers, header::AUTHORIZATION.as_str()))
 }
 
 /// A header's value as text, trimmed; none when it is absent or not visible ASCII.
@@ -207,6 +209,18 @@ mod tests {
             ("accept", "text/event-stream"),
         ]);
         assert!(accepts(&split, "text/event-stream"));
+    }
+
+    #[test]
+    fn no_header_and_an_anonymous_header_are_different_principals() {
+        let key = PrincipalKey::random().unwrap();
+        let none = principal(&HeaderMap::new(), &key);
+        let named = principal(&headers(&[("authorization", "anonymous")]), &key);
+        assert_eq!(none, crate::principal::ANONYMOUS);
+        assert_ne!(named, none);
+        let bearer = principal(&headers(&[("authorization", " Bearer s3cr3t ")]), &key);
+        assert_eq!(bearer, key.principal_of(Some("Bearer s3cr3t")));
+        assert!(!bearer.contains("s3cr3t"));
     }
 
     #[test]

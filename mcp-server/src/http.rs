@@ -253,7 +253,10 @@ impl Caller {
 async fn caller(config: &Config, headers: &HeaderMap) -> Result<Caller, Box<Response>> {
     match &config.auth {
         Some(auth) => Ok(Caller::Granted(auth::authenticate(auth, headers).await?)),
-        None => Ok(Caller::Unchecked(headers::principal(headers))),
+        None => Ok(Caller::Unchecked(headers::principal(
+            headers,
+            &config.principal_key,
+        ))),
     }
 }
 

@@ -34,6 +34,9 @@
 //!   principal of sessions, sealed states and tasks taken from the token's subject;
 //! - [`options`]: the command-line options of a server binary (transport, hosts, every
 //!   bound, sealing), with a usage text written from the defaults;
+//! - [`principal`]: without [`Config::auth`], the principal of a request: a keyed hash
+//!   (HMAC-SHA-256, [`Config::principal_key`]) of its `Authorization` header, never the
+//!   header itself, or `anonymous` without one;
 //! - [`probe`]: the envelope of a message read from its bytes without building it;
 //! - [`legacy`]: the legacy (2025-11-25) sessions of any [`legacy::LegacyService`] (a
 //!   [`Service`] with its session table, for a [`LegacySchema`]): ids, principal binding, idle
@@ -82,6 +85,7 @@ pub mod http;
 pub mod legacy;
 pub mod modern;
 pub mod options;
+pub mod principal;
 pub mod probe;
 pub mod prompts;
 #[cfg(feature = "redis")]

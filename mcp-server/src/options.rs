@@ -1,7 +1,8 @@
 //! The command-line options of a server binary: where it is reached (`--listen <address:port>`
 //! or `--stdio`), the hosts it answers to, `--modern-only`, every bound of [`Config`] and of
 //! the task store ([`tasks::Settings`]), the protected-resource options ([`AuthOptions`]), the
-//! store several instances share (`--store`, [`StoreOptions`]),
+//! store several instances share (`--store`, [`StoreOptions`]), the key that names principals
+//! without token validation (`--principal-key`, [`PrincipalOptions`]),
 //! and with the `seal` feature how `requestState` is sealed (`SealOptions`). One table ([`BOUNDS`]) holds each bound's option, what it bounds
 //! and where it is kept; the usage text ([`usage`]) is written from it and from the defaults.
 //!
@@ -47,6 +48,8 @@ pub struct Options {
     pub auth: AuthOptions,
     /// `--store`: the Redis several instances share (else each keeps its state in memory).
     pub store: StoreOptions,
+    /// `--principal-key`: where [`Config::principal_key`] came from (already set there).
+    pub principal: PrincipalOptions,
     /// The options the command line gave, in its order (each once).
     given: Vec<String>,
 }
@@ -196,6 +199,7 @@ pub fn usage() -> String {
     text.push_str(seal::USAGE);
     text.push_str(auth::USAGE);
     text.push_str(store::USAGE);
+    text.push_str(principal::USAGE);
     text.push_str("Bounds (defaults in brackets):\n");
     for bound in BOUNDS {
         let value = if is_millis(bound) { "<ms>" } else { "<n>" };
@@ -217,6 +221,7 @@ impl Options {
             seal: SealOptions::default(),
             auth: AuthOptions::default(),
             store: StoreOptions::default(),
+            principal: PrincipalOptions::default(),
             given: Vec::new(),
         }
     }
@@ -266,6 +271,7 @@ impl Options {
         };
         options.auth.check()?;
         options.check_transport()?;
+        PrincipalOptions::resolve(&mut options)?;
         Ok(options)
     }
 
@@ -299,6 +305,9 @@ impl Options {
         if let Some(applied) = self.store.apply(flag, value) {
             return applied;
         }
+        if let Some(applied) = self.principal.apply(flag, value) {
+            return applied;
+        }
         #[cfg(feature = "seal")]
         if let Some(applied) = self.seal.apply(flag, value) {
             return applied;
@@ -314,13 +323,15 @@ impl Options {
 }
 
 /// Where the option `flag` takes effect: a bound's own [`Bound::applies`]; the hosts, the
-/// protected resource (`--auth-*`: stdio carries no token) and the shared store on HTTP only;
-/// the rest (`--modern-only`, sealing) on both.
+/// protected resource (`--auth-*`: stdio carries no token), the key that names a credential's
+/// principal (stdio has one principal) and the shared store on HTTP only; the rest
+/// (`--modern-only`, sealing) on both.
 pub fn applies(flag: &str) -> Applies {
     if let Some(bound) = BOUNDS.iter().find(|b| b.flag == flag) {
         return bound.applies;
     }
-    if flag == "--allow-host" || flag == "--store" || flag.starts_with("--auth-") {
+    let listen_only = ["--allow-host", "--store", "--principal-key"];
+    if listen_only.contains(&flag) || flag.starts_with("--auth-") {
         Applies::Listen
     } else {
         Applies::Both
@@ -345,9 +356,11 @@ fn positive(flag: &str, v: &str) -> Result<u64, OptionsError> {
 }
 
 pub use auth::AuthOptions;
+pub use principal::PrincipalOptions;
 pub use store::StoreOptions;
 
 mod auth;
+mod principal;
 mod store;
 
 #[cfg(feature = "seal")]

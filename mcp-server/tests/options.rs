@@ -237,8 +237,13 @@ async fn sealing_options_no_sealer_was_made_from_stop_the_start() {
 async fn a_store_shares_the_legacy_sessions_between_instances() {
     let redis = support::RedisServer::start();
     let url = format!("redis://127.0.0.1:{}", redis.1);
-    let a = start(served(), options(&["--store", &url])).await.unwrap();
-    let b = start(served(), options(&["--store", &url])).await.unwrap();
+    // The instances name a credential's principal with the same key.
+    let key = std::env::temp_dir().join(format!("mcp-options-key-{}", std::process::id()));
+    std::fs::write(&key, "5a".repeat(32)).unwrap();
+    let shared = ["--store", &url, "--principal-key", key.to_str().unwrap()];
+    let a = start(served(), options(&shared)).await.unwrap();
+    let b = start(served(), options(&shared)).await.unwrap();
+    std::fs::remove_file(&key).unwrap();
     let opened = post(a, "127.0.0.1", &[], INITIALIZE).await;
     let session = opened
         .head

@@ -4,7 +4,9 @@
 //! (a clear error at once while it is down, service again once it is back, no restart); a
 //! Redis unreachable at start (a clear startup error); a change triggered at one instance
 //! heard once per change by the `subscriptions/listen` streams held at the others; a legacy
-//! session opened at one instance, used at another and ended at a third.
+//! session opened at one instance, used at another and ended at a third; a session and a task
+//! of a bearer credential that leave neither it nor its hex in any key, value or published
+//! note (principals are keyed hashes, `--principal-key`).
 //!
 //! Each server is the built binary on a free loopback port, each Redis a `redis-server` of the
 //! test's own (no persistence) on a free loopback port; all are killed when their test ends,
@@ -97,6 +99,9 @@ struct Server {
     log: Arc<Mutex<Vec<String>>>,
 }
 
+/// The principal key of every instance these tests start (`MCP_PRINCIPAL_KEY`).
+const PRINCIPAL_KEY: &str = "7e57000000000000000000000000000000000000000000000000000000007e57";
+
 impl Server {
     /// The server sharing the Redis at `store` (`--store`), on a free loopback port; returns
     /// once it listens.
@@ -113,6 +118,8 @@ impl Server {
             .args(args)
             .env_remove("MCP_STORE")
             .env_remove("MCP_SEAL_KEYS")
+            // The instances of one test name principals alike (`--principal-key`).
+            .env("MCP_PRINCIPAL_KEY", PRINCIPAL_KEY)
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
         for (k, v) in env {
@@ -553,6 +560,7 @@ fn a_redis_unreachable_at_start_is_a_clear_startup_error() {
     let child = Command::new(env!("CARGO_BIN_EXE_mcp-conformance-server"))
         .args(["--listen", "127.0.0.1:0", "--store", &url])
         .env_remove("MCP_STORE")
+        .env("MCP_PRINCIPAL_KEY", PRINCIPAL_KEY)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -653,4 +661,148 @@ async fn a_legacy_session_is_opened_used_and_ended_at_different_instances() {
     assert_eq!(ping(&a.url, &session).await, 404);
     assert_eq!(ping(&b.url, &session).await, 404);
     assert_eq!(legacy_post(&a.url, Some(&session), &call).await.0, 404);
+}
+
+/// `redis-cli` against the Redis at `port` with `args`: what it printed (`--raw`).
+fn redis_cli(port: u16, args: &[&str]) -> String {
+    let out = Command::new("redis-cli")
+        .args(["-p", &port.to_string(), "--raw"])
+        .args(args)
+        .output()
+        .expect("redis-cli (it comes with redis-server)");
+    assert!(out.status.success(), "redis-cli {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Every key of the Redis at `port` with its type and everything it holds, one text.
+fn dump(port: u16) -> String {
+    let mut all = String::new();
+    for key in redis_cli(port, &["--scan"]).lines() {
+        let kind = redis_cli(port, &["TYPE", key]);
+        let held = match kind.trim() {
+            "string" => redis_cli(port, &["GET", key]),
+            "hash" => redis_cli(port, &["HGETALL", key]),
+            "list" => redis_cli(port, &["LRANGE", key, "0", "-1"]),
+            "set" => redis_cli(port, &["SMEMBERS", key]),
+            "zset" => redis_cli(port, &["ZRANGE", key, "0", "-1", "WITHSCORES"]),
+            "stream" => redis_cli(port, &["XRANGE", key, "-", "+"]),
+            other => panic!("{key}: a key of type {other:?} this test does not read"),
+        };
+        all.push_str(&format!("{key} ({}): {held}\n", kind.trim()));
+    }
+    all
+}
+
+/// Whether `text` holds `secret` or its hex (either case).
+fn shows(text: &str, secret: &str) -> bool {
+    let hex: String = secret.bytes().map(|b| format!("{b:02x}")).collect();
+    let lower = text.to_ascii_lowercase();
+    text.contains(secret) || lower.contains(&hex)
+}
+
+#[tokio::test]
+async fn no_credential_reaches_redis_as_sent_or_in_hex() {
+    let redis = RedisServer::start();
+    let a = Server::start(&redis.url());
+    let b = Server::start(&redis.url());
+    let secret = format!("s3cr3t-{}", std::process::id());
+    let authorization = format!("Bearer {secret}");
+    // Every command Redis runs (writes, key names, published notes), as it runs them.
+    let mut monitor = Command::new("redis-cli")
+        .args(["-p", &redis.port.to_string(), "MONITOR"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("redis-cli MONITOR");
+    let monitored = monitor.stdout.take().unwrap();
+    let seen = std::thread::spawn(move || std::io::read_to_string(monitored).unwrap_or_default());
+    std::thread::sleep(Duration::from_millis(200));
+    let with_credential = |request: reqwest::RequestBuilder| {
+        request
+            .header("authorization", &authorization)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+    };
+
+    // A legacy session of the credential: opened at A, used at B (a level set, published).
+    let opened = with_credential(client().post(&a.url))
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(initialize().to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let in_session = |url: &str, body: Value| {
+        with_credential(client().post(url))
+            .header("mcp-protocol-version", "2025-11-25")
+            .header("mcp-session-id", &session)
+            .body(body.to_string())
+            .send()
+    };
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    assert_eq!(in_session(&b.url, note).await.unwrap().status(), 202);
+    let level = legacy_request(2, "logging/setLevel", json!({"level": "debug"}));
+    assert_eq!(in_session(&b.url, level).await.unwrap().status(), 200);
+
+    // A task of the credential: created at A, read and cancelled at B.
+    let modern = |url: &str, body: &Value, name: &str| {
+        with_credential(client().post(url))
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", body["method"].as_str().unwrap())
+            .header("mcp-name", name)
+            .body(body.to_string())
+            .send()
+    };
+    let body = call("slow_compute", json!({"seconds": 30, "label": "secret"}));
+    let created = modern(&a.url, &body, "slow_compute").await.unwrap();
+    let created = message_of(&created.text().await.unwrap());
+    let task = created["result"]["taskId"]
+        .as_str()
+        .expect("a task")
+        .to_owned();
+    for method in ["tasks/get", "tasks/cancel"] {
+        let body = json!({"jsonrpc": "2.0", "id": 7, "method": method,
+            "params": {"taskId": task, "_meta": meta(with_tasks())}});
+        let answer = modern(&b.url, &body, &task).await.unwrap();
+        assert_eq!(answer.status(), 200, "{method}");
+    }
+    // The task is the credential's: another principal does not find it.
+    assert_eq!(
+        task_request(&b.url, "tasks/get", &task).await.1["error"]["code"],
+        -32602
+    );
+
+    let stored = dump(redis.port);
+    assert!(
+        stored.contains("credential:"),
+        "the principals are stored: {stored}"
+    );
+    assert!(
+        !shows(&stored, &secret),
+        "the credential is in Redis: {stored}"
+    );
+
+    // Ended: the note says so (with its principal).
+    let ended = with_credential(client().delete(&a.url))
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status(), 200);
+    std::thread::sleep(Duration::from_millis(200));
+    let _ = monitor.kill();
+    let _ = monitor.wait();
+    let commands = seen.join().unwrap();
+    assert!(
+        commands.contains("PUBLISH"),
+        "the monitor saw the notes: {commands}"
+    );
+    assert!(commands.contains("\\\"t\\\":\\\"ended\\\""), "{commands}");
+    assert!(
+        !shows(&commands, &secret),
+        "a command carried the credential: {commands}"
+    );
 }

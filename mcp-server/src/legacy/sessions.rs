@@ -587,7 +587,7 @@ impl Pools {
         let share = limits.principal_share;
         Pools {
             sessions: Pool::new("legacy sessions", limits.max_sessions, share),
-            get_streams: Pool::new("legacy GET streams", limits.max_get_streams, share),
+            get_streams: Pool::new("legacy GET streams", limits.get_streams_bound(), share),
             waiting: Pool::new(
                 "server requests awaiting answers",
                 limits.max_waiting,
@@ -970,6 +970,38 @@ mod tests {
         first.finish_get_stream(again);
         assert_eq!(all.get_streams(), 0);
         assert!(second.open_get_stream().is_ok());
+    }
+
+    #[test]
+    fn get_streams_never_take_every_connection() {
+        // The default pool (256) and share (25%), with 24 connections.
+        let all = sessions(|c| {
+            c.max_connections = 24;
+            c.max_sessions = 64;
+        });
+        let mut held = Vec::new();
+        let refused = loop {
+            let session = open(&all, "greedy").unwrap();
+            match session.open_get_stream() {
+                Ok(stream) => held.push((session, stream)),
+                Err(e) => break e,
+            }
+        };
+        assert!(refused.to_string().contains("GET streams"), "{refused}");
+        assert_eq!(
+            all.get_streams(),
+            5,
+            "25% of the 18 that 24 connections leave"
+        );
+        // Every principal together still leaves connections for an `initialize`.
+        for p in 0..20 {
+            let session = open(&all, &format!("p{p}")).unwrap();
+            if let Ok(stream) = session.open_get_stream() {
+                held.push((session, stream));
+            }
+        }
+        assert_eq!(all.get_streams(), 18);
+        assert!(24 - all.get_streams() >= 6);
     }
 
     #[test]

@@ -63,10 +63,15 @@ pub enum Note {
         /// The request id (JSON).
         r: Value,
     },
-    /// The session ended (`DELETE`): every copy ends and its work stops.
+    /// The session ended (`DELETE`): a hint, not an order. An instance with a copy of session
+    /// `s` of principal `p` reads the session's record, and ends its copy (its work stops) only
+    /// if the record is gone; a note forged by another client of the Redis ends nothing that
+    /// lives.
     Ended {
         /// The session.
         s: String,
+        /// Its principal.
+        p: String,
     },
     /// `logging/setLevel` set the level `l` (its JSON text).
     Level {

@@ -104,11 +104,16 @@ mod tests {
             parse(&["--listen", "127.0.0.1:0", "--store", "postgres://u:pw@h/db"]).unwrap_err();
         assert!(error.to_string().contains("not a redis:// URL"), "{error}");
         assert!(!error.to_string().contains("pw"), "{error}");
+        // The instances share principals too: a key is needed (`options::principal`).
+        let key = std::env::temp_dir().join(format!("store-key-{}", std::process::id()));
+        std::fs::write(&key, "42".repeat(32)).unwrap();
         let parsed = parse(&[
             "--listen",
             "127.0.0.1:0",
             "--store",
             "redis://127.0.0.1:6379",
+            "--principal-key",
+            key.to_str().unwrap(),
         ]);
         if cfg!(feature = "redis") {
             let url = parsed.unwrap().store.url().unwrap();

@@ -311,43 +311,30 @@ where
         }
     }
 
-    /// A change heard on the channel: told to this instance's listeners, and acted on if the
-    /// task's work runs here.
+    /// A change heard on the channel: a hint, checked against the task's record before
+    /// anything is done. Told to this instance's listeners if the record is there and of the
+    /// principal the change names; acted on as the record (not the message) has it if the
+    /// task's work runs here: a change published by another client of the Redis stops no work
+    /// whose record has not ended.
     async fn heard(&self, payload: &[u8]) {
         let Ok(event) = serde_json::from_slice::<Event<T>>(payload) else {
             return;
         };
-        let status = event.task.status();
+        let Ok(Some(stored)) = self.read(&self.key(&event.id)).await else {
+            // Gone, or Redis down: the sweep acts on the tasks that run here.
+            return;
+        };
+        let Ok(record) = parse::<Record<T>>(&stored) else {
+            return;
+        };
+        if record.principal != event.principal {
+            return;
+        }
         let _ = self.updates.send(Update {
             principal: event.principal,
             task: event.task,
         });
-        let read_it = {
-            let mut running = self.running();
-            match running.get(&event.id) {
-                None => false,
-                Some(_) if status.is_terminal() => {
-                    if let Some(entry) = running.remove(&event.id) {
-                        entry.stop();
-                    }
-                    false
-                }
-                // A round may be complete: its answers are in the record.
-                Some(entry) => {
-                    status != Status::InputRequired
-                        && entry
-                            .waiter
-                            .as_ref()
-                            .is_some_and(|w| w.round == Some(event.round))
-                }
-            }
-        };
-        if read_it
-            && let Ok(Some(stored)) = self.read(&self.key(&event.id)).await
-            && let Ok(record) = parse::<Record<T>>(&stored)
-        {
-            self.follow(&event.id, &record);
-        }
+        self.follow(&event.id, &record);
     }
 
     /// Stops the work of the tasks that expired, and acts on the records of the others whose

@@ -142,7 +142,11 @@ impl<S: LegacySchema> Sessions<S> {
         }
         self.drop_copy(id);
         // Deleted: a copy that misses the note ends at its next request or sweep.
-        let _ = store.publish(&Note::Ended { s: id.to_owned() }).await;
+        let note = Note::Ended {
+            s: id.to_owned(),
+            p: principal.to_owned(),
+        };
+        let _ = store.publish(&note).await;
         Ok(true)
     }
 
@@ -329,7 +333,7 @@ fn copy_of<S: LegacySchema>(live: &Live<S>, s: &str, p: &str) -> Option<Arc<Sess
 
 #[cfg(feature = "redis")]
 /// Applies one note to this instance's copy of its session.
-fn apply<S: LegacySchema>(live: &Live<S>, store: &Arc<Store>, tag: u64, note: Note) {
+fn apply<S: LegacySchema>(live: &Arc<Live<S>>, store: &Arc<Store>, tag: u64, note: Note) {
     match note {
         Note::Answer { s, p, id, m } => {
             if let Some(session) = copy_of(live, &s, &p) {
@@ -341,7 +345,11 @@ fn apply<S: LegacySchema>(live: &Live<S>, store: &Arc<Store>, tag: u64, note: No
                 session.cancel(&r);
             }
         }
-        Note::Ended { s } => end_copy(live, &s),
+        Note::Ended { s, p } => {
+            if copy_of(live, &s, &p).is_some() {
+                tokio::spawn(end_if_gone(Arc::downgrade(live), Arc::clone(store), s));
+            }
+        }
         Note::Level { s, p, l } => {
             if let Some(session) = copy_of(live, &s, &p) {
                 session.refresh(Some(&l), false);
@@ -382,6 +390,20 @@ fn apply<S: LegacySchema>(live: &Live<S>, store: &Arc<Store>, tag: u64, note: No
             };
             tokio::spawn(relay(Arc::clone(store), to, token, resumed));
         }
+    }
+}
+
+#[cfg(feature = "redis")]
+/// Ends this instance's copy of session `s` if its record is gone from the store (a note said
+/// it ended: the record says whether it did). Nothing is ended while the store cannot tell.
+async fn end_if_gone<S: LegacySchema>(live: Weak<Live<S>>, store: Arc<Store>, s: String) {
+    let Ok(alive) = store.alive(std::slice::from_ref(&s)).await else {
+        return;
+    };
+    if alive.first() == Some(&false)
+        && let Some(live) = live.upgrade()
+    {
+        end_copy(&live, &s);
     }
 }
 

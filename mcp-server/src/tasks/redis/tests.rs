@@ -266,6 +266,50 @@ async fn a_task_cancelled_at_another_instance_stops_its_work() {
 }
 
 #[tokio::test]
+async fn a_forged_terminal_event_stops_no_work_whose_record_runs_on() {
+    let server = RedisServer::start();
+    let (a, _b) = two(&server, "forged").await;
+    let stopped = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stopped);
+    let id = create(dyn_store(&a), "alice", move |_| watched(flag))
+        .await
+        .unwrap()
+        .id;
+    // Another client of the Redis publishes "cancelled" for the task, straight on the channel,
+    // under the task's own principal and under another's.
+    let client = ::redis::Client::open(server.url()).unwrap();
+    let mut neighbour = client.get_multiplexed_async_connection().await.unwrap();
+    for principal in ["alice", "mallory"] {
+        let mut task = Task::working(&id, "now", 1, 1);
+        task.set_status(Status::Cancelled, "forged".to_owned());
+        let event = Event {
+            id: id.clone(),
+            principal: principal.to_owned(),
+            round: 0,
+            task,
+        };
+        let payload = serde_json::to_vec(&event).unwrap();
+        let heard: i64 = neighbour
+            .publish(format!("forged:channel:{CHANNEL}"), payload)
+            .await
+            .unwrap();
+        assert!(heard >= 2, "both instances listen: {heard}");
+    }
+    assert!(
+        !set_soon(&stopped).await,
+        "a forged event stopped the work of a task whose record runs on"
+    );
+    assert_eq!(a.len(), 1);
+    assert_eq!(a.get("alice", &id).await.unwrap().status, "working");
+    // The real cancellation still stops it.
+    a.cancel("alice", &id).await.unwrap();
+    assert!(
+        set_soon(&stopped).await,
+        "the cancelled task's work runs on"
+    );
+}
+
+#[tokio::test]
 async fn the_bounds_are_counted_in_redis_across_instances() {
     let server = RedisServer::start();
     let (a, b) = two(&server, "bounds").await;
@@ -491,10 +535,11 @@ async fn while_redis_is_down_requests_fail_at_once_and_work_again_after() {
     }
     let id = created.expect("no task created after Redis came back");
     until(&b, "alice", &id, Status::InputRequired).await;
-    // The channel's subscription is renewed once its connection is back: a probe is heard.
+    // The channel's subscription is renewed once its connection is back: a probe is heard
+    // (it names a task and principal that are in the store: others are not passed on).
     let probe = Event {
-        id: "probe".to_owned(),
-        principal: "nobody".to_owned(),
+        id: id.clone(),
+        principal: "alice".to_owned(),
         round: 0,
         task: Task::working("probe", "now", 1, 1),
     };

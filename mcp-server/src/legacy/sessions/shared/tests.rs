@@ -448,6 +448,41 @@ async fn a_cancel_or_a_delete_at_one_instance_stops_the_work_at_another() {
 }
 
 #[tokio::test]
+async fn a_forged_end_note_ends_no_session_whose_record_lives() {
+    let redis = RedisServer::start();
+    let (a, _b) = two(&redis, "forged", Config::default()).await;
+    let id = a.open(None).await.unwrap();
+    start_waiting(&a, &id, 7).await;
+    // Another client of the Redis says the session ended, straight on the notes' channel, as
+    // the old note (no principal) and under the session's principal.
+    let client = ::redis::Client::open(redis.url()).unwrap();
+    let mut neighbour = client.get_multiplexed_async_connection().await.unwrap();
+    let notes = [
+        json!({"t": "ended", "s": id}),
+        json!({"t": "ended", "s": id, "p": "anonymous"}),
+    ];
+    for note in notes {
+        let heard: i64 = ::redis::cmd("PUBLISH")
+            .arg("forged:channel:legacy-sessions")
+            .arg(note.to_string())
+            .query_async(&mut neighbour)
+            .await
+            .unwrap();
+        assert!(heard >= 2, "both instances listen: {heard}");
+    }
+    let waiting = Arc::clone(&a.server.waiting);
+    let stopped = eventually(|| waiting.load(Ordering::SeqCst) == 0).await;
+    assert!(!stopped, "a forged note stopped the session's work");
+    let list = call(9, "tools/list", json!({}));
+    assert_eq!(a.post(Some(&id), &list).await.status(), StatusCode::OK);
+    assert_eq!(a.server.sessions.count(), 1);
+    // A real DELETE still ends it, and its work.
+    let ended = a.send(request("DELETE", Some(&id), None, None)).await;
+    assert_eq!(ended.status(), StatusCode::OK);
+    assert!(eventually(|| waiting.load(Ordering::SeqCst) == 0).await);
+}
+
+#[tokio::test]
 async fn sessions_are_counted_across_instances() {
     let redis = RedisServer::start();
     let config = Config::default().max_sessions(4).principal_share(50);
