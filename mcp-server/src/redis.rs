@@ -316,6 +316,24 @@ mod tests {
         assert_eq!(escape(&"a".repeat(65)), format!("~{}", "61".repeat(65)));
     }
 
+    /// `rediss://` speaks TLS (the `redis-tls` feature's rustls and its crypto provider): to a
+    /// Redis that speaks none, the handshake fails and the connection is refused with an error,
+    /// neither sent in clear nor a panic for want of a provider.
+    #[cfg(feature = "redis-tls")]
+    #[tokio::test]
+    async fn a_rediss_url_speaks_tls() {
+        let server = test_server::RedisServer::start();
+        let plain = server.url();
+        let tls = plain.replacen("redis://", "rediss://", 1);
+        let settings = Settings {
+            connection_timeout: Duration::from_secs(2),
+            ..Settings::default()
+        };
+        let refused = Redis::connect_with(&tls, settings).await;
+        assert!(refused.is_err(), "a TLS connection to a plain Redis");
+        assert!(Redis::connect(&plain).await.is_ok());
+    }
+
     #[tokio::test]
     async fn a_message_reaches_every_instance_listening_to_its_channel() {
         let server = test_server::RedisServer::start();

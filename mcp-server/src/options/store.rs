@@ -5,13 +5,13 @@
 use super::{OptionsError, Value};
 
 /// The store option, for the usage text.
-pub(super) const USAGE: &str = "  --store <redis://host:port> share tasks, changes and legacy sessions with the other instances through this Redis (else $MCP_STORE, else memory)
+pub(super) const USAGE: &str = "  --store <redis://host:port> share tasks, changes and legacy sessions with the other instances through this Redis (rediss:// over TLS; else $MCP_STORE, else memory)
 ";
 
 /// Where the shared state lives.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StoreOptions {
-    /// `--store`: a `redis://` URL.
+    /// `--store`: a `redis://` URL, or `rediss://` (TLS, feature `redis-tls`).
     pub url: Option<String>,
 }
 
@@ -59,17 +59,25 @@ impl StoreOptions {
     }
 }
 
-/// `url` if it names a Redis (`redis://`), else the error that names where it came from.
+/// `url` if it names a Redis (`redis://`, or `rediss://` with the `redis-tls` feature), else
+/// the error that names where it came from.
 fn checked(url: &str, from: &str) -> Result<String, OptionsError> {
-    if !url.starts_with("redis://") {
+    let tls = url.starts_with("rediss://");
+    if !tls && !url.starts_with("redis://") {
         let shown = redact(url);
         return Err(OptionsError::Invalid(format!(
-            "{from} {shown}: not a redis:// URL (the one store there is)"
+            "{from} {shown}: not a redis:// or rediss:// URL (the one store there is)"
         )));
     }
     if cfg!(not(feature = "redis")) {
         return Err(OptionsError::Invalid(format!(
             "{from}: this server was built without mcp-server's `redis` feature"
+        )));
+    }
+    if tls && cfg!(not(feature = "redis-tls")) {
+        return Err(OptionsError::Invalid(format!(
+            "{from} {}: this server was built without mcp-server's `redis-tls` feature (Redis over TLS)",
+            redact(url)
         )));
     }
     Ok(url.to_owned())
@@ -102,7 +110,12 @@ mod tests {
     fn a_store_is_a_redis_url() {
         let error =
             parse(&["--listen", "127.0.0.1:0", "--store", "postgres://u:pw@h/db"]).unwrap_err();
-        assert!(error.to_string().contains("not a redis:// URL"), "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("not a redis:// or rediss:// URL"),
+            "{error}"
+        );
         assert!(!error.to_string().contains("pw"), "{error}");
         // The instances share principals too: a key is needed (`options::principal`).
         let key = std::env::temp_dir().join(format!("store-key-{}", std::process::id()));
@@ -120,6 +133,18 @@ mod tests {
             assert_eq!(url.as_deref(), Some("redis://127.0.0.1:6379"));
         } else {
             assert!(parsed.unwrap_err().to_string().contains("without"));
+        }
+    }
+
+    #[test]
+    fn a_tls_store_needs_the_redis_tls_feature() {
+        let checked = checked("rediss://user:secret@redis.internal:6380", "--store");
+        if cfg!(feature = "redis-tls") {
+            assert_eq!(checked.unwrap(), "rediss://user:secret@redis.internal:6380");
+        } else {
+            let error = checked.unwrap_err().to_string();
+            assert!(error.contains("without"), "{error}");
+            assert!(!error.contains("secret"), "{error}");
         }
     }
 
