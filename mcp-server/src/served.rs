@@ -112,7 +112,7 @@ impl<S: Routed, T> Served<S, T> {
     }
 
     /// The same server with `config`, unless it has it already (its sessions, perhaps
-    /// [`Served::shared`], are then kept).
+    /// `Served::shared`, are then kept).
     fn configured(self, config: Config) -> Self {
         if self.configured && *self.config == config {
             self
@@ -423,9 +423,9 @@ pub struct Started {
 /// - `--auth-*`: the endpoint is a protected resource ([`Config::auth`]), its resource URI the
 ///   endpoint's URL unless `--auth-resource` names another; the JWKS is read now;
 /// - `--store` (or `MCP_STORE`): the legacy sessions are shared through that Redis
-///   ([`Served::shared`], feature `redis`);
+///   (`Served::shared`, feature `redis`);
 /// - sealing (`--seal-*`, or `MCP_SEAL_KEYS`): refused unless a sealer was made from these
-///   options ([`SealOptions::sealer`](crate::options::SealOptions::sealer)), which the server's
+///   options (`SealOptions::sealer`, feature `seal`), which the server's
 ///   handlers hold;
 /// - the tasks' bounds and `--listen-queue`: refused, as `Served` serves no tasks and no
 ///   `subscriptions/listen`.
