@@ -109,6 +109,10 @@ OURS=$OUT/mcp-conformance-server
 # Every instance, the reference too: tasks live TASK_TTL_MS, and the bounds never refuse one.
 INSTANCE_ARGS=(--task-ttl-ms "$TASK_TTL_MS" --max-tasks 1000000
   --max-tasks-per-principal 1000000)
+# One principal key for every instance (required with --store or a seal key ring, without
+# --auth-issuer): a credential names the same principal everywhere.
+(umask 077; od -An -tx1 -N32 /dev/urandom | tr -d ' \n' >"$OUT/principal-key.txt")
+INSTANCE_ARGS+=(--principal-key "$OUT/principal-key.txt")
 
 # wait_quiet: until the 1-minute load average is below QUIET_LOAD, QUIET_WAIT_S at most.
 wait_quiet() {
@@ -136,14 +140,14 @@ start_point() {
   local n=$1 dir=$2 store_args=() upstreams=() address i
   cluster_dir
   if [[ $n == direct ]]; then
-    start_server "$dir/instance-1.log" env -u MCP_SEAL_KEYS -u MCP_STORE \
+    start_server "$dir/instance-1.log" env -u MCP_SEAL_KEYS -u MCP_PRINCIPAL_KEY -u MCP_STORE \
       "$OURS" --listen 127.0.0.1:0 "${INSTANCE_ARGS[@]}"
     URL=$SERVER_URL
     return 0
   fi
   start_redis "$dir/redis.log"
   if [[ $n == direct-redis ]]; then
-    start_server "$dir/instance-1.log" env -u MCP_SEAL_KEYS -u MCP_STORE \
+    start_server "$dir/instance-1.log" env -u MCP_SEAL_KEYS -u MCP_PRINCIPAL_KEY -u MCP_STORE \
       "$OURS" --listen 127.0.0.1:0 --store "redis://127.0.0.1:$REDIS_PORT" "${INSTANCE_ARGS[@]}"
     URL=$SERVER_URL
     return 0
@@ -153,7 +157,7 @@ start_point() {
     store_args=(--store "redis://127.0.0.1:$REDIS_PORT")
   fi
   for i in $(seq 1 "$n"); do
-    start_server "$dir/instance-$i.log" env -u MCP_SEAL_KEYS -u MCP_STORE \
+    start_server "$dir/instance-$i.log" env -u MCP_SEAL_KEYS -u MCP_PRINCIPAL_KEY -u MCP_STORE \
       "$OURS" --listen 127.0.0.1:0 --seal-keys "$CLUSTER_DIR/seal-keys.txt" \
       "${store_args[@]}" "${INSTANCE_ARGS[@]}"
     address=${SERVER_URL#http://}

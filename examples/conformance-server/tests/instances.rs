@@ -30,6 +30,10 @@ impl Drop for Server {
     }
 }
 
+/// The key every instance names a credential's principal with: instances that share a seal
+/// key ring must share it too (`--principal-key`, here through its variable).
+const PRINCIPAL_KEY: &str = "7e57000000000000000000000000000000000000000000000000000000000001";
+
 /// Starts the server with `args` and `env` on a free loopback port; returns once it listens.
 fn server(args: &[&str], env: &[(&str, &str)]) -> Server {
     let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-conformance-server"));
@@ -37,6 +41,7 @@ fn server(args: &[&str], env: &[(&str, &str)]) -> Server {
         .args(["--listen", "127.0.0.1:0"])
         .args(args)
         .env_remove("MCP_SEAL_KEYS")
+        .env("MCP_PRINCIPAL_KEY", PRINCIPAL_KEY)
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     for (k, v) in env {
@@ -261,7 +266,8 @@ fn bad_key_rings_are_refused_at_start() {
         command
             .args(["--listen", "127.0.0.1:0"])
             .args(args)
-            .env_remove("MCP_SEAL_KEYS");
+            .env_remove("MCP_SEAL_KEYS")
+            .env("MCP_PRINCIPAL_KEY", PRINCIPAL_KEY);
         for (k, v) in env {
             command.env(k, v);
         }

@@ -1,9 +1,11 @@
 //! `--principal-key <file>`: the key that names the principal of a credential when no token is
 //! validated ([`Config::principal_key`](crate::Config::principal_key)), 64 hex digits in a file
-//! or in [`PrincipalOptions::KEY_VAR`]. Instances that share a store (`--store`) must name
-//! principals alike, so `--store` without `--auth-issuer` needs one: the start fails otherwise,
-//! naming the option (a random key per process would make every session and task of one
-//! instance another principal's at the next).
+//! or in [`PrincipalOptions::KEY_VAR`]. Instances that share a store (`--store`) or a seal key
+//! ring (`--seal-keys`, `MCP_SEAL_KEYS`: a `requestState` sealed by one is opened by another,
+//! or by the same server after a restart) must name principals alike, so either without
+//! `--auth-issuer` needs one: the start fails otherwise, naming the option (a random key per
+//! process would make every session, task and sealed state of one instance another
+//! principal's at the next).
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
@@ -12,7 +14,7 @@ use super::{Options, OptionsError, Value};
 use crate::principal::PrincipalKey;
 
 /// The option, for the usage text.
-pub(super) const USAGE: &str = "  --principal-key <file>      64 hex digits that name a credential's principal without --auth-issuer (else $MCP_PRINCIPAL_KEY, else a key of its own; required with --store)
+pub(super) const USAGE: &str = "  --principal-key <file>      64 hex digits that name a credential's principal without --auth-issuer (else $MCP_PRINCIPAL_KEY, else a key of its own; required with --store or a seal key ring)
 ";
 
 /// A key file larger than this is refused (a key is 64 hex digits and a line end).
@@ -47,7 +49,13 @@ impl PrincipalOptions {
     /// is shared without token validation (refused, naming the option).
     pub(super) fn resolve(options: &mut Options) -> Result<(), OptionsError> {
         let from_env = std::env::var(Self::KEY_VAR).ok().filter(|v| !v.is_empty());
-        let shared = options.store.url()?.is_some() && !options.auth.is_on();
+        let shared = if options.auth.is_on() {
+            None
+        } else if options.store.url()?.is_some() {
+            Some("--store")
+        } else {
+            sealed_by_a_ring(options)
+        };
         if let Some(key) = options.principal.key(from_env.as_deref(), shared)? {
             options.config.principal_key = key;
         }
@@ -55,11 +63,11 @@ impl PrincipalOptions {
     }
 
     /// The key of the file, else of `from_env` (the variable's value); `None` (the process's
-    /// own key) without either, refused when the store is `shared`.
+    /// own key) without either, refused when principals are `shared` through that option.
     fn key(
         &self,
         from_env: Option<&str>,
-        shared: bool,
+        shared: Option<&str>,
     ) -> Result<Option<PrincipalKey>, OptionsError> {
         let invalid =
             |from: &str, e: &dyn std::fmt::Display| OptionsError::Invalid(format!("{from}: {e}"));
@@ -75,14 +83,35 @@ impl PrincipalOptions {
                 .map(Some)
                 .map_err(|e| invalid(Self::KEY_VAR, &e));
         }
-        if shared {
+        if let Some(through) = shared {
             return Err(OptionsError::Invalid(format!(
-                "--store without --auth-issuer needs --principal-key <file> (or ${}): the instances must name the same principals",
+                "{through} without --auth-issuer needs --principal-key <file> (or ${}): the instances (and restarts) must name the same principals",
                 Self::KEY_VAR
             )));
         }
         Ok(None)
     }
+}
+
+/// The seal key ring's option when one is given (`--seal-keys`, or [`SealOptions::KEYS_VAR`]
+/// set), with the `seal` feature.
+///
+/// [`SealOptions::KEYS_VAR`]: crate::options::SealOptions::KEYS_VAR
+#[cfg(feature = "seal")]
+fn sealed_by_a_ring(options: &Options) -> Option<&'static str> {
+    if options.seal.keys_file.is_some() {
+        Some("--seal-keys")
+    } else if options.seal.keys_from_environment() {
+        Some(crate::options::SealOptions::KEYS_VAR)
+    } else {
+        None
+    }
+}
+
+/// No seal key ring without the `seal` feature.
+#[cfg(not(feature = "seal"))]
+fn sealed_by_a_ring(_: &Options) -> Option<&'static str> {
+    None
 }
 
 /// The text of the key file, refused past [`MAX_KEY_FILE`] bytes.
@@ -170,7 +199,7 @@ mod tests {
     #[test]
     fn a_shared_store_needs_a_key_and_the_variable_is_one() {
         let none = PrincipalOptions::default();
-        let refused = none.key(None, true).unwrap_err();
+        let refused = none.key(None, Some("--store")).unwrap_err();
         assert!(
             refused.to_string().contains("needs --principal-key"),
             "{refused}"
@@ -179,12 +208,38 @@ mod tests {
             refused.to_string().contains("$MCP_PRINCIPAL_KEY"),
             "{refused}"
         );
-        assert_eq!(none.key(None, false).unwrap(), None);
-        let from_env = none.key(Some(KEY), true).unwrap();
+        assert_eq!(none.key(None, None).unwrap(), None);
+        let from_env = none.key(Some(KEY), Some("--store")).unwrap();
         assert_eq!(from_env, Some(PrincipalKey::from_hex(KEY).unwrap()));
-        let bad = none.key(Some("xyz"), false).unwrap_err();
+        let bad = none.key(Some("xyz"), None).unwrap_err();
         assert!(bad.to_string().starts_with("MCP_PRINCIPAL_KEY: "), "{bad}");
         assert!(!bad.to_string().contains("xyz"), "{bad}");
+    }
+
+    #[cfg(feature = "seal")]
+    #[test]
+    fn a_seal_key_ring_without_a_key_is_refused_at_parse() {
+        let ring = key_file("ring", KEY);
+        let ring = ring.to_str().unwrap();
+        let refused = parse(&["--listen", "127.0.0.1:0", "--seal-keys", ring]).unwrap_err();
+        let said = refused.to_string();
+        assert!(
+            said.starts_with("--seal-keys without --auth-issuer needs --principal-key"),
+            "{said}"
+        );
+        let file = key_file("ring-principal", KEY);
+        let keyed = [
+            "--listen",
+            "127.0.0.1:0",
+            "--seal-keys",
+            ring,
+            "--principal-key",
+        ];
+        let parsed = parse(&[&keyed[..], &[file.to_str().unwrap()]].concat()).unwrap();
+        assert_eq!(
+            parsed.config.principal_key,
+            PrincipalKey::from_hex(KEY).unwrap()
+        );
     }
 
     #[cfg(feature = "redis")]
