@@ -50,6 +50,7 @@ use crate::tools::{ToolTypes, Tools};
 pub trait Routed: ToolTypes + PromptTypes + ResourceTypes {}
 
 impl<S: ToolTypes + PromptTypes + ResourceTypes> Routed for S {}
+use crate::changes::Changes;
 use crate::{Config, Ctx, Service, work};
 
 /// A server `T` (an implementation of the generated service trait) with what the transports
@@ -72,6 +73,9 @@ pub struct Served<S: Routed, T> {
     tools: Option<Tools<S, Ctx<S>>>,
     prompts: Option<Prompts<S, Ctx<S>>>,
     resources: Option<Resources<S, Ctx<S>>>,
+    /// The changes told to `subscriptions/listen` streams and legacy sessions
+    /// ([`Served::changes`]); none: no listen is served.
+    changes: Option<Arc<Changes>>,
 }
 
 impl<S: Routed, T> Served<S, T> {
@@ -98,6 +102,7 @@ impl<S: Routed, T> Served<S, T> {
             tools: None,
             prompts: None,
             resources: None,
+            changes: None,
         }
     }
 
@@ -221,6 +226,72 @@ impl<S: Routed, T> Served<S, T> {
         self.resources.as_ref()
     }
 
+    /// The same server serving `subscriptions/listen` from `changes` ([`crate::listen`]):
+    /// a stream is told of the changes its filter asks for and the declared capabilities
+    /// offer (`tools.listChanged`, `prompts.listChanged`, `resources.listChanged`,
+    /// `resources.subscribe`), at most [`Config::listen_queue`] of them waiting for a client
+    /// that does not read; legacy sessions are told of them too. Keep a clone of `changes` to
+    /// [`send`](Changes::send) what changes; [`start`] and [`run`] stop it at shutdown, which
+    /// ends the streams. Without it, listen is answered "method not found" and
+    /// `--listen-queue` is refused.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_server::changes::{Change, Changes};
+    /// use mcp_tests::eras as mcp;
+    ///
+    /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+    /// mcp_server::bind_server!(Mcp = mcp);
+    ///
+    /// struct Quiet;
+    /// impl mcp::Server<mcp_server::Ctx<Mcp>> for Quiet {}
+    ///
+    /// let changes = Arc::new(Changes::default());
+    /// let tools = mcp::ServerCapabilitiesTools::new().with_list_changed(true);
+    /// let served = mcp_server::Served::<Mcp, _>::new(Quiet, mcp::Implementation::new("quiet", "1.0.0"))
+    ///     .capabilities(mcp::ServerCapabilities::new().with_tools(tools))
+    ///     .changes(Arc::clone(&changes));
+    /// assert!(served.changes_told().is_some());
+    /// // A tool list change, told to every open listen stream that asked for it.
+    /// changes.send(Change::Tools);
+    /// ```
+    #[must_use]
+    pub fn changes(mut self, changes: Arc<Changes>) -> Self {
+        self.changes = Some(changes);
+        self
+    }
+
+    /// The changes it tells listen streams and legacy sessions, if any ([`Served::changes`]).
+    pub fn changes_told(&self) -> Option<&Arc<Changes>> {
+        self.changes.as_ref()
+    }
+
+    /// Opens the stream of the `subscriptions/listen` `request` ([`Service::listen`] of
+    /// [`bind_server!`](crate::bind_server)): what it honours is what its filter asks and
+    /// `offered` reads in the capabilities; its result names the server with `identity` (a
+    /// `ResultMetaObject`). Without [`Served::changes`], "method not found".
+    pub fn open_listen(
+        &self,
+        ctx: Ctx<S>,
+        request: &S::ClientRequest,
+        offered: impl FnOnce(&S::ServerCapabilities) -> crate::listen::Offered,
+        identity: &impl serde::Serialize,
+    ) -> Result<crate::listen::Messages, crate::Refused<S>> {
+        use mcp_runtime::RpcError;
+        let Some(changes) = &self.changes else {
+            let message =
+                "Method not found: this server serves no subscriptions/listen (Served::changes)";
+            let code = mcp_runtime::error_code::METHOD_NOT_FOUND;
+            return Err(ctx.fail(RpcError::new(code, message)));
+        };
+        let Some((id, asked)) = S::listen_filter(request) else {
+            return Err(ctx.fail(RpcError::internal_error("not a subscriptions/listen")));
+        };
+        let honoured = asked.honoured(&offered(&self.capabilities), |_| true);
+        let stream = crate::listen::Stream::<S>::new(id, honoured, self.config.listen_queue);
+        Ok(stream.identified(identity).open(changes))
+    }
+
     /// The same server, telling clients `instructions`.
     #[must_use]
     pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
@@ -306,6 +377,10 @@ where
 
     fn config(&self) -> &Config {
         &self.config
+    }
+
+    fn changes(&self) -> Option<&Changes> {
+        self.changes.as_deref()
     }
 }
 
@@ -427,8 +502,11 @@ pub struct Started {
 /// - sealing (`--seal-*`, or `MCP_SEAL_KEYS`): refused unless a sealer was made from these
 ///   options (`SealOptions::sealer`, feature `seal`), which the server's
 ///   handlers hold;
-/// - the tasks' bounds and `--listen-queue`: refused, as `Served` serves no tasks and no
-///   `subscriptions/listen`.
+/// - the tasks' bounds: refused, as `Served` serves no tasks;
+/// - `--listen-queue`: the bound of its listen streams with [`Served::changes`], refused
+///   without (no `subscriptions/listen` is served).
+///
+/// At `shutdown`, its [`Served::changes`] are stopped, which ends the listen streams.
 ///
 /// Declared capabilities that leave out a router's ([`Served::check`]) are refused too.
 pub async fn start<S, T>(
@@ -441,6 +519,13 @@ where
     Served<S, T>: Service<S>,
 {
     refuse_unserved(&served, &options)?;
+    let stopped = served.changes.clone();
+    let shutdown = async move {
+        shutdown.await;
+        if let Some(changes) = stopped {
+            changes.stop();
+        }
+    };
     let Options {
         transport,
         mut config,
@@ -502,11 +587,15 @@ fn invalid(why: impl std::fmt::Display) -> std::io::Error {
 fn refuse_unserved<S: Routed, T>(served: &Served<S, T>, options: &Options) -> std::io::Result<()> {
     use crate::options::Needs;
     let not_served = [
-        (Needs::Tasks, "tasks (the tasks extension)"),
-        (Needs::Listen, "subscriptions/listen"),
+        (Needs::Tasks, "tasks (the tasks extension)", false),
+        (
+            Needs::Listen,
+            "subscriptions/listen (no Served::changes)",
+            served.changes.is_some(),
+        ),
     ];
-    for (needs, what) in not_served {
-        if let Some(flag) = options.given_for(needs).next() {
+    for (needs, what, _) in not_served.iter().filter(|(_, _, serves)| !serves) {
+        if let Some(flag) = options.given_for(*needs).next() {
             return Err(invalid(format!(
                 "{flag}: this server serves no {what}, so the option would be ignored"
             )));
@@ -703,6 +792,30 @@ macro_rules! bind_server {
 
             fn versions(&self) -> &[&'static str] {
                 self.versions_or(&[$($m)::+::REVISION])
+            }
+
+            fn listen(
+                self: ::std::sync::Arc<Self>,
+                ctx: $crate::Ctx<$name>,
+                request: <$name as $crate::Schema>::ClientRequest,
+            ) -> ::core::result::Result<$crate::listen::Messages, $crate::Refused<$name>> {
+                use $($m)::+::{self as m};
+                let identity = m::ResultMetaObject::new()
+                    .with_server_info(::core::clone::Clone::clone($crate::Served::identity(&*self)));
+                let offered = |c: &m::ServerCapabilities| {
+                    let tools = c.tools.as_ref().and_then(|t| t.list_changed);
+                    let prompts = c.prompts.as_ref().and_then(|p| p.list_changed);
+                    let resources = c.resources.as_ref();
+                    $crate::listen::Offered {
+                        tools_list_changed: tools == ::core::option::Option::Some(true),
+                        prompts_list_changed: prompts == ::core::option::Option::Some(true),
+                        resources_list_changed: resources.and_then(|r| r.list_changed)
+                            == ::core::option::Option::Some(true),
+                        subscribe: resources.and_then(|r| r.subscribe)
+                            == ::core::option::Option::Some(true),
+                    }
+                };
+                self.open_listen(ctx, &request, offered, &identity)
             }
 
             fn running(&self) -> ::core::option::Option<&$crate::work::Running> {
