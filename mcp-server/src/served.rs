@@ -76,7 +76,18 @@ pub struct Served<S: Routed, T> {
     /// The changes told to `subscriptions/listen` streams and legacy sessions
     /// ([`Served::changes`]); none: no listen is served.
     changes: Option<Arc<Changes>>,
+    /// The skills catalog served ([`Served::skills`]).
+    #[cfg(feature = "skills")]
+    skills: Option<SkillHooks<S>>,
 }
+
+/// A catalog of skills as [`Served`] holds it, with its module's types.
+#[cfg(feature = "skills")]
+type SkillHooks<S> = crate::skills::serve::Hooks<
+    <S as ResourceTypes>::Resource,
+    <S as ResourceTypes>::ReadOutcome,
+    <S as crate::LegacySchema>::ServerCapabilities,
+>;
 
 impl<S: Routed, T> Served<S, T> {
     /// `server`, named `info`, with [`Config::default`]'s bounds, speaking the generated
@@ -103,6 +114,8 @@ impl<S: Routed, T> Served<S, T> {
             prompts: None,
             resources: None,
             changes: None,
+            #[cfg(feature = "skills")]
+            skills: None,
         }
     }
 
@@ -188,6 +201,19 @@ impl<S: Routed, T> Served<S, T> {
         for (present, capability, advertise) in routers {
             if present && !advertise(&mut capabilities) {
                 return Err(Undeclared { capability });
+            }
+        }
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            if !S::advertise_resources(&mut self.capabilities.clone()) {
+                return Err(Undeclared {
+                    capability: "resources",
+                });
+            }
+            if !skills.declared(&self.capabilities) {
+                return Err(Undeclared {
+                    capability: "extensions.io.modelcontextprotocol/skills",
+                });
             }
         }
         Ok(())
@@ -290,6 +316,112 @@ impl<S: Routed, T> Served<S, T> {
         let honoured = asked.honoured(&offered(&self.capabilities), |_| true);
         let stream = crate::listen::Stream::<S>::new(id, honoured, self.config.listen_queue);
         Ok(stream.identified(identity).open(changes))
+    }
+
+    /// The same server serving `catalog` (feature `skills`; `S` bound by
+    /// [`bind_skills!`](crate::bind_skills) too): the extension `io.modelcontextprotocol/skills`
+    /// with `directoryRead` and the `resources` capability are advertised unless the
+    /// capabilities are declared; a modern request of `skills/list` (a page of
+    /// [`SKILLS_PER_PAGE`](crate::skills::serve::SKILLS_PER_PAGE)), `skills/get` or
+    /// `resources/directory/read` is answered from the catalog (a legacy session, which is
+    /// not told of the extension, cannot call them); and in both eras every skill file is
+    /// listed by `resources/list` (after the resources router's, the server's own
+    /// `list_resources` then not called) and read by `resources/read`.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let root = std::env::temp_dir().join(format!("mcp-server-served-skills-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(root.join("git-workflow"))?;
+    /// # std::fs::write(root.join("git-workflow/SKILL.md"), "---\nname: git-workflow\ndescription: Branch and commit\n---\n")?;
+    /// use std::sync::Arc;
+    /// use mcp_runtime::extension::ExtensionCapabilities as _;
+    /// use mcp_server::skills::Catalog;
+    /// use mcp_tests::skills as mcp;
+    ///
+    /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+    /// mcp_server::bind_server!(Mcp = mcp);
+    /// mcp_server::bind_skills!(Mcp = mcp);
+    ///
+    /// struct Library;
+    /// impl mcp::Server<mcp_server::Ctx<Mcp>> for Library {}
+    ///
+    /// let info = mcp::Implementation::new("library", "1.0.0");
+    /// let served = mcp_server::Served::<Mcp, _>::new(Library, info).skills(Catalog::load(&root)?);
+    /// let (capabilities, _, _) = served.discovered(&[mcp::REVISION]);
+    /// assert!(capabilities.declares::<mcp::SkillsExtension>());
+    /// assert!(capabilities.resources.is_some());
+    /// let _router = mcp_server::served::router(Arc::new(served))?;
+    /// # std::fs::remove_dir_all(&root)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "skills")]
+    #[must_use]
+    pub fn skills(mut self, catalog: impl Into<Arc<crate::skills::Catalog>>) -> Self
+    where
+        S: crate::skills::serve::SkillTypes<
+                Resource = <S as ResourceTypes>::Resource,
+                Capabilities = <S as crate::LegacySchema>::ServerCapabilities,
+            >,
+        <S as crate::skills::serve::SkillTypes>::ReadResult:
+            Into<<S as ResourceTypes>::ReadOutcome>,
+        <S as crate::LegacySchema>::ServerCapabilities:
+            mcp_runtime::extension::ExtensionCapabilities,
+    {
+        self.skills = Some(crate::skills::serve::Hooks::of::<S>(catalog.into()));
+        if !self.declared {
+            S::declare(&mut self.capabilities);
+        }
+        self.infer(S::advertise_resources)
+    }
+
+    /// The methods of the extensions it serves (the skills extension's, with
+    /// [`Served::skills`]); [`bind_server!`](crate::bind_server) makes them its
+    /// [`Service::extension_methods`].
+    pub fn extension_methods(&self) -> &'static [crate::Method] {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            return skills.methods();
+        }
+        &[]
+    }
+
+    /// The answer (JSON text) to a request of an extension's `method`, one of
+    /// [`Served::extension_methods`], of which `body` is the whole message; `-32601` for
+    /// another method.
+    pub fn extension_answer(
+        &self,
+        method: &str,
+        body: &[u8],
+    ) -> Result<String, mcp_runtime::RpcError> {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            return skills.answer(method, body);
+        }
+        let _ = body;
+        Err(mcp_runtime::RpcError::method_not_found(method))
+    }
+
+    /// Every resource it lists besides its own methods': its resources router's, then its
+    /// skill files ([`Served::skills`]); `None` when it has no skills (the router, or else its
+    /// own `list_resources`, answers alone).
+    pub fn listed_resources(&self) -> Option<Vec<<S as ResourceTypes>::Resource>> {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            let routed = self.resources.iter().flat_map(|r| r.listed());
+            return Some(routed.chain(skills.resources()).collect());
+        }
+        None
+    }
+
+    /// The read of the skill file at `uri` ([`Served::skills`]), if it serves one there.
+    pub fn skill_read(&self, uri: &str) -> Option<<S as ResourceTypes>::ReadOutcome> {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            return skills.read(uri);
+        }
+        let _ = uri;
+        None
     }
 
     /// The same server, telling clients `instructions`.
@@ -729,6 +861,24 @@ macro_rules! bind_server {
                             _ => {}
                         }
                     }
+                    match &request {
+                        m::ClientRequest::ReadResourceRequest(r) => {
+                            if let ::core::option::Option::Some(read) = self.skill_read(&r.params.uri) {
+                                let answer = ::core::result::Result::Ok(read);
+                                return ::mcp_runtime::service::answer::<m::ReadResourceRequest>(r, answer)
+                                    .map_err(refused);
+                            }
+                        }
+                        m::ClientRequest::ListResourcesRequest(r) => {
+                            if let ::core::option::Option::Some(listed) = self.listed_resources() {
+                                let listed = <$name as $crate::resources::ResourceTypes>::list_result(listed);
+                                let listed = ::core::result::Result::Ok(listed.into());
+                                return ::mcp_runtime::service::answer::<m::ListResourcesRequest>(r, listed)
+                                    .map_err(refused);
+                            }
+                        }
+                        _ => {}
+                    }
                     if let ::core::option::Option::Some(resources) = self.resource_router() {
                         match &request {
                             m::ClientRequest::ReadResourceRequest(r) => {
@@ -820,6 +970,28 @@ macro_rules! bind_server {
 
             fn running(&self) -> ::core::option::Option<&$crate::work::Running> {
                 ::core::option::Option::Some($crate::Served::running(self))
+            }
+
+            fn extension_methods(&self) -> &[$crate::Method] {
+                $crate::Served::extension_methods(self)
+            }
+
+            async fn extension(
+                self: ::std::sync::Arc<Self>,
+                ctx: $crate::Ctx<$name>,
+                method: &str,
+                body: &[u8],
+            ) -> ::core::result::Result<::std::string::String, $crate::Refused<$name>> {
+                use $($m)::+::{self as m};
+                // Extension methods are modern only: the result names the server.
+                let identity = m::ResultMetaObject::new()
+                    .with_server_info(::core::clone::Clone::clone($crate::Served::identity(&*self)));
+                match $crate::Served::extension_answer(&*self, method, body) {
+                    ::core::result::Result::Ok(text) => {
+                        ::core::result::Result::Ok($crate::served::identified(text, &identity))
+                    }
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(ctx.fail(error)),
+                }
             }
         }
 

@@ -84,23 +84,19 @@ pub const INSTRUCTIONS: &str =
 /// What this server offers: `server/discover` lists it, and a legacy `initialize` answers it
 /// in the 2025-11-25 shape.
 pub fn capabilities() -> mcp::ServerCapabilities {
-    mcp::ServerCapabilities::new()
+    let mut capabilities = mcp::ServerCapabilities::new()
         .with_completions(mcp::JSONObject::new())
         .with_logging(mcp::JSONObject::new())
         .with_prompts(mcp::ServerCapabilitiesPrompts::new().with_list_changed(true))
         .with_resources(mcp::ServerCapabilitiesResources::new().with_subscribe(true))
         .with_tools(mcp::ServerCapabilitiesTools::new().with_list_changed(true))
         .with_extensions(
-            [
-                (mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new()),
-                (
-                    mcp::SkillsExtension::ID.to_owned(),
-                    crate::skills::settings(),
-                ),
-            ]
-            .into_iter()
-            .collect::<std::collections::BTreeMap<_, _>>(),
-        )
+            [(mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new())]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        );
+    crate::skills::declare(&mut capabilities);
+    capabilities
 }
 
 fn discover() -> mcp::DiscoverResult {
@@ -625,14 +621,13 @@ fn read_resource(
                 &json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
                     .to_string(),
             ),
-            None => match crate::skills::contents(uri) {
-                Some(contents) => contents,
-                None => {
-                    return Err(RpcError::new(INVALID_PARAMS, "Resource not found")
+            None => {
+                return crate::skills::read(uri).ok_or_else(|| {
+                    RpcError::new(INVALID_PARAMS, "Resource not found")
                         .with_data(json!({"uri": uri}))
-                        .means(mcp_runtime::era::RESOURCE_NOT_FOUND));
-                }
-            },
+                        .means(mcp_runtime::era::RESOURCE_NOT_FOUND)
+                });
+            }
         },
     };
     Ok(mcp::ReadResourceResult::new(vec![contents])
