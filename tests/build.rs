@@ -60,6 +60,15 @@ fn main() {
         .server(true)
         .generate(out.join("mcp-eras.rs"))
         .unwrap_or_else(|e| panic!("generating 2025-11-25 with 2026-07-28: {e}"));
+    // The same two revisions with the skills extension (SEP-2640) and the server trait: a
+    // server served by mcp-server's `Served` with a skills catalog (`Served::skills`).
+    mcp_codegen::Builder::new()
+        .schema(dir.join("2025-11-25").join("schema.json"))
+        .schema(dir.join("2026-07-28").join("schema.json"))
+        .extension("io.modelcontextprotocol/skills")
+        .server(true)
+        .generate(out.join("mcp-eras-skills.rs"))
+        .unwrap_or_else(|e| panic!("generating 2025-11-25 with 2026-07-28 and skills: {e}"));
     let Some(eras) = eras.eras else {
         panic!("two schemas, and no join")
     };

@@ -83,6 +83,7 @@ pub mod ctx;
 pub mod headers;
 pub mod http;
 pub mod legacy;
+pub mod listen;
 pub mod modern;
 pub mod options;
 pub mod principal;

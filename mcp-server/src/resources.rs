@@ -237,6 +237,11 @@ impl<S: ResourceTypes, C: Send + 'static> Resources<S, C> {
         self.by_uri.is_empty() && self.templates.is_empty()
     }
 
+    /// Every resource of one URI, as `resources/list` lists them.
+    pub fn listed(&self) -> Vec<S::Resource> {
+        self.by_uri.listed()
+    }
+
     /// `resources/list`: every resource of one URI.
     pub fn list(&self) -> S::ListResult {
         S::list_result(self.by_uri.listed())

@@ -86,6 +86,23 @@ pub trait Schema: Send + Sync + 'static {
     fn tool_call(request: &Self::ClientRequest) -> Option<ToolCall<'_>>;
     /// Whether `request` is a `subscriptions/listen`, answered with a stream.
     fn is_listen(request: &Self::ClientRequest) -> bool;
+    /// The id and filter of `request`, if it is a `subscriptions/listen`
+    /// ([`crate::listen`]).
+    fn listen_filter(
+        request: &Self::ClientRequest,
+    ) -> Option<(Self::RequestId, crate::listen::Filter)>;
+    /// `notifications/subscriptions/acknowledged` (JSON text) of subscription `id`, telling
+    /// the client what it `honoured`.
+    fn listen_acknowledged(
+        id: &Self::RequestId,
+        honoured: &crate::listen::Filter,
+    ) -> Option<String>;
+    /// The notification (JSON text) that tells subscription `id` of `change`: a list's
+    /// `list_changed`, or `resources/updated`.
+    fn listen_change(id: &Self::RequestId, change: &crate::changes::Change) -> Option<String>;
+    /// The response (JSON text) that ends the `subscriptions/listen` request `id` (its
+    /// `SubscriptionsListenResult`) when the server stops.
+    fn listen_result(id: &Self::RequestId) -> Option<String>;
     /// `notifications/progress` as JSON text, in `era`'s types (none if the binding has no
     /// such era, or the era no such notification).
     fn progress(
@@ -541,6 +558,80 @@ macro_rules! bind {
 
             fn is_listen(request: &m::ClientRequest) -> bool {
                 matches!(request, m::ClientRequest::SubscriptionsListenRequest(_))
+            }
+
+            fn listen_filter(
+                request: &m::ClientRequest,
+            ) -> Option<(m::RequestId, $crate::listen::Filter)> {
+                let m::ClientRequest::SubscriptionsListenRequest(listen) = request else {
+                    return None;
+                };
+                let asked = &listen.params.notifications;
+                let filter = $crate::listen::Filter {
+                    tools_list_changed: asked.tools_list_changed == Some(true),
+                    prompts_list_changed: asked.prompts_list_changed == Some(true),
+                    resources_list_changed: asked.resources_list_changed == Some(true),
+                    resource_subscriptions: asked.resource_subscriptions.clone(),
+                    extensions: ::serde_json::Map::new(),
+                };
+                Some((listen.id.clone(), filter))
+            }
+
+            fn listen_acknowledged(
+                id: &m::RequestId,
+                honoured: &$crate::listen::Filter,
+            ) -> Option<String> {
+                let mut filter = m::SubscriptionFilter::new();
+                filter.tools_list_changed = honoured.tools_list_changed.then_some(true);
+                filter.prompts_list_changed = honoured.prompts_list_changed.then_some(true);
+                filter.resources_list_changed = honoured.resources_list_changed.then_some(true);
+                filter.resource_subscriptions = honoured.resource_subscriptions.clone();
+                if !honoured.extensions.is_empty() {
+                    // An extension's members, whether the module declares them or keeps them
+                    // as undeclared members.
+                    let mut members = match ::serde_json::to_value(&filter).ok()? {
+                        ::serde_json::Value::Object(members) => members,
+                        _ => return None,
+                    };
+                    members.extend(honoured.extensions.clone());
+                    filter = ::serde_json::from_value(::serde_json::Value::Object(members)).ok()?;
+                }
+                let tag = m::NotificationMetaObject::new().with_subscription_id(id.clone());
+                let ack = m::SubscriptionsAcknowledgedNotification::new(
+                    m::SubscriptionsAcknowledgedNotificationParams::new(filter).with_meta(tag),
+                );
+                ::serde_json::to_string(&ack).ok()
+            }
+
+            fn listen_change(id: &m::RequestId, change: &$crate::changes::Change) -> Option<String> {
+                use $crate::changes::Change;
+                let tag = m::NotificationMetaObject::new().with_subscription_id(id.clone());
+                let params = m::NotificationParams::new().with_meta(tag.clone());
+                match change {
+                    Change::Tools => ::serde_json::to_string(
+                        &m::ToolListChangedNotification::new().with_params(params),
+                    ),
+                    Change::Prompts => ::serde_json::to_string(
+                        &m::PromptListChangedNotification::new().with_params(params),
+                    ),
+                    Change::Resources => ::serde_json::to_string(
+                        &m::ResourceListChangedNotification::new().with_params(params),
+                    ),
+                    Change::Resource(uri) => ::serde_json::to_string(
+                        &m::ResourceUpdatedNotification::new(
+                            m::ResourceUpdatedNotificationParams::new(&**uri).with_meta(tag),
+                        ),
+                    ),
+                }
+                .ok()
+            }
+
+            fn listen_result(id: &m::RequestId) -> Option<String> {
+                let result = m::SubscriptionsListenResult::new(
+                    m::SubscriptionsListenResultMetaObject::new(id.clone()),
+                );
+                ::serde_json::to_string(&m::SubscriptionsListenResultResponse::new(id.clone(), result))
+                    .ok()
             }
 
             fn progress(

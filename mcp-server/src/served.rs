@@ -50,6 +50,7 @@ use crate::tools::{ToolTypes, Tools};
 pub trait Routed: ToolTypes + PromptTypes + ResourceTypes {}
 
 impl<S: ToolTypes + PromptTypes + ResourceTypes> Routed for S {}
+use crate::changes::Changes;
 use crate::{Config, Ctx, Service, work};
 
 /// A server `T` (an implementation of the generated service trait) with what the transports
@@ -72,7 +73,21 @@ pub struct Served<S: Routed, T> {
     tools: Option<Tools<S, Ctx<S>>>,
     prompts: Option<Prompts<S, Ctx<S>>>,
     resources: Option<Resources<S, Ctx<S>>>,
+    /// The changes told to `subscriptions/listen` streams and legacy sessions
+    /// ([`Served::changes`]); none: no listen is served.
+    changes: Option<Arc<Changes>>,
+    /// The skills catalog served ([`Served::skills`]).
+    #[cfg(feature = "skills")]
+    skills: Option<SkillHooks<S>>,
 }
+
+/// A catalog of skills as [`Served`] holds it, with its module's types.
+#[cfg(feature = "skills")]
+type SkillHooks<S> = crate::skills::serve::Hooks<
+    <S as ResourceTypes>::Resource,
+    <S as ResourceTypes>::ReadOutcome,
+    <S as crate::LegacySchema>::ServerCapabilities,
+>;
 
 impl<S: Routed, T> Served<S, T> {
     /// `server`, named `info`, with [`Config::default`]'s bounds, speaking the generated
@@ -98,6 +113,9 @@ impl<S: Routed, T> Served<S, T> {
             tools: None,
             prompts: None,
             resources: None,
+            changes: None,
+            #[cfg(feature = "skills")]
+            skills: None,
         }
     }
 
@@ -185,6 +203,19 @@ impl<S: Routed, T> Served<S, T> {
                 return Err(Undeclared { capability });
             }
         }
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            if !S::advertise_resources(&mut self.capabilities.clone()) {
+                return Err(Undeclared {
+                    capability: "resources",
+                });
+            }
+            if !skills.declared(&self.capabilities) {
+                return Err(Undeclared {
+                    capability: "extensions.io.modelcontextprotocol/skills",
+                });
+            }
+        }
         Ok(())
     }
 
@@ -219,6 +250,178 @@ impl<S: Routed, T> Served<S, T> {
     /// Its resources, if it has a router of them.
     pub fn resource_router(&self) -> Option<&Resources<S, Ctx<S>>> {
         self.resources.as_ref()
+    }
+
+    /// The same server serving `subscriptions/listen` from `changes` ([`crate::listen`]):
+    /// a stream is told of the changes its filter asks for and the declared capabilities
+    /// offer (`tools.listChanged`, `prompts.listChanged`, `resources.listChanged`,
+    /// `resources.subscribe`), at most [`Config::listen_queue`] of them waiting for a client
+    /// that does not read; legacy sessions are told of them too. Keep a clone of `changes` to
+    /// [`send`](Changes::send) what changes; [`start`] and [`run`] stop it at shutdown, which
+    /// ends the streams. Without it, listen is answered "method not found" and
+    /// `--listen-queue` is refused.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_server::changes::{Change, Changes};
+    /// use mcp_tests::eras as mcp;
+    ///
+    /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+    /// mcp_server::bind_server!(Mcp = mcp);
+    ///
+    /// struct Quiet;
+    /// impl mcp::Server<mcp_server::Ctx<Mcp>> for Quiet {}
+    ///
+    /// let changes = Arc::new(Changes::default());
+    /// let tools = mcp::ServerCapabilitiesTools::new().with_list_changed(true);
+    /// let served = mcp_server::Served::<Mcp, _>::new(Quiet, mcp::Implementation::new("quiet", "1.0.0"))
+    ///     .capabilities(mcp::ServerCapabilities::new().with_tools(tools))
+    ///     .changes(Arc::clone(&changes));
+    /// assert!(served.changes_told().is_some());
+    /// // A tool list change, told to every open listen stream that asked for it.
+    /// changes.send(Change::Tools);
+    /// ```
+    #[must_use]
+    pub fn changes(mut self, changes: Arc<Changes>) -> Self {
+        self.changes = Some(changes);
+        self
+    }
+
+    /// The changes it tells listen streams and legacy sessions, if any ([`Served::changes`]).
+    pub fn changes_told(&self) -> Option<&Arc<Changes>> {
+        self.changes.as_ref()
+    }
+
+    /// Opens the stream of the `subscriptions/listen` `request` ([`Service::listen`] of
+    /// [`bind_server!`](crate::bind_server)): what it honours is what its filter asks and
+    /// `offered` reads in the capabilities; its result names the server with `identity` (a
+    /// `ResultMetaObject`). Without [`Served::changes`], "method not found".
+    pub fn open_listen(
+        &self,
+        ctx: Ctx<S>,
+        request: &S::ClientRequest,
+        offered: impl FnOnce(&S::ServerCapabilities) -> crate::listen::Offered,
+        identity: &impl serde::Serialize,
+    ) -> Result<crate::listen::Messages, crate::Refused<S>> {
+        use mcp_runtime::RpcError;
+        let Some(changes) = &self.changes else {
+            let message =
+                "Method not found: this server serves no subscriptions/listen (Served::changes)";
+            let code = mcp_runtime::error_code::METHOD_NOT_FOUND;
+            return Err(ctx.fail(RpcError::new(code, message)));
+        };
+        let Some((id, asked)) = S::listen_filter(request) else {
+            return Err(ctx.fail(RpcError::internal_error("not a subscriptions/listen")));
+        };
+        let honoured = asked.honoured(&offered(&self.capabilities), |_| true);
+        let stream = crate::listen::Stream::<S>::new(id, honoured, self.config.listen_queue);
+        Ok(stream.identified(identity).open(changes))
+    }
+
+    /// The same server serving `catalog` (feature `skills`; `S` bound by
+    /// [`bind_skills!`](crate::bind_skills) too): the extension `io.modelcontextprotocol/skills`
+    /// with `directoryRead` and the `resources` capability are advertised unless the
+    /// capabilities are declared; a modern request of `skills/list` (a page of
+    /// [`SKILLS_PER_PAGE`](crate::skills::serve::SKILLS_PER_PAGE)), `skills/get` or
+    /// `resources/directory/read` is answered from the catalog (a legacy session, which is
+    /// not told of the extension, cannot call them); and in both eras every skill file is
+    /// listed by `resources/list` (after the resources router's, the server's own
+    /// `list_resources` then not called) and read by `resources/read`.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let root = std::env::temp_dir().join(format!("mcp-server-served-skills-doc-{}", std::process::id()));
+    /// # std::fs::create_dir_all(root.join("git-workflow"))?;
+    /// # std::fs::write(root.join("git-workflow/SKILL.md"), "---\nname: git-workflow\ndescription: Branch and commit\n---\n")?;
+    /// use std::sync::Arc;
+    /// use mcp_runtime::extension::ExtensionCapabilities as _;
+    /// use mcp_server::skills::Catalog;
+    /// use mcp_tests::skills as mcp;
+    ///
+    /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+    /// mcp_server::bind_server!(Mcp = mcp);
+    /// mcp_server::bind_skills!(Mcp = mcp);
+    ///
+    /// struct Library;
+    /// impl mcp::Server<mcp_server::Ctx<Mcp>> for Library {}
+    ///
+    /// let info = mcp::Implementation::new("library", "1.0.0");
+    /// let served = mcp_server::Served::<Mcp, _>::new(Library, info).skills(Catalog::load(&root)?);
+    /// let (capabilities, _, _) = served.discovered(&[mcp::REVISION]);
+    /// assert!(capabilities.declares::<mcp::SkillsExtension>());
+    /// assert!(capabilities.resources.is_some());
+    /// let _router = mcp_server::served::router(Arc::new(served))?;
+    /// # std::fs::remove_dir_all(&root)?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "skills")]
+    #[must_use]
+    pub fn skills(mut self, catalog: impl Into<Arc<crate::skills::Catalog>>) -> Self
+    where
+        S: crate::skills::serve::SkillTypes<
+                Resource = <S as ResourceTypes>::Resource,
+                Capabilities = <S as crate::LegacySchema>::ServerCapabilities,
+            >,
+        <S as crate::skills::serve::SkillTypes>::ReadResult:
+            Into<<S as ResourceTypes>::ReadOutcome>,
+        <S as crate::LegacySchema>::ServerCapabilities:
+            mcp_runtime::extension::ExtensionCapabilities,
+    {
+        self.skills = Some(crate::skills::serve::Hooks::of::<S>(catalog.into()));
+        if !self.declared {
+            S::declare(&mut self.capabilities);
+        }
+        self.infer(S::advertise_resources)
+    }
+
+    /// The methods of the extensions it serves (the skills extension's, with
+    /// [`Served::skills`]); [`bind_server!`](crate::bind_server) makes them its
+    /// [`Service::extension_methods`].
+    pub fn extension_methods(&self) -> &'static [crate::Method] {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            return skills.methods();
+        }
+        &[]
+    }
+
+    /// The answer (JSON text) to a request of an extension's `method`, one of
+    /// [`Served::extension_methods`], of which `body` is the whole message; `-32601` for
+    /// another method.
+    pub fn extension_answer(
+        &self,
+        method: &str,
+        body: &[u8],
+    ) -> Result<String, mcp_runtime::RpcError> {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            return skills.answer(method, body);
+        }
+        let _ = body;
+        Err(mcp_runtime::RpcError::method_not_found(method))
+    }
+
+    /// Every resource it lists besides its own methods': its resources router's, then its
+    /// skill files ([`Served::skills`]); `None` when it has no skills (the router, or else its
+    /// own `list_resources`, answers alone).
+    pub fn listed_resources(&self) -> Option<Vec<<S as ResourceTypes>::Resource>> {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            let routed = self.resources.iter().flat_map(|r| r.listed());
+            return Some(routed.chain(skills.resources()).collect());
+        }
+        None
+    }
+
+    /// The read of the skill file at `uri` ([`Served::skills`]), if it serves one there.
+    pub fn skill_read(&self, uri: &str) -> Option<<S as ResourceTypes>::ReadOutcome> {
+        #[cfg(feature = "skills")]
+        if let Some(skills) = &self.skills {
+            return skills.read(uri);
+        }
+        let _ = uri;
+        None
     }
 
     /// The same server, telling clients `instructions`.
@@ -306,6 +509,10 @@ where
 
     fn config(&self) -> &Config {
         &self.config
+    }
+
+    fn changes(&self) -> Option<&Changes> {
+        self.changes.as_deref()
     }
 }
 
@@ -427,8 +634,11 @@ pub struct Started {
 /// - sealing (`--seal-*`, or `MCP_SEAL_KEYS`): refused unless a sealer was made from these
 ///   options (`SealOptions::sealer`, feature `seal`), which the server's
 ///   handlers hold;
-/// - the tasks' bounds and `--listen-queue`: refused, as `Served` serves no tasks and no
-///   `subscriptions/listen`.
+/// - the tasks' bounds: refused, as `Served` serves no tasks;
+/// - `--listen-queue`: the bound of its listen streams with [`Served::changes`], refused
+///   without (no `subscriptions/listen` is served).
+///
+/// At `shutdown`, its [`Served::changes`] are stopped, which ends the listen streams.
 ///
 /// Declared capabilities that leave out a router's ([`Served::check`]) are refused too.
 pub async fn start<S, T>(
@@ -441,6 +651,13 @@ where
     Served<S, T>: Service<S>,
 {
     refuse_unserved(&served, &options)?;
+    let stopped = served.changes.clone();
+    let shutdown = async move {
+        shutdown.await;
+        if let Some(changes) = stopped {
+            changes.stop();
+        }
+    };
     let Options {
         transport,
         mut config,
@@ -502,11 +719,15 @@ fn invalid(why: impl std::fmt::Display) -> std::io::Error {
 fn refuse_unserved<S: Routed, T>(served: &Served<S, T>, options: &Options) -> std::io::Result<()> {
     use crate::options::Needs;
     let not_served = [
-        (Needs::Tasks, "tasks (the tasks extension)"),
-        (Needs::Listen, "subscriptions/listen"),
+        (Needs::Tasks, "tasks (the tasks extension)", false),
+        (
+            Needs::Listen,
+            "subscriptions/listen (no Served::changes)",
+            served.changes.is_some(),
+        ),
     ];
-    for (needs, what) in not_served {
-        if let Some(flag) = options.given_for(needs).next() {
+    for (needs, what, _) in not_served.iter().filter(|(_, _, serves)| !serves) {
+        if let Some(flag) = options.given_for(*needs).next() {
             return Err(invalid(format!(
                 "{flag}: this server serves no {what}, so the option would be ignored"
             )));
@@ -640,6 +861,24 @@ macro_rules! bind_server {
                             _ => {}
                         }
                     }
+                    match &request {
+                        m::ClientRequest::ReadResourceRequest(r) => {
+                            if let ::core::option::Option::Some(read) = self.skill_read(&r.params.uri) {
+                                let answer = ::core::result::Result::Ok(read);
+                                return ::mcp_runtime::service::answer::<m::ReadResourceRequest>(r, answer)
+                                    .map_err(refused);
+                            }
+                        }
+                        m::ClientRequest::ListResourcesRequest(r) => {
+                            if let ::core::option::Option::Some(listed) = self.listed_resources() {
+                                let listed = <$name as $crate::resources::ResourceTypes>::list_result(listed);
+                                let listed = ::core::result::Result::Ok(listed.into());
+                                return ::mcp_runtime::service::answer::<m::ListResourcesRequest>(r, listed)
+                                    .map_err(refused);
+                            }
+                        }
+                        _ => {}
+                    }
                     if let ::core::option::Option::Some(resources) = self.resource_router() {
                         match &request {
                             m::ClientRequest::ReadResourceRequest(r) => {
@@ -705,8 +944,54 @@ macro_rules! bind_server {
                 self.versions_or(&[$($m)::+::REVISION])
             }
 
+            fn listen(
+                self: ::std::sync::Arc<Self>,
+                ctx: $crate::Ctx<$name>,
+                request: <$name as $crate::Schema>::ClientRequest,
+            ) -> ::core::result::Result<$crate::listen::Messages, $crate::Refused<$name>> {
+                use $($m)::+::{self as m};
+                let identity = m::ResultMetaObject::new()
+                    .with_server_info(::core::clone::Clone::clone($crate::Served::identity(&*self)));
+                let offered = |c: &m::ServerCapabilities| {
+                    let tools = c.tools.as_ref().and_then(|t| t.list_changed);
+                    let prompts = c.prompts.as_ref().and_then(|p| p.list_changed);
+                    let resources = c.resources.as_ref();
+                    $crate::listen::Offered {
+                        tools_list_changed: tools == ::core::option::Option::Some(true),
+                        prompts_list_changed: prompts == ::core::option::Option::Some(true),
+                        resources_list_changed: resources.and_then(|r| r.list_changed)
+                            == ::core::option::Option::Some(true),
+                        subscribe: resources.and_then(|r| r.subscribe)
+                            == ::core::option::Option::Some(true),
+                    }
+                };
+                self.open_listen(ctx, &request, offered, &identity)
+            }
+
             fn running(&self) -> ::core::option::Option<&$crate::work::Running> {
                 ::core::option::Option::Some($crate::Served::running(self))
+            }
+
+            fn extension_methods(&self) -> &[$crate::Method] {
+                $crate::Served::extension_methods(self)
+            }
+
+            async fn extension(
+                self: ::std::sync::Arc<Self>,
+                ctx: $crate::Ctx<$name>,
+                method: &str,
+                body: &[u8],
+            ) -> ::core::result::Result<::std::string::String, $crate::Refused<$name>> {
+                use $($m)::+::{self as m};
+                // Extension methods are modern only: the result names the server.
+                let identity = m::ResultMetaObject::new()
+                    .with_server_info(::core::clone::Clone::clone($crate::Served::identity(&*self)));
+                match $crate::Served::extension_answer(&*self, method, body) {
+                    ::core::result::Result::Ok(text) => {
+                        ::core::result::Result::Ok($crate::served::identified(text, &identity))
+                    }
+                    ::core::result::Result::Err(error) => ::core::result::Result::Err(ctx.fail(error)),
+                }
             }
         }
 

@@ -60,6 +60,7 @@ mod load;
 mod mime;
 mod open;
 mod segment;
+pub mod serve;
 #[cfg(test)]
 mod tests;
 

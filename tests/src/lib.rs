@@ -57,6 +57,13 @@ pub mod eras {
     include!(concat!(env!("OUT_DIR"), "/mcp-eras.rs"));
 }
 
+/// 2025-11-25 and 2026-07-28 side by side as in [`eras`], with the
+/// `io.modelcontextprotocol/skills` (SEP-2640) extension enabled and the server trait: what a
+/// server served with a skills catalog (mcp-server's `Served::skills`) is written against.
+pub mod skills {
+    include!(concat!(env!("OUT_DIR"), "/mcp-eras-skills.rs"));
+}
+
 /// What the tests need of the two-revision module: the shared and converted names, and a
 /// dispatch by name.
 pub mod era_names {

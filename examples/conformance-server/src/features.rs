@@ -6,17 +6,18 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use mcp_runtime::error_code::{INVALID_PARAMS, SERVER_ERROR};
+use mcp_runtime::error_code::INVALID_PARAMS;
 use mcp_runtime::extension::Extension as _;
 use mcp_runtime::prelude::*;
 use serde_json::{Value, json};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 
 use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
 use crate::rpc::{Ctx, Refused, answer, to_json};
-use crate::{App, MODERN_VERSIONS, mcp, mrtr, result_meta, tasks};
+use crate::{App, MODERN_VERSIONS, Mcp, mcp, mrtr, result_meta, tasks};
 use mcp_runtime::RpcError;
-use mcp_server::changes::{Change, Next};
+use mcp_server::changes::Change;
+use mcp_server::listen::{Filter, Follow, Followed, Offered, Stream};
 
 /// 1x1 red PNG.
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -83,23 +84,19 @@ pub const INSTRUCTIONS: &str =
 /// What this server offers: `server/discover` lists it, and a legacy `initialize` answers it
 /// in the 2025-11-25 shape.
 pub fn capabilities() -> mcp::ServerCapabilities {
-    mcp::ServerCapabilities::new()
+    let mut capabilities = mcp::ServerCapabilities::new()
         .with_completions(mcp::JSONObject::new())
         .with_logging(mcp::JSONObject::new())
         .with_prompts(mcp::ServerCapabilitiesPrompts::new().with_list_changed(true))
         .with_resources(mcp::ServerCapabilitiesResources::new().with_subscribe(true))
         .with_tools(mcp::ServerCapabilitiesTools::new().with_list_changed(true))
         .with_extensions(
-            [
-                (mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new()),
-                (
-                    mcp::SkillsExtension::ID.to_owned(),
-                    crate::skills::settings(),
-                ),
-            ]
-            .into_iter()
-            .collect::<std::collections::BTreeMap<_, _>>(),
-        )
+            [(mcp::TasksExtension::ID.to_owned(), mcp::JSONObject::new())]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        );
+    crate::skills::declare(&mut capabilities);
+    capabilities
 }
 
 fn discover() -> mcp::DiscoverResult {
@@ -624,14 +621,13 @@ fn read_resource(
                 &json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
                     .to_string(),
             ),
-            None => match crate::skills::contents(uri) {
-                Some(contents) => contents,
-                None => {
-                    return Err(RpcError::new(INVALID_PARAMS, "Resource not found")
+            None => {
+                return crate::skills::read(uri).ok_or_else(|| {
+                    RpcError::new(INVALID_PARAMS, "Resource not found")
                         .with_data(json!({"uri": uri}))
-                        .means(mcp_runtime::era::RESOURCE_NOT_FOUND));
-                }
-            },
+                        .means(mcp_runtime::era::RESOURCE_NOT_FOUND)
+                });
+            }
         },
     };
     Ok(mcp::ReadResourceResult::new(vec![contents])
@@ -666,145 +662,101 @@ fn complete(r: &mcp::CompleteRequest) -> mcp::CompleteResult {
 
 // ----- subscriptions/listen -----
 
-/// The error that ends a listen stream whose client fell behind: `missed` notifications (at
-/// least) were not queued. The client listens again and re-reads what it follows.
-fn fell_behind(subscription: &mcp::RequestId, missed: u64) -> String {
-    Refused::new(Some(subscription), RpcError::new(SERVER_ERROR, format!(
-            "Listen stream ended: the client read too slowly and {missed} or more notifications \
-             could not be queued; listen again and list what changed"
-        )))
-    .text()
-}
-
-/// Opens a `subscriptions/listen` stream (its messages on the receiver returned, as JSON
-/// text; the transport sends them): `notifications/subscriptions/acknowledged` first
-/// (with the part of the filter this server honours), then the list-changed notifications and
-/// the status notifications of the tasks (`notifications/tasks`) the filter asked for, each
-/// tagged with the subscription id (the listen request's id). Task ids are honoured for the
-/// principal's own live tasks, and only when the request advertised the tasks extension
-/// (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise); when the task store is unavailable, the
-/// stream is that error (`INTERNAL_ERROR`) alone. The stream ends when the client goes
-/// away, or with the `SubscriptionsListenResult` when the server shuts down. Bounded: at most
-/// `limits.listen_queue` notifications wait for a client that does not read; one more ends
-/// the stream with an error (after what was queued) instead of growing or skipping.
+/// Opens a `subscriptions/listen` stream, served by `mcp_server::listen` from the server's
+/// changes: list changes of tools and prompts (no resource list changes here: the list never
+/// changes), updates of the listed resources (only the watched one ever changes; other URIs
+/// are not followed), and the status of the tasks the filter names ([`FollowedTasks`]). Task
+/// ids are honoured for the principal's own live tasks, and only when the request advertised
+/// the tasks extension (`MISSING_REQUIRED_CLIENT_CAPABILITY` otherwise). Bounded by
+/// `--listen-queue` (`mcp_server::listen` says how).
 pub fn listen(
     app: Arc<App>,
     principal: String,
     meta: &mcp::RequestMetaObject,
     request: mcp::SubscriptionsListenRequest,
-) -> Result<mpsc::Receiver<String>, Refused> {
+) -> Result<mcp_server::listen::Messages, Refused> {
     let asked = &request.params.notifications;
     let task_ids = asked.task_ids.clone().unwrap_or_default();
     if !task_ids.is_empty() && tasks::Proof::check(&meta.client_capabilities).is_none() {
         let missing = RpcError::missing_extension::<mcp::TasksExtension>();
         return Err(Refused::new(Some(&request.id), missing));
     }
-    // No resource list changes here (the list never changes). Updates of the listed resources
-    // are honoured (only the watched one ever changes); other URIs are not followed.
-    let mut honoured = mcp::SubscriptionFilter::new();
-    honoured.prompts_list_changed = asked.prompts_list_changed.filter(|b| *b);
-    honoured.tools_list_changed = asked.tools_list_changed.filter(|b| *b);
-    honoured.resource_subscriptions = asked.resource_subscriptions.as_ref().map(|uris| {
-        let listed = resources();
-        let mut kept: Vec<String> = uris
-            .iter()
-            .filter(|uri| listed.iter().any(|r| r.uri == **uri))
-            .cloned()
-            .collect();
-        kept.sort_unstable();
-        kept.dedup();
-        kept
-    });
-    let watched: Vec<&'static str> = honoured
-        .resource_subscriptions
-        .iter()
-        .flatten()
-        .filter_map(|uri| changing_resource(uri))
-        .collect();
-    let asked_tasks = asked.task_ids.is_some();
-    let subscription = request.id.clone();
-    let tag =
-        |id: &mcp::RequestId| mcp::NotificationMetaObject::new().with_subscription_id(id.clone());
-    // One slot more than the queue: the last one is kept for the error that ends the stream.
-    let (tx, rx) = mpsc::channel::<String>(app.config.listen_queue + 1);
-    let mut changes = app.changes.subscribe();
-    // Before the tasks are looked up: a change made meanwhile is heard.
-    let mut task_updates = app.tasks.subscribe();
-    let tools = honoured.tools_list_changed == Some(true);
-    let prompts = honoured.prompts_list_changed == Some(true);
-    let params = move |id: &mcp::RequestId| mcp::NotificationParams::new().with_meta(tag(id));
-    tokio::spawn(async move {
-        // The ids are looked up in the task store (which may be another process's) here, so
-        // the acknowledgement, first on the stream, waits for them.
-        let followed = if task_ids.is_empty() {
-            Vec::new()
-        } else {
-            match app.tasks.known(&principal, &task_ids).await {
+    let filter = Filter {
+        tools_list_changed: asked.tools_list_changed == Some(true),
+        prompts_list_changed: asked.prompts_list_changed == Some(true),
+        resources_list_changed: asked.resources_list_changed == Some(true),
+        resource_subscriptions: asked.resource_subscriptions.clone(),
+        extensions: serde_json::Map::new(),
+    };
+    let offered = Offered {
+        tools_list_changed: true,
+        prompts_list_changed: true,
+        resources_list_changed: false,
+        subscribe: true,
+    };
+    let listed = resources();
+    let honoured = filter.honoured(&offered, |uri| listed.iter().any(|r| r.uri == uri));
+    // Subscribed to the tasks before they are looked up: a change made meanwhile is heard.
+    let follow = FollowedTasks {
+        updates: app.tasks.subscribe(),
+        asked: asked.task_ids.is_some(),
+        task_ids,
+        followed: Vec::new(),
+        subscription: request.id.clone(),
+        principal,
+        app: Arc::clone(&app),
+    };
+    let stream = Stream::<Mcp>::new(request.id, honoured, app.config.listen_queue);
+    Ok(stream
+        .identified(&result_meta())
+        .open_following(&app.changes, follow))
+}
+
+/// The status of the tasks a listen stream follows (`notifications/tasks`): the
+/// principal's own, among those its filter names, looked up in the task store (which may be
+/// another process's) before the acknowledgement.
+struct FollowedTasks {
+    app: Arc<App>,
+    principal: String,
+    subscription: mcp::RequestId,
+    /// Whether the filter named task ids at all (then the acknowledgement says which).
+    asked: bool,
+    task_ids: Vec<String>,
+    followed: Vec<String>,
+    updates: broadcast::Receiver<mcp_server::tasks::Update<mcp::DetailedTask>>,
+}
+
+impl Follow for FollowedTasks {
+    async fn start(&mut self, honoured: &mut Filter) -> Result<(), String> {
+        if !self.task_ids.is_empty() {
+            self.followed = match self.app.tasks.known(&self.principal, &self.task_ids).await {
                 Ok(followed) => followed,
                 Err(e) => {
-                    let _ = tx.try_send(
-                        Refused::new(Some(&subscription), tasks::unavailable_after(&e)).text(),
-                    );
-                    return;
+                    let error = tasks::unavailable_after(&e);
+                    return Err(Refused::new(Some(&self.subscription), error).text());
                 }
-            }
-        };
-        honoured.task_ids = asked_tasks.then(|| followed.clone());
-        let ack = mcp::SubscriptionsAcknowledgedNotification::new(
-            mcp::SubscriptionsAcknowledgedNotificationParams::new(honoured)
-                .with_meta(tag(&subscription)),
-        );
-        if let Ok(text) = to_json(&ack) {
-            let _ = tx.try_send(text);
-        }
-        let end = loop {
-            let note = tokio::select! {
-                () = tx.closed() => return,
-                change = changes.next() => match change {
-                    Next::Change(Change::Tools) if tools => to_json(
-                        &mcp::ToolListChangedNotification::new().with_params(params(&subscription)),
-                    ),
-                    Next::Change(Change::Prompts) if prompts => to_json(
-                        &mcp::PromptListChangedNotification::new().with_params(params(&subscription)),
-                    ),
-                    Next::Change(Change::Resource(uri)) if watched.contains(&&*uri) => to_json(
-                        &mcp::ResourceUpdatedNotification::new(
-                            mcp::ResourceUpdatedNotificationParams::new(&*uri)
-                                .with_meta(tag(&subscription)),
-                        ),
-                    ),
-                    Next::Change(_) => continue,
-                    Next::Missed(n) => break Some(fell_behind(&subscription, n)),
-                    Next::Stopped => {
-                        let done = request.respond(mcp::SubscriptionsListenResult::new(
-                            mcp::SubscriptionsListenResultMetaObject::new(subscription.clone())
-                                .with_server_info(crate::server_info()),
-                        ));
-                        break to_json(&done).ok();
-                    }
-                },
-                update = task_updates.recv() => match update {
-                    Ok(u) if u.principal == principal && followed.contains(&u.task.task_id) => {
-                        to_json(&tasks::notification(&u.task, tag(&subscription)))
-                    }
-                    Ok(_) => continue,
-                    Err(broadcast::error::RecvError::Lagged(n)) => break Some(fell_behind(&subscription, n)),
-                    Err(broadcast::error::RecvError::Closed) => return,
-                },
             };
-            let Ok(text) = note else { continue };
-            if tx.capacity() <= 1 {
-                // The client reads slower than notifications come: everything queued is still
-                // delivered, then this error, and the stream ends; nothing is silently skipped.
-                break Some(fell_behind(&subscription, 1));
-            }
-            if tx.try_send(text).is_err() {
-                return;
-            }
-        };
-        if let Some(text) = end {
-            let _ = tx.try_send(text);
         }
-    });
-    Ok(rx)
+        if self.asked {
+            let mut told = mcp::SubscriptionFilter::new();
+            told.task_ids = Some(self.followed.clone());
+            if let Ok(Value::Object(members)) = serde_json::to_value(&told) {
+                honoured.extensions.extend(members);
+            }
+        }
+        Ok(())
+    }
+
+    async fn next(&mut self) -> Followed {
+        match self.updates.recv().await {
+            Ok(u) if u.principal == self.principal && self.followed.contains(&u.task.task_id) => {
+                let tag = mcp::NotificationMetaObject::new()
+                    .with_subscription_id(self.subscription.clone());
+                to_json(&tasks::notification(&u.task, tag)).map_or(Followed::Skip, Followed::Note)
+            }
+            Ok(_) => Followed::Skip,
+            Err(broadcast::error::RecvError::Lagged(n)) => Followed::Missed(n),
+            Err(broadcast::error::RecvError::Closed) => Followed::Ended,
+        }
+    }
 }

@@ -227,7 +227,7 @@ pub fn app_of(config: Arc<Config>, stores: Stores, sealer: Sealer) -> Arc<App> {
         config,
         running: work::Running::default(),
         watched_version: std::sync::atomic::AtomicU64::new(1),
-        extension_methods: [tasks::METHODS, skills::METHODS].concat(),
+        extension_methods: [tasks::METHODS, skills::methods()].concat(),
     })
 }
 

@@ -48,8 +48,8 @@ impl mcp_server::Service<Mcp> for App {
         body: &[u8],
     ) -> Result<String, Refused> {
         let ctx = Ctx { request, app: self };
-        if crate::skills::METHODS.iter().any(|(m, _)| *m == method) {
-            return crate::skills::answer(ctx, method, body).await;
+        if crate::skills::serves(method) {
+            return crate::skills::answer(ctx, method, body);
         }
         crate::tasks::answer(ctx, method, body).await
     }

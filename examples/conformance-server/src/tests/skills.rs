@@ -362,3 +362,35 @@ async fn skills_a_legacy_session_is_not_told_of_the_extension_but_reads_the_file
     let (modern, _) = read_bytes(&url, uri).await;
     assert_eq!(legacy_text.as_bytes(), modern);
 }
+
+#[tokio::test]
+async fn skills_results_name_the_server_in_their_meta() {
+    let url = start().await;
+    let answers = [
+        ("skills/list", json!({}), None),
+        ("skills/get", json!({"uri": SKILL_URIS[1]}), None),
+        (
+            "resources/directory/read",
+            json!({"uri": "skill://pdf-processing"}),
+            None,
+        ),
+        (
+            "resources/read",
+            json!({"uri": SKILL_FILES[1]}),
+            Some(SKILL_FILES[1]),
+        ),
+    ];
+    for (method, params, name) in answers {
+        let result = ok(&url, method, params, name).await;
+        let server = &result["_meta"]["io.modelcontextprotocol/serverInfo"];
+        assert_eq!(
+            server["name"], "mcp-conformance-server",
+            "{method}: {result}"
+        );
+        assert_eq!(
+            server["version"],
+            env!("CARGO_PKG_VERSION"),
+            "{method}: {result}"
+        );
+    }
+}
