@@ -4,17 +4,14 @@
 
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt as _;
+use axum::http::StatusCode;
 use mcp_runtime::Response;
 use mcp_server::{Ctx, Served};
 use mcp_tests::eras as mcp;
 use serde_json::{Value, json};
-use tower::ServiceExt as _;
 
 mod support;
-use support::modern;
+use support::{modern, send};
 
 mcp_server::bind!(Mcp = mcp, legacy = mcp::v2025_11_25);
 mcp_server::bind_server!(Mcp = mcp);
@@ -51,29 +48,6 @@ fn app() -> axum::Router {
 fn meta() -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {}})
-}
-
-/// The status, the session id if one was given, and the message (the last `data:` of an SSE
-/// body).
-async fn send(app: &axum::Router, request: Request<Body>) -> (StatusCode, Option<String>, Value) {
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let session = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|v| v.to_str().unwrap().to_owned());
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    let json = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .rfind(|d| !d.trim().is_empty())
-        .unwrap_or(&text);
-    (
-        status,
-        session,
-        serde_json::from_str(json.trim()).unwrap_or(Value::Null),
-    )
 }
 
 #[tokio::test]

@@ -7,17 +7,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt as _;
+use axum::http::StatusCode;
 use mcp_server::skills::Catalog;
 use mcp_server::{Ctx, Served};
 use mcp_tests::skills as mcp;
 use serde_json::{Value, json};
-use tower::ServiceExt as _;
 
 mod support;
-use support::modern;
+use support::{modern, send};
 
 mcp_server::bind!(Mcp = mcp, legacy = mcp::v2025_11_25);
 mcp_server::bind_server!(Mcp = mcp);
@@ -74,25 +71,6 @@ fn meta() -> Value {
 fn request(id: u64, method: &str, mut params: Value) -> Value {
     params["_meta"] = meta();
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-}
-
-/// The status and the message (the last `data:` of an SSE body), and the session id if any.
-async fn send(app: &axum::Router, request: Request<Body>) -> (StatusCode, Option<String>, Value) {
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let session = response
-        .headers()
-        .get("mcp-session-id")
-        .map(|v| v.to_str().unwrap().to_owned());
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8(bytes.to_vec()).unwrap();
-    let json = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .rfind(|d| !d.trim().is_empty())
-        .unwrap_or(&text);
-    let message = serde_json::from_str(json.trim()).unwrap_or(Value::Null);
-    (status, session, message)
 }
 
 /// The answer to a modern `message` (with the `Mcp-Name` of a `resources/read`): 200 with a

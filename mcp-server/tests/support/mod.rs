@@ -4,8 +4,10 @@
 #![allow(dead_code)]
 
 use axum::body::Body;
-use axum::http::Request;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt as _;
 use serde_json::Value;
+use tower::ServiceExt as _;
 
 /// A request of a 2025-11-25 client (`method`: POST, GET or DELETE), in session `session` if
 /// any, with `message` as its body if any.
@@ -76,4 +78,27 @@ impl Drop for RedisServer {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+/// Sends `request` to `app`: the status, the session id if one was given, and the message (the
+/// last `data:` of an SSE body; `null` for a body that is no JSON).
+pub async fn send(
+    app: &axum::Router,
+    request: Request<Body>,
+) -> (StatusCode, Option<String>, Value) {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let json = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .rfind(|d| !d.trim().is_empty())
+        .unwrap_or(&text);
+    let message = serde_json::from_str(json.trim()).unwrap_or(Value::Null);
+    (status, session, message)
 }
