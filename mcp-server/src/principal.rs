@@ -2,8 +2,9 @@
 //! a keyed hash of the request's `Authorization` header, never the header itself, so that a
 //! credential is not kept in memory maps, written to a shared store (records, key names,
 //! published notes) or shown in a log. The key ([`PrincipalKey`]) is the same at every
-//! instance that shares a store (`--principal-key`, `$MCP_PRINCIPAL_KEY`), else one random key
-//! per process.
+//! instance that shares a store or a seal key ring (`--principal-key`, `$MCP_PRINCIPAL_KEY`:
+//! a `requestState` sealed at one instance, or before a restart, names the same principal),
+//! else one random key per process.
 //!
 //! A request without the header is [`ANONYMOUS`], a name no header hashes to: a client that
 //! sends `Authorization: anonymous` is another principal than one that sends none.
