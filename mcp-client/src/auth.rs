@@ -239,7 +239,10 @@ impl Authorizer {
                 Some(t) => attempt.bearer_auth(t),
                 None => attempt,
             };
-            let resp = attempt.send().await.map_err(|e| crate::send::failed(&e))?;
+            let resp = attempt
+                .send()
+                .await
+                .map_err(|e| crate::ClientError::unanswered(&e))?;
             let status = resp.status().as_u16();
             let challenged = status == 401
                 || (status == 403 && Challenge::of(resp.headers()).is_insufficient_scope());

@@ -36,6 +36,22 @@ pub enum ClientError {
     Auth(crate::auth::AuthError),
 }
 
+impl ClientError {
+    /// A request that got no answer, with the chain of its causes (reqwest's own message
+    /// names only the kind of failure and the URL: the cause says why, a redirect to another
+    /// origin refused, say).
+    pub(crate) fn unanswered(e: &reqwest::Error) -> Self {
+        let mut text = e.to_string();
+        let mut cause = std::error::Error::source(e);
+        while let Some(c) = cause {
+            text.push_str(": ");
+            text.push_str(&c.to_string());
+            cause = c.source();
+        }
+        ClientError::Http(text)
+    }
+}
+
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -21,19 +21,8 @@ pub(crate) async fn send(
         return auth.send(server, request).await;
     }
     let _ = (auth, server);
-    request.send().await.map_err(|e| failed(&e))
-}
-
-/// A request that got no answer, with the chain of its causes (reqwest's own message names
-/// only the kind of failure and the URL: the cause says why, a redirect to another origin
-/// refused, say).
-pub(crate) fn failed(e: &reqwest::Error) -> crate::ClientError {
-    let mut text = e.to_string();
-    let mut cause = std::error::Error::source(e);
-    while let Some(c) = cause {
-        text.push_str(": ");
-        text.push_str(&c.to_string());
-        cause = c.source();
-    }
-    crate::ClientError::Http(text)
+    request
+        .send()
+        .await
+        .map_err(|e| crate::ClientError::unanswered(&e))
 }

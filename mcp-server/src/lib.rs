@@ -45,6 +45,8 @@
 //!   ([`legacy::StdioSession`]);
 //! - [`changes`]: what changed on a server (lists, resources), told to the streams that
 //!   follow it, modern listen streams and legacy sessions alike;
+//! - [`listen`]: a `subscriptions/listen` stream served from [`changes`], bounded;
+//! - [`result_meta`]: the server's identity added to a written result's `_meta`;
 //! - [`streams`]: the resumable SSE streams of a legacy session, bounded;
 //! - [`answer`]: a handler's notifications and response, as JSON or an SSE stream;
 //! - [`bridge`]: a modern handler that answers `input_required`, served to a legacy session
@@ -93,6 +95,7 @@ pub mod prompts;
 pub mod redis;
 mod refused;
 pub mod resources;
+pub mod result_meta;
 pub mod routers;
 mod schema;
 pub mod served;

@@ -176,7 +176,7 @@ impl<S: Schema> Stream<S> {
     }
 
     /// The same stream, its final result's `_meta` completed with the members of `meta`
-    /// (such as a `ResultMetaObject` naming the server; [`crate::served::identified`]).
+    /// (such as a `ResultMetaObject` naming the server; [`crate::result_meta::identified`]).
     #[must_use]
     pub fn identified(mut self, meta: &impl serde::Serialize) -> Self {
         self.result_meta = serde_json::to_value(meta).unwrap_or_default();
@@ -218,7 +218,7 @@ impl<S: Schema> Stream<S> {
                     Next::Change(_) => None,
                     Next::Missed(n) => break Some(self.fell_behind(n)),
                     Next::Stopped => break S::listen_result(&self.id)
-                        .map(|r| crate::served::identified(r, &self.result_meta)),
+                        .map(|r| crate::result_meta::identified(r, &self.result_meta)),
                 },
                 followed = follow.next() => match followed {
                     Followed::Note(note) => Some(note),

@@ -167,7 +167,7 @@ async fn no_header_token_session_or_body_reaches_another_origin() {
         let sent = loaded(&http, &format!("{origin}/{status}")).send().await;
         let error = sent.expect_err("a redirect to another origin is an error");
         assert!(error.is_redirect(), "{status}: {error}");
-        let failed = crate::send::failed(&error).to_string();
+        let failed = crate::ClientError::unanswered(&error).to_string();
         assert!(failed.contains("another origin"), "{status}: {failed}");
     }
     assert_eq!(first.lock().unwrap().len(), 5);
@@ -219,7 +219,7 @@ async fn a_redirect_within_the_origin_is_followed_a_bounded_number_of_times() {
         .await
         .unwrap_err();
     assert!(error.is_redirect(), "{error}");
-    let failed = crate::send::failed(&error).to_string();
+    let failed = crate::ClientError::unanswered(&error).to_string();
     assert!(failed.contains("redirects"), "{failed}");
     assert_eq!(seen.lock().unwrap().len(), MAX_REDIRECTS + 1);
 }
