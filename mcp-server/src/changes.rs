@@ -47,11 +47,14 @@ type Event = Result<Change, u64>;
 #[derive(Debug)]
 pub struct Changes {
     sender: broadcast::Sender<Event>,
+    /// How many changes a feed (and, shared, the queue to Redis) keeps.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    buffer: usize,
     stop: watch::Sender<bool>,
     /// Where a change goes when several instances share them (`Changes::shared`, feature
     /// `redis`).
     #[cfg(feature = "redis")]
-    publisher: Option<tokio::sync::mpsc::Sender<Change>>,
+    publisher: std::sync::OnceLock<tokio::sync::mpsc::Sender<Change>>,
 }
 
 /// What a [`Feed`] reads next.
@@ -72,21 +75,23 @@ impl Changes {
     /// The changes of a server, `buffer` of them kept for a feed that has not read them yet
     /// (at least one).
     pub fn new(buffer: usize) -> Self {
-        let (sender, _) = broadcast::channel(buffer.max(1));
+        let buffer = buffer.max(1);
+        let (sender, _) = broadcast::channel(buffer);
         let (stop, _) = watch::channel(false);
         Changes {
             sender,
+            buffer,
             stop,
             #[cfg(feature = "redis")]
-            publisher: None,
+            publisher: std::sync::OnceLock::new(),
         }
     }
 
-    /// Tells every feed of `change` (no feed: nothing happens); with `Changes::shared`, the
-    /// feeds of every instance.
+    /// Tells every feed of `change` (no feed: nothing happens); once shared
+    /// (`Changes::shared`, `Changes::share`), the feeds of every instance.
     pub fn send(&self, change: Change) {
         #[cfg(feature = "redis")]
-        if let Some(publisher) = &self.publisher {
+        if let Some(publisher) = self.publisher.get() {
             use tokio::sync::mpsc::error::TrySendError;
             match publisher.try_send(change) {
                 Ok(()) => {}

@@ -295,6 +295,15 @@ impl<S: ResourceTypes, C: Send + 'static> Resources<S, C> {
 }
 
 impl<S: ResourceTypes, C> Resources<S, C> {
+    /// Whether `uri` is read here: a resource of that URI, or a URI a template matches.
+    pub fn serves(&self, uri: &str) -> bool {
+        self.by_uri.contains(uri)
+            || self
+                .templates
+                .iter()
+                .any(|(t, ..)| t.matches(uri).is_some())
+    }
+
     /// The handler of `uri` and the variables it is handed: the resource of that URI, else
     /// the first template it matches.
     fn find(&self, uri: &str) -> Option<(Handler<S, C>, BTreeMap<String, String>)> {

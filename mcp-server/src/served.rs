@@ -76,6 +76,8 @@ pub struct Served<S: Routed, T> {
     /// The changes told to `subscriptions/listen` streams and legacy sessions
     /// ([`Served::changes`]); none: no listen is served.
     changes: Option<Arc<Changes>>,
+    /// The logger its handlers' log messages name ([`Served::logger`]).
+    logger: &'static str,
     /// The skills catalog served ([`Served::skills`]).
     #[cfg(feature = "skills")]
     skills: Option<SkillHooks<S>>,
@@ -114,6 +116,7 @@ impl<S: Routed, T> Served<S, T> {
             prompts: None,
             resources: None,
             changes: None,
+            logger: crate::ctx::DEFAULT_LOGGER,
             #[cfg(feature = "skills")]
             skills: None,
         }
@@ -141,14 +144,19 @@ impl<S: Routed, T> Served<S, T> {
 
     /// The same server with its legacy sessions shared, through `redis`, by every instance
     /// that shares it (feature `redis`; [`Sessions::with_redis`]): behind a balancer without
-    /// affinity, a 2025-11-25 client's requests may reach any instance. Call it after
-    /// [`Served::config`], which starts a new session table. Fails when Redis cannot be
-    /// reached now.
+    /// affinity, a 2025-11-25 client's requests may reach any instance. Its
+    /// [`Served::changes`], if any, are shared too ([`Changes::share`]): a change one
+    /// instance's handler sends reaches the listen streams and sessions of every instance.
+    /// Call it after [`Served::config`], which starts a new session table. Fails when Redis
+    /// cannot be reached now.
     #[cfg(feature = "redis")]
     pub async fn shared(
         mut self,
         redis: Arc<crate::redis::Redis>,
     ) -> Result<Self, crate::redis::Unavailable> {
+        if let Some(changes) = &self.changes {
+            changes.share(Arc::clone(&redis)).await?;
+        }
         self.sessions = Sessions::with_redis(Arc::clone(&self.config), redis).await?;
         Ok(self)
     }
@@ -422,6 +430,38 @@ impl<S: Routed, T> Served<S, T> {
         }
         let _ = uri;
         None
+    }
+
+    /// The same server naming `logger` in the log messages its handlers send
+    /// (`notifications/message`'s `logger`; `mcp-server` by default).
+    #[must_use]
+    pub fn logger(mut self, logger: &'static str) -> Self {
+        self.logger = logger;
+        self
+    }
+
+    /// The logger its handlers' log messages name ([`Served::logger`]).
+    pub fn logger_name(&self) -> &'static str {
+        self.logger
+    }
+
+    /// The arguments of tool `tool` a client mirrors in `Mcp-Param-{Name}` headers: those its
+    /// tool router read from the tool's input schema ([`Tools::mirrored_params`]).
+    pub fn mirrored_params(&self, tool: &str) -> Vec<mcp_runtime::param_headers::ParamHeader> {
+        self.tools
+            .as_ref()
+            .map(|tools| tools.mirrored_params(tool))
+            .unwrap_or_default()
+    }
+
+    /// Whether a legacy session's `resources/subscribe` to `uri` is followed: with a resource
+    /// router, only a URI it reads ([`Resources::serves`], within
+    /// [`Config::max_uri_bytes`]), as no update is ever sent for another; without one, any.
+    pub fn follows_resource(&self, uri: &str) -> bool {
+        match &self.resources {
+            Some(resources) => uri.len() <= self.config.max_uri_bytes && resources.serves(uri),
+            None => true,
+        }
     }
 
     /// The same server, telling clients `instructions`.
@@ -745,13 +785,13 @@ where
         return Ok(served);
     };
     eprintln!(
-        "sharing legacy sessions through Redis as instance {}",
+        "sharing legacy sessions and changes through Redis as instance {}",
         redis.instance()
     );
     served
         .shared(redis)
         .await
-        .map_err(|e| invalid(format!("--store: legacy sessions: {e}")))
+        .map_err(|e| invalid(format!("--store: {e}")))
 }
 
 /// `served` as it is: without the `redis` feature, [`Options::parse`] refuses `--store`, and
@@ -930,6 +970,21 @@ macro_rules! bind_server {
 
             fn running(&self) -> ::core::option::Option<&$crate::work::Running> {
                 ::core::option::Option::Some($crate::Served::running(self))
+            }
+
+            fn mirrored_params(
+                &self,
+                tool: &str,
+            ) -> ::std::vec::Vec<::mcp_runtime::param_headers::ParamHeader> {
+                $crate::Served::mirrored_params(self, tool)
+            }
+
+            fn logger(&self) -> &'static str {
+                $crate::Served::logger_name(self)
+            }
+
+            fn changes_resource(&self, uri: &str) -> bool {
+                $crate::Served::follows_resource(self, uri)
             }
 
             fn extension_methods(&self) -> &[$crate::Method] {

@@ -8,10 +8,12 @@
 //! [`Served::tools`](crate::Served::tools) puts a router in front of a server's
 //! `tools/list` and `tools/call` (and advertises the `tools` capability).
 
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 
 use mcp_runtime::RpcError;
+use mcp_runtime::param_headers::{self, ParamHeader};
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
@@ -93,6 +95,9 @@ type Handler<S, C> =
 /// Tools by name, each a function, listed in the order they were added.
 pub struct Tools<S: ToolTypes, C> {
     table: ByName<S::Tool, Handler<S, C>>,
+    /// The arguments each tool's client mirrors in `Mcp-Param-{Name}` headers (`x-mcp-header`
+    /// in its input schema), for the tools that have any.
+    mirrored: HashMap<String, Vec<ParamHeader>>,
 }
 
 /// A tool that cannot be added.
@@ -122,13 +127,14 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
     pub fn new() -> Self {
         Tools {
             table: ByName::new(),
+            mirrored: HashMap::new(),
         }
     }
 
     /// Adds the tool `name`, described by `description`, answered by `function`, whose
     /// arguments are an `A` (its JSON Schema is the tool's `inputSchema`).
     pub fn add<A, F, Fut, O>(
-        mut self,
+        self,
         name: &str,
         description: &str,
         function: F,
@@ -139,21 +145,97 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
         Fut: Future<Output = Result<O, RpcError>> + Send + 'static,
         O: ToolOutput<S> + 'static,
     {
-        if self.table.contains(name) {
-            return Err(ToolError::Duplicate(name.to_owned()));
-        }
         let schema = object_schema::<A>();
-        let tool = S::tool(name, description, schema).map_err(|why| ToolError::Schema {
-            name: name.to_owned(),
-            why,
-        })?;
         // Arguments that do not fit are a tool error, told to the model.
         let read = |params: &S::CallParams| {
             read_arguments::<S, A>(params).map_err(|why| Ok(S::text_outcome(why, true)))
         };
         let handler = routers::handler(read, function, O::into_outcome);
+        self.insert(name, description, schema, handler)
+    }
+
+    /// Adds the tool `name`, described by `description`, whose `inputSchema` is
+    /// `input_schema` as written (a JSON Schema object: one no Rust type derives, or one a
+    /// gateway forwards), answered by `function`, which is handed the arguments as the JSON
+    /// object the client sent (none: an empty object), unchecked against the schema.
+    ///
+    /// ```
+    /// use mcp_server::tools::{Call, Tools};
+    /// use mcp_tests::eras as mcp;
+    /// use serde_json::{Map, Value, json};
+    ///
+    /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+    /// mcp_server::bind_server!(Mcp = mcp);
+    ///
+    /// // `x-mcp-header`: a client mirrors `region` in an `Mcp-Param-Region` header.
+    /// let schema = json!({
+    ///     "type": "object",
+    ///     "properties": {"region": {"type": "string", "x-mcp-header": "Region"}},
+    ///     "required": ["region"]
+    /// });
+    /// let tools = Tools::<Mcp, mcp_server::Ctx<Mcp>>::new().add_with_schema(
+    ///     "weather",
+    ///     "The weather of a region",
+    ///     schema,
+    ///     async |call: Call<Mcp, _, Map<String, Value>>| {
+    ///         let region = call.args.get("region").and_then(Value::as_str).unwrap_or("?");
+    ///         Ok(format!("Sunny in {region}"))
+    ///     },
+    /// )?;
+    /// assert_eq!(tools.mirrored_params("weather")[0].name, "Region");
+    /// # Ok::<(), mcp_server::tools::ToolError>(())
+    /// ```
+    pub fn add_with_schema<F, Fut, O>(
+        self,
+        name: &str,
+        description: &str,
+        input_schema: Value,
+        function: F,
+    ) -> Result<Self, ToolError>
+    where
+        F: Fn(Call<S, C, Map<String, Value>>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<O, RpcError>> + Send + 'static,
+        O: ToolOutput<S> + 'static,
+    {
+        let read = |params: &S::CallParams| Ok(S::arguments(params).cloned().unwrap_or_default());
+        let handler = routers::handler(read, function, O::into_outcome);
+        self.insert(name, description, input_schema, handler)
+    }
+
+    /// Adds the tool `name` of `input_schema`, answered by `handler`: refused if the name is
+    /// taken, the schema is not a tool's, or its `x-mcp-header` annotations are invalid.
+    fn insert(
+        mut self,
+        name: &str,
+        description: &str,
+        input_schema: Value,
+        handler: Handler<S, C>,
+    ) -> Result<Self, ToolError> {
+        if self.table.contains(name) {
+            return Err(ToolError::Duplicate(name.to_owned()));
+        }
+        let invalid = |why: String| ToolError::Schema {
+            name: name.to_owned(),
+            why,
+        };
+        let mirrored = match &input_schema {
+            Value::Object(schema) => param_headers::annotations(schema)
+                .map_err(|e| invalid(format!("x-mcp-header: {e}")))?,
+            _ => Vec::new(),
+        };
+        let tool = S::tool(name, description, input_schema).map_err(invalid)?;
+        if !mirrored.is_empty() {
+            self.mirrored.insert(name.to_owned(), mirrored);
+        }
         self.table.insert(name, tool, handler);
         Ok(self)
+    }
+
+    /// The arguments of tool `name` that a client mirrors in `Mcp-Param-{Name}` headers
+    /// (`x-mcp-header` in its input schema), which the transport checks against the body; none
+    /// for a tool without them or not routed here.
+    pub fn mirrored_params(&self, name: &str) -> Vec<ParamHeader> {
+        self.mirrored.get(name).cloned().unwrap_or_default()
     }
 
     /// Whether there are no tools.

@@ -12,17 +12,31 @@ const CHANNEL: &str = "changes";
 
 impl Changes {
     /// The changes of every instance that shares `redis`, `buffer` of them kept for a feed
-    /// (and for Redis to take). A change sent here is published; every instance's feeds read
-    /// the channel, so each hears each change once. Fails when the channel cannot be
-    /// subscribed (Redis unreachable).
+    /// (and for Redis to take): [`Changes::new`], then [`Changes::share`]d. Fails when the
+    /// channel cannot be subscribed (Redis unreachable).
     pub async fn shared(redis: Arc<Redis>, buffer: usize) -> Result<Changes, Unavailable> {
-        let heard = redis.listen(CHANNEL).await?;
-        let mut changes = Changes::new(buffer);
-        let (publisher, queue) = mpsc::channel(buffer.max(1));
-        changes.publisher = Some(publisher);
-        tokio::spawn(forward(heard, changes.sender.downgrade()));
-        tokio::spawn(publish(redis, queue, changes.sender.downgrade()));
+        let changes = Changes::new(buffer);
+        changes.share(redis).await?;
         Ok(changes)
+    }
+
+    /// From now on, these changes are those of every instance that shares `redis`: a change
+    /// sent here is published, and every instance's feeds read the channel, so each hears
+    /// each change once. The handlers that hold these changes keep sending to them (a server
+    /// given `--store` after its handlers were made shares them this way). Fails when the
+    /// channel cannot be subscribed (Redis unreachable), or when they are shared already.
+    pub async fn share(&self, redis: Arc<Redis>) -> Result<(), Unavailable> {
+        if self.publisher.get().is_some() {
+            return Err(Unavailable("these changes are shared already".into()));
+        }
+        let heard = redis.listen(CHANNEL).await?;
+        let (publisher, queue) = mpsc::channel(self.buffer);
+        if self.publisher.set(publisher).is_err() {
+            return Err(Unavailable("these changes are shared already".into()));
+        }
+        tokio::spawn(forward(heard, self.sender.downgrade()));
+        tokio::spawn(publish(redis, queue, self.sender.downgrade()));
+        Ok(())
     }
 }
 
@@ -147,5 +161,33 @@ mod tests {
         server.stop();
         changes.send(Change::Prompts);
         assert_eq!(next(&mut feed).await, Next::Change(Change::Prompts));
+    }
+
+    #[tokio::test]
+    async fn changes_shared_after_they_were_handed_out_reach_every_instance_once() {
+        let server = RedisServer::start();
+        // A handler holds these before the server learns of the store.
+        let held = Arc::new(Changes::new(16));
+        let handler = Arc::clone(&held);
+        let mut here = held.subscribe();
+        held.share(Redis::connect(&server.url()).await.unwrap())
+            .await
+            .unwrap();
+        let other = Changes::shared(Redis::connect(&server.url()).await.unwrap(), 16)
+            .await
+            .unwrap();
+        let mut there = other.subscribe();
+        handler.send(Change::Tools);
+        assert_eq!(next(&mut there).await, Next::Change(Change::Tools));
+        assert_eq!(next(&mut here).await, Next::Change(Change::Tools));
+        let twice = tokio::time::timeout(Duration::from_millis(200), here.next()).await;
+        assert!(twice.is_err(), "a change heard twice: {twice:?}");
+        // Shared once: a second store is refused, the first kept.
+        let again = held
+            .share(Redis::connect(&server.url()).await.unwrap())
+            .await;
+        assert!(again.is_err());
+        other.send(Change::Prompts);
+        assert_eq!(next(&mut here).await, Next::Change(Change::Prompts));
     }
 }
