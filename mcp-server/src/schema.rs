@@ -54,7 +54,7 @@ pub trait Schema: Send + Sync + 'static {
     /// A request's progress token (`ProgressToken`).
     type ProgressToken: Clone + Debug + Send + Sync + 'static;
     /// The severity of a log message (`LoggingLevel`).
-    type LoggingLevel: Copy + Debug + Send + Sync + 'static;
+    type LoggingLevel: Copy + Debug + serde::de::DeserializeOwned + Send + Sync + 'static;
 
     /// The methods of [`Schema::ClientRequest`] whose `Mcp-Name` header mirrors a member of
     /// their `params`, from the generated request types' `METHOD`s (Streamable HTTP,

@@ -561,17 +561,10 @@ impl<S: LegacySchema> Session<S> {
     }
 }
 
-/// A level's JSON text (as a record keeps it) read as the schema's level, through the legacy
-/// `logging/setLevel` request that carries it.
+/// A level's JSON text (as a record keeps it) read as the schema's level (the severities
+/// are the same in both eras).
 fn read_level<S: LegacySchema>(text: &str) -> Option<S::LoggingLevel> {
-    let level: Value = serde_json::from_str(text).ok()?;
-    let request = serde_json::json!({
-        "jsonrpc": "2.0", "id": 0, "method": "logging/setLevel", "params": {"level": level}
-    });
-    match S::legacy_only("logging/setLevel", &request)? {
-        Ok(crate::LegacyOnly::SetLevel(level)) => Some(level),
-        _ => None,
-    }
+    serde_json::from_str(text).ok()
 }
 
 /// The pools the sessions of one server draw from.
@@ -812,6 +805,17 @@ mod tests {
         let mut config = Config::default();
         limits(&mut config);
         Sessions::new(Arc::new(config))
+    }
+
+    #[test]
+    fn a_kept_level_reads_back_as_the_schema_s_level_and_anything_else_as_none() {
+        for text in ["\"debug\"", "\"warning\"", "\"emergency\""] {
+            let level = read_level::<Eras>(text).expect(text);
+            assert_eq!(serde_json::to_string(&level).unwrap(), text);
+        }
+        for text in ["\"loud\"", "3", "", "{\"level\": \"debug\"}"] {
+            assert!(read_level::<Eras>(text).is_none(), "{text}");
+        }
     }
 
     fn open(sessions: &Sessions<Eras>, principal: &str) -> Result<Arc<Session<Eras>>, OpenError> {
