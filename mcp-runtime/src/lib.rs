@@ -43,7 +43,9 @@
 //!   specification's, the implementation-defined ones the SDKs use), and their ranges.
 //! - [`mrtr`]: multi round-trip requests: the capability-gated builder of input requests, the
 //!   retry, the `MissingRequiredClientCapability` error response, generic over traits the
-//!   generator implements; [`retry`]: what can be wrong with the responses of a retry.
+//!   generator implements, and a handler's side of it ([`mrtr::round`]: a round of input
+//!   requests, the answers of a retry read by key, the request state sealed across rounds);
+//!   [`retry`]: what can be wrong with the responses of a retry.
 //! - `seal` (feature `seal`): sealing of `requestState`, signed or encrypted, bound to the
 //!   principal and the request, with an expiry.
 //! - `form` (feature `form`): elicitation forms from a struct deriving `schemars::JsonSchema`,

@@ -9,6 +9,10 @@
 //! the unions of input requests and responses, [`Retry`] for the requests that may answer
 //! `input_required`, [`CapabilityErrorResponse`] for the error response); the behaviour is
 //! here, generic over them. Bring the traits into scope with `use mcp_runtime::prelude::*;`.
+//!
+//! A handler asks and reads through [`Round`], [`Answers`] and [`Elicited`], and carries its
+//! state across rounds in a `SealedState` (feature `seal`): see [`round`] for a tool that asks
+//! the user's name and completes on the retry.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -19,6 +23,11 @@ use serde_json::Value;
 use crate::capability::{self, CapabilityError, Rule};
 use crate::extension::{Extension, ExtensionCapabilities};
 use crate::retry::RetryError;
+
+pub mod round;
+#[cfg(feature = "seal")]
+pub use round::SealedState;
+pub use round::{Answers, Elicited, Round};
 
 /// One input request (the union of the request kinds a server may ask the client for).
 pub trait InputRequest: Serialize {

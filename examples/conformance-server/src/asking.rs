@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::content::{schema, text, tool, tool_result};
 use crate::mcp;
-use crate::mrtr::Round;
+use crate::mrtr::{answers, finish, round, said, sample};
 use crate::rpc::Ctx;
 use mcp_runtime::RpcError;
 
@@ -62,14 +62,6 @@ fn form(message: &str, requested: Value) -> Result<mcp::ElicitRequest, RpcError>
     )))
 }
 
-fn sampling(prompt: &str) -> mcp::CreateMessageRequest {
-    let content = mcp::SamplingMessageContentBlock::from(mcp::TextContent::new(prompt));
-    mcp::CreateMessageRequest::new(mcp::CreateMessageRequestParams::new(
-        100,
-        vec![mcp::SamplingMessage::new(content, mcp::Role::User)],
-    ))
-}
-
 fn argument<'a>(r: &'a mcp::CallToolRequest, name: &str) -> &'a str {
     r.params
         .arguments
@@ -86,44 +78,30 @@ fn elicited(answer: &mcp::ElicitResult) -> String {
 }
 
 pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
-    let answer = r
-        .params
-        .input_responses
-        .as_ref()
-        .and_then(|responses| responses.get(KEY));
     let name = r.params.name.as_str();
-    match (name, answer) {
+    let answer = match (name, answers(r.params.input_responses.as_ref()).get(KEY)) {
         (SAMPLING, Some(mcp::InputResponse::CreateMessageResult(answer))) => {
-            let said = match &answer.content {
-                mcp::CreateMessageResultContent::Object(
-                    mcp::SamplingMessageContentBlock::TextContent(t),
-                ) => t.text.clone(),
-                _ => format!("(non-text answer from {})", answer.model),
-            };
-            return Ok(tool_result(vec![text(format!("LLM response: {said}"))]));
+            Some(format!("LLM response: {}", said(answer)))
         }
         (ELICITATION, Some(mcp::InputResponse::ElicitResult(answer))) => {
-            return Ok(tool_result(vec![text(format!(
-                "User response: {}",
-                elicited(answer)
-            ))]));
+            Some(format!("User response: {}", elicited(answer)))
         }
         (DEFAULTS | ENUMS, Some(mcp::InputResponse::ElicitResult(answer))) => {
-            return Ok(tool_result(vec![text(format!(
-                "Elicitation completed: {}",
-                elicited(answer)
-            ))]));
+            Some(format!("Elicitation completed: {}", elicited(answer)))
         }
-        _ => {}
+        _ => None,
+    };
+    if let Some(answer) = answer {
+        return Ok(tool_result(vec![text(answer)]));
     }
-    let mut round = Round::new(ctx);
+    let mut round = round(ctx);
     match name {
-        SAMPLING => round.ask(KEY, sampling(argument(r, "prompt")))?,
+        SAMPLING => round.ask(KEY, sample(argument(r, "prompt"), 100))?,
         ELICITATION => round.ask(KEY, form(argument(r, "message"), contact())?)?,
         DEFAULTS => round.ask(KEY, form("Check your details", defaults())?)?,
         _ => round.ask(KEY, form("Choose", enums())?)?,
-    }
-    Ok(mcp::CallToolOutcome::InputRequired(round.finish(None)?))
+    };
+    Ok(mcp::CallToolOutcome::InputRequired(finish(round)?))
 }
 
 fn contact() -> Value {

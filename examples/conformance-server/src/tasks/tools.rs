@@ -13,7 +13,9 @@ use super::store::{NotCreated, Outcome, Worker};
 use super::{Proof, advertised, created};
 use crate::content::{schema, text, tool, tool_input_error};
 use crate::mcp;
-use crate::mrtr::{Round, ask_name, boolean_field, elicit, elicited, field, string_field};
+use crate::mrtr::{
+    ConfirmField, NameField, answers, ask_name, boolean_field, elicit, round, string_field,
+};
 use crate::rpc::Ctx;
 use mcp_runtime::RpcError;
 
@@ -121,7 +123,7 @@ pub async fn call_tool(
             let filename = string_arg(args, "filename")
                 .unwrap_or("(unnamed)")
                 .to_owned();
-            let mut round = Round::new(ctx);
+            let mut round = round(ctx);
             round.ask(
                 "confirm",
                 elicit(
@@ -133,7 +135,7 @@ pub async fn call_tool(
             start(ctx, &proof, move |w| confirm_delete(w, requests, filename)).await
         }
         MULTI_INPUT => {
-            let mut round = Round::new(ctx);
+            let mut round = round(ctx);
             round.ask(
                 "name",
                 elicit("Your name?", vec![("name", string_field("Your name"))]),
@@ -201,12 +203,15 @@ fn ended() -> Outcome {
 }
 
 async fn confirm_delete(w: Worker, requests: mcp::InputRequests, filename: String) -> Outcome {
-    let Some(answers) = w.ask(requests, "Waiting for the confirmation").await else {
+    let Some(given) = w.ask(requests, "Waiting for the confirmation").await else {
         return ended();
     };
-    let confirmed = elicited(Some(&answers), "confirm")
-        .and_then(|a| field(a, "confirm"))
-        .is_some_and(|v| v == "true");
+    let confirmed = answers(Some(&given))
+        .accepted::<ConfirmField>("confirm")
+        .ok()
+        .flatten()
+        .and_then(|a| a.confirm)
+        .unwrap_or(false);
     let verdict = if confirmed { "Deleted" } else { "Kept" };
     Ok(mcp::CallToolResult::new(vec![text(format!(
         "{verdict} {filename}"
@@ -214,15 +219,19 @@ async fn confirm_delete(w: Worker, requests: mcp::InputRequests, filename: Strin
 }
 
 async fn multi_input(w: Worker, requests: mcp::InputRequests) -> Outcome {
-    let Some(answers) = w.ask(requests, "Waiting for two inputs").await else {
+    let Some(given) = w.ask(requests, "Waiting for two inputs").await else {
         return ended();
     };
-    let name = elicited(Some(&answers), "name").and_then(|a| field(a, "name"));
-    let confirm = elicited(Some(&answers), "confirm").and_then(|a| field(a, "confirm"));
+    let given = answers(Some(&given));
+    let name = given.accepted::<NameField>("name").ok().flatten();
+    let confirm = given.accepted::<ConfirmField>("confirm").ok().flatten();
     Ok(mcp::CallToolResult::new(vec![text(format!(
         "name={}; confirm={}",
-        name.unwrap_or_default(),
-        confirm.unwrap_or_default()
+        name.and_then(|a| a.name).unwrap_or_default(),
+        confirm
+            .and_then(|a| a.confirm)
+            .map(|c| c.to_string())
+            .unwrap_or_default()
     ))]))
 }
 
@@ -233,9 +242,12 @@ async fn tool_with_task(
     r: &mcp::CallToolRequest,
     proof: &Proof,
 ) -> Result<mcp::CallToolOutcome, RpcError> {
-    let responses = r.params.input_responses.as_ref();
-    if let Some(answer) = elicited(responses, "user_name") {
-        let name = field(answer, "name").unwrap_or_else(|| "stranger".to_owned());
+    let answers = answers(r.params.input_responses.as_ref());
+    if let Some(answer) = answers.elicited::<NameField>("user_name")? {
+        let name = answer
+            .accepted()
+            .and_then(|a| a.name)
+            .unwrap_or_else(|| "stranger".to_owned());
         return start(ctx, proof, move |_| async move {
             tokio::time::sleep(Duration::from_millis(300)).await;
             Ok(mcp::CallToolResult::new(vec![text(format!(
