@@ -409,7 +409,7 @@ impl<S: Routed, T> Served<S, T> {
     /// [`Tools::add_task`](crate::tools::Tools::add_task)).
     ///
     /// ```
-    /// use mcp_runtime::extension::ExtensionCapabilities as _;
+    /// use mcp_runtime::extension::Extension as _;
     /// use mcp_server::tasks::serve::Tasks;
     /// use mcp_tests::eras_tasks as mcp;
     ///
@@ -424,7 +424,7 @@ impl<S: Routed, T> Served<S, T> {
     /// let info = mcp::Implementation::new("worked", "1.0.0");
     /// let served = mcp_server::Served::<Mcp, _>::new(Worked, info).tasks(tasks.clone());
     /// let (capabilities, _, _) = served.discovered(&[mcp::REVISION]);
-    /// assert!(capabilities.declares::<mcp::TasksExtension>());
+    /// assert!(capabilities.extensions.unwrap().contains_key(mcp::TasksExtension::ID));
     /// assert_eq!(served.extension_methods().len(), 3);
     /// assert!(served.changes_told().is_some());
     /// ```

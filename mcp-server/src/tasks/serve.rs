@@ -49,9 +49,9 @@ pub trait TaskTypes: ToolTypes + Sized {
     /// A task with what its status carries (`DetailedTask`).
     type Detailed: Clone + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// One input request (`InputRequest`).
-    type InputRequest: Send + Sync + Serialize + DeserializeOwned + 'static;
+    type InputRequest: Clone + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// One answer to an input request (`InputResponse`).
-    type InputResponse: Send + Serialize + DeserializeOwned + 'static;
+    type InputResponse: Clone + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// How a task's work ends: the tool's result, or the JSON-RPC error
     /// (`Result<CallToolResult, Error>`).
     type Outcome: Send + 'static;
@@ -529,10 +529,10 @@ where
     ///     |args: Delete, worker: TaskWorker<Mcp>| async move {
     ///         let form = mcp::ElicitRequestFormParams::new(
     ///             format!("Delete {}?", args.filename),
-    ///             mcp::ElicitRequestFormParamsRequestedSchema::new(Default::default()),
+    ///             mcp::ElicitRequestFormParamsRequestedSchema::new(std::collections::BTreeMap::new()),
     ///         );
-    ///         let ask = mcp::ElicitRequest::new(form.into());
-    ///         let asked = [("confirm".to_owned(), ask.into())].into();
+    ///         let ask = mcp::ElicitRequest::new(form);
+    ///         let asked = [("confirm".to_owned(), mcp::InputRequest::ElicitRequest(ask))].into();
     ///         let answers = worker.ask(asked, "Waiting for the confirmation").await;
     ///         let verdict = if answers.is_some() { "Deleted" } else { "Kept" };
     ///         let text = mcp::TextContent::new(format!("{verdict} {}", args.filename));
