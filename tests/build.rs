@@ -69,6 +69,15 @@ fn main() {
         .server(true)
         .generate(out.join("mcp-eras-skills.rs"))
         .unwrap_or_else(|e| panic!("generating 2025-11-25 with 2026-07-28 and skills: {e}"));
+    // The same two revisions with the tasks extension (SEP-2663) and the server trait: a
+    // server served by mcp-server's `Served` with a task store (`Served::tasks`).
+    mcp_codegen::Builder::new()
+        .schema(dir.join("2025-11-25").join("schema.json"))
+        .schema(dir.join("2026-07-28").join("schema.json"))
+        .extension("io.modelcontextprotocol/tasks")
+        .server(true)
+        .generate(out.join("mcp-eras-tasks.rs"))
+        .unwrap_or_else(|e| panic!("generating 2025-11-25 with 2026-07-28 and tasks: {e}"));
     let Some(eras) = eras.eras else {
         panic!("two schemas, and no join")
     };

@@ -81,6 +81,10 @@ pub struct Served<S: Routed, T> {
     /// The skills catalog served ([`Served::skills`]).
     #[cfg(feature = "skills")]
     skills: Option<SkillHooks<S>>,
+    /// The task store served ([`Served::tasks`]).
+    tasks: Option<Arc<dyn crate::tasks::serve::Hooks<S>>>,
+    /// The methods of the extensions it serves.
+    extension_methods: Vec<crate::Method>,
 }
 
 /// A catalog of skills as [`Served`] holds it, with its module's types.
@@ -119,6 +123,8 @@ impl<S: Routed, T> Served<S, T> {
             logger: crate::ctx::DEFAULT_LOGGER,
             #[cfg(feature = "skills")]
             skills: None,
+            tasks: None,
+            extension_methods: Vec::new(),
         }
     }
 
@@ -224,6 +230,13 @@ impl<S: Routed, T> Served<S, T> {
                 });
             }
         }
+        if let Some(tasks) = &self.tasks
+            && !tasks.declared(&self.capabilities)
+        {
+            return Err(Undeclared {
+                capability: "extensions.io.modelcontextprotocol/tasks",
+            });
+        }
         Ok(())
     }
 
@@ -322,8 +335,15 @@ impl<S: Routed, T> Served<S, T> {
             return Err(ctx.fail(RpcError::internal_error("not a subscriptions/listen")));
         };
         let honoured = asked.honoured(&offered(&self.capabilities), |_| true);
-        let stream = crate::listen::Stream::<S>::new(id, honoured, self.config.listen_queue);
-        Ok(stream.identified(identity).open(changes))
+        let stream =
+            crate::listen::Stream::<S>::new(id.clone(), honoured, self.config.listen_queue);
+        let stream = stream.identified(identity);
+        match &self.tasks {
+            Some(tasks) => tasks
+                .open_listen(&ctx, request, stream, changes, id)
+                .map_err(|e| ctx.fail(e)),
+            None => Ok(stream.open(changes)),
+        }
     }
 
     /// The same server serving `catalog` (feature `skills`; `S` bound by
@@ -376,22 +396,83 @@ impl<S: Routed, T> Served<S, T> {
         <S as crate::LegacySchema>::ServerCapabilities:
             mcp_runtime::extension::ExtensionCapabilities,
     {
-        self.skills = Some(crate::skills::serve::Hooks::of::<S>(catalog.into()));
+        let skills = crate::skills::serve::Hooks::of::<S>(catalog.into());
+        self.extension_methods.extend_from_slice(skills.methods());
+        self.skills = Some(skills);
         if !self.declared {
             S::declare(&mut self.capabilities);
         }
         self.infer(S::advertise_resources)
     }
 
-    /// The methods of the extensions it serves (the skills extension's, with
-    /// [`Served::skills`]); [`bind_server!`](crate::bind_server) makes them its
-    /// [`Service::extension_methods`].
-    pub fn extension_methods(&self) -> &'static [crate::Method] {
-        #[cfg(feature = "skills")]
-        if let Some(skills) = &self.skills {
-            return skills.methods();
+    /// The same server serving the tasks extension from `tasks` (`S` bound by
+    /// [`bind_tasks!`](crate::bind_tasks) too; [`crate::tasks::serve`]): the extension
+    /// `io.modelcontextprotocol/tasks` is advertised unless the capabilities are declared;
+    /// `tasks/get`, `tasks/update` and `tasks/cancel` are answered from its store (for a
+    /// request that advertised the extension, about a task of its principal);
+    /// `subscriptions/listen` is served (without [`Served::changes`], with changes nobody
+    /// sends) and follows the status of the tasks a filter names; [`start`] applies the
+    /// `--task-*` options to the store and shares it through `--store`. Keep a clone of
+    /// `tasks` to create tasks ([`Tasks::create`](crate::tasks::serve::Tasks::create),
+    /// [`Tools::add_task`](crate::tools::Tools::add_task)).
+    ///
+    /// ```
+    /// use mcp_runtime::extension::Extension as _;
+    /// use mcp_server::tasks::serve::Tasks;
+    /// use mcp_tests::eras_tasks as mcp;
+    ///
+    /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+    /// mcp_server::bind_server!(Mcp = mcp);
+    /// mcp_server::bind_tasks!(Mcp = mcp);
+    ///
+    /// struct Worked;
+    /// impl mcp::Server<mcp_server::Ctx<Mcp>> for Worked {}
+    ///
+    /// let tasks = Tasks::<Mcp>::new();
+    /// let info = mcp::Implementation::new("worked", "1.0.0");
+    /// let served = mcp_server::Served::<Mcp, _>::new(Worked, info).tasks(tasks.clone());
+    /// let (capabilities, _, _) = served.discovered(&[mcp::REVISION]);
+    /// assert!(capabilities.extensions.unwrap().contains_key(mcp::TasksExtension::ID));
+    /// assert_eq!(served.extension_methods().len(), 3);
+    /// assert!(served.changes_told().is_some());
+    /// ```
+    #[must_use]
+    pub fn tasks(mut self, tasks: crate::tasks::serve::Tasks<S>) -> Self
+    where
+        S: crate::tasks::serve::TaskTypes,
+    {
+        self.extension_methods.extend_from_slice(S::METHODS);
+        self.tasks = Some(Arc::new(tasks));
+        if !self.declared {
+            S::declare(&mut self.capabilities);
         }
-        &[]
+        if self.changes.is_none() {
+            self.changes = Some(Arc::new(Changes::default()));
+        }
+        self
+    }
+
+    /// The methods of the extensions it serves (the skills extension's, with
+    /// [`Served::skills`]; the tasks extension's, with [`Served::tasks`]);
+    /// [`bind_server!`](crate::bind_server) makes them its [`Service::extension_methods`].
+    pub fn extension_methods(&self) -> &[crate::Method] {
+        &self.extension_methods
+    }
+
+    /// The answer (JSON text) to the request of `ctx` of an extension's `method`, one of
+    /// [`Served::extension_methods`], of which `body` is the whole message: the tasks
+    /// extension's answered from its store ([`Served::tasks`]), the others by
+    /// [`Served::extension_answer`].
+    pub async fn extension_reply(
+        &self,
+        ctx: &Ctx<S>,
+        method: &str,
+        body: &[u8],
+    ) -> Result<String, mcp_runtime::RpcError> {
+        match &self.tasks {
+            Some(tasks) if tasks.serves(method) => tasks.answer(ctx, method, body).await,
+            _ => self.extension_answer(method, body),
+        }
     }
 
     /// The answer (JSON text) to a request of an extension's `method`, one of
@@ -634,7 +715,8 @@ pub struct Started {
 /// - sealing (`--seal-*`, or `MCP_SEAL_KEYS`): refused unless a sealer was made from these
 ///   options (`SealOptions::sealer`, feature `seal`), which the server's
 ///   handlers hold;
-/// - the tasks' bounds: refused, as `Served` serves no tasks;
+/// - the tasks' bounds (`--task-*`, `--max-tasks*`): the settings of its task store with
+///   [`Served::tasks`] (shared through `--store` too), refused without;
 /// - `--listen-queue`: the bound of its listen streams with [`Served::changes`], refused
 ///   without (no `subscriptions/listen` is served).
 ///
@@ -651,6 +733,12 @@ where
     Served<S, T>: Service<S>,
 {
     refuse_unserved(&served, &options)?;
+    let task_options = options.given_for(crate::options::Needs::Tasks).next();
+    if let (Some(tasks), Some(flag)) = (&served.tasks, task_options) {
+        let settings = tasks.set_settings(options.tasks);
+        let settings = settings.map_err(|e| invalid(format!("{flag}: {e}")));
+        settings?;
+    }
     let stopped = served.changes.clone();
     let shutdown = async move {
         shutdown.await;
@@ -719,7 +807,11 @@ fn invalid(why: impl std::fmt::Display) -> std::io::Error {
 fn refuse_unserved<S: Routed, T>(served: &Served<S, T>, options: &Options) -> std::io::Result<()> {
     use crate::options::Needs;
     let not_served = [
-        (Needs::Tasks, "tasks (the tasks extension)", false),
+        (
+            Needs::Tasks,
+            "tasks (the tasks extension, no Served::tasks)",
+            served.tasks.is_some(),
+        ),
         (
             Needs::Listen,
             "subscriptions/listen (no Served::changes)",
@@ -788,6 +880,10 @@ where
         "sharing legacy sessions and changes through Redis as instance {}",
         redis.instance()
     );
+    if let Some(tasks) = &served.tasks {
+        let shared = tasks.share(Arc::clone(&redis)).await;
+        shared.map_err(|e| invalid(format!("--store: tasks: {e}")))?;
+    }
     served
         .shared(redis)
         .await
@@ -1001,7 +1097,7 @@ macro_rules! bind_server {
                 // Extension methods are modern only: the result names the server.
                 let identity = m::ResultMetaObject::new()
                     .with_server_info(::core::clone::Clone::clone($crate::Served::identity(&*self)));
-                match $crate::Served::extension_answer(&*self, method, body) {
+                match $crate::Served::extension_reply(&*self, &ctx, method, body).await {
                     ::core::result::Result::Ok(text) => {
                         ::core::result::Result::Ok($crate::served::identified(text, &identity))
                     }

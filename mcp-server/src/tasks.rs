@@ -58,6 +58,7 @@
 mod memory;
 #[cfg(feature = "redis")]
 mod redis;
+pub mod serve;
 #[cfg(test)]
 mod tests;
 

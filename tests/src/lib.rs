@@ -64,6 +64,13 @@ pub mod skills {
     include!(concat!(env!("OUT_DIR"), "/mcp-eras-skills.rs"));
 }
 
+/// 2025-11-25 and 2026-07-28 side by side as in [`eras`], with the
+/// `io.modelcontextprotocol/tasks` (SEP-2663) extension enabled and the server trait: what a
+/// server that answers tools with tasks (mcp-server's `Served::tasks`) is written against.
+pub mod eras_tasks {
+    include!(concat!(env!("OUT_DIR"), "/mcp-eras-tasks.rs"));
+}
+
 /// What the tests need of the two-revision module: the shared and converted names, and a
 /// dispatch by name.
 pub mod era_names {
