@@ -19,6 +19,7 @@
 //!   to another origin is an error, and the token, the headers of [`Config::with_header`], the
 //!   `Mcp-Session-Id` and the body never go there;
 //! - [`ClientError`] says what went wrong;
+//! - [`elicit`]: a headless host's answer to a form elicitation, each field its default;
 //! - `skills` (feature `skills`): the host side of the Skills extension: skill entries held
 //!   and checked, and every file read for a skill verified against its entry before use.
 //!
@@ -68,6 +69,7 @@ mod binding;
 mod body;
 mod client;
 mod config;
+pub mod elicit;
 mod era_cache;
 mod error;
 pub mod headers;
