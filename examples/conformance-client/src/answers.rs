@@ -1,84 +1,12 @@
 //! What this headless client is and answers: its configuration (capabilities, identity, the
-//! handler of input requests: accept with the form's defaults, a canned sampling reply, one
+//! handler of input requests: accept with the form's defaults (`mcp_client::elicit`), a canned sampling reply, one
 //! root) and, for tools and prompts it calls without given arguments, placeholder arguments
 //! that satisfy their schemas' required members.
 
-use std::collections::BTreeMap;
-
+use mcp_client::elicit::accept_with_defaults;
 use serde_json::{Map, Value, json};
 
 use crate::{Mcp, mcp};
-
-fn default_for(schema: &mcp::PrimitiveSchemaDefinition) -> mcp::ElicitResultContentValue {
-    use mcp::ElicitResultContentValue as V;
-    use mcp::PrimitiveSchemaDefinition as S;
-    match schema {
-        S::StringSchema(s) => V::String(s.default.clone().unwrap_or_else(|| {
-            match s.format {
-                Some(mcp::StringSchemaFormat::Email) => "user@example.com",
-                Some(mcp::StringSchemaFormat::Uri) => "https://example.com/",
-                Some(mcp::StringSchemaFormat::Date) => "2026-07-28",
-                Some(mcp::StringSchemaFormat::DateTime) => "2026-07-28T12:00:00Z",
-                None => "conformance",
-            }
-            .to_owned()
-        })),
-        S::NumberSchema(n) => {
-            let value = n.default.or(n.minimum).unwrap_or(0.0);
-            match n.r#type {
-                mcp::NumberSchemaType::Integer => V::Integer(value.round() as i64),
-                mcp::NumberSchemaType::Number => V::Number(value),
-            }
-        }
-        S::BooleanSchema(b) => V::Boolean(b.default.unwrap_or(true)),
-        S::UntitledSingleSelectEnumSchema(e) => V::String(
-            e.default
-                .clone()
-                .or_else(|| e.r#enum.first().cloned())
-                .unwrap_or_default(),
-        ),
-        S::TitledSingleSelectEnumSchema(e) => V::String(
-            e.default
-                .clone()
-                .or_else(|| e.one_of.first().map(|o| o.r#const.clone()))
-                .unwrap_or_default(),
-        ),
-        S::LegacyTitledEnumSchema(e) => V::String(
-            e.default
-                .clone()
-                .or_else(|| e.r#enum.first().cloned())
-                .unwrap_or_default(),
-        ),
-        S::UntitledMultiSelectEnumSchema(e) => V::Array(
-            e.default
-                .clone()
-                .unwrap_or_else(|| e.items.r#enum.iter().take(1).cloned().collect()),
-        ),
-        S::TitledMultiSelectEnumSchema(e) => V::Array(e.default.clone().unwrap_or_else(|| {
-            e.items
-                .any_of
-                .iter()
-                .take(1)
-                .map(|o| o.r#const.clone())
-                .collect()
-        })),
-    }
-}
-
-pub fn elicit(request: &mcp::ElicitRequest) -> mcp::ElicitResult {
-    let accepted = mcp::ElicitResult::new(mcp::ElicitResultAction::Accept);
-    match &request.params {
-        mcp::ElicitRequestParams::ElicitRequestFormParams(form) => accepted.with_content(
-            form.requested_schema
-                .properties
-                .iter()
-                .map(|(k, s)| (k.clone(), default_for(s)))
-                .collect::<BTreeMap<_, _>>(),
-        ),
-        // Out of band: the user opened the URL; nothing comes back in the result.
-        mcp::ElicitRequestParams::ElicitRequestURLParams(_) => accepted,
-    }
-}
 
 pub fn sample(_request: &mcp::CreateMessageRequest) -> mcp::CreateMessageResult {
     let content = mcp::SamplingMessageContentBlock::from(mcp::TextContent::new(
@@ -98,7 +26,7 @@ pub fn roots() -> mcp::ListRootsResult {
 /// modern input request it stands for).
 pub fn respond(request: &mcp::InputRequest) -> mcp::InputResponse {
     match request {
-        mcp::InputRequest::ElicitRequest(e) => elicit(e).into(),
+        mcp::InputRequest::ElicitRequest(e) => accept_with_defaults::<Mcp>(e).into(),
         mcp::InputRequest::CreateMessageRequest(s) => sample(s).into(),
         mcp::InputRequest::ListRootsRequest(_) => roots().into(),
     }
