@@ -11,7 +11,8 @@
 //! host opts in ([`HeldEntry::allow_dynamic`]).
 //!
 //! On a client bound with `bind!(Mcp = mcp, skills)`, the calls are made for you: [`list`],
-//! [`get`], [`load`] (read and verify every file of a skill) and [`read_directory`], each
+//! [`get`], [`load`] (read and verify every file of a skill; [`load_uri`] from a URI) and
+//! [`read_directory`], each
 //! bounded by [`Limits`]: a server cannot make the client read pages or bytes without end.
 //!
 //! The generated types are not needed for the checks alone: give [`HeldEntry::from_entry`] a generated `Skill`
@@ -66,6 +67,6 @@ pub use content::{ContentError, content_bytes};
 pub use entry::{EntryError, FileEntry, HeldEntry};
 pub use gate::{declared, reads_directories};
 pub use host::{
-    Limits, Listed, Loaded, SkillsBinding, SkillsError, get, list, load, read_directory,
+    Limits, Listed, Loaded, SkillsBinding, SkillsError, get, list, load, load_uri, read_directory,
 };
 pub use verify::{VerifiedFile, VerifiedSkillMd, VerifyError};

@@ -308,6 +308,23 @@ pub async fn load<B: SkillsBinding>(
     Ok(Loaded { skill_md, files })
 }
 
+/// Loads the skill whose `SKILL.md` is at `uri` (see [`load`]): from its entry in `held` when
+/// a listing held it, otherwise from the entry [`get`] gives (a skill the host was told of
+/// without listing it, or one the listing left out). [`SkillsError::Entry`] when that entry
+/// breaks the extension's rules (nothing is read then).
+pub async fn load_uri<B: SkillsBinding>(
+    client: &mut Client<B>,
+    held: &[HeldEntry],
+    uri: &str,
+    limits: Limits,
+) -> Result<Loaded, SkillsError> {
+    let entry = match held.iter().find(|e| e.uri() == uri) {
+        Some(entry) => entry.clone(),
+        None => get(client, uri).await?,
+    };
+    load(client, &entry, limits).await
+}
+
 /// `resources/read` of `uri`, which `entry` must list (refused unread otherwise), as JSON.
 async fn read<B: SkillsBinding>(
     client: &mut Client<B>,

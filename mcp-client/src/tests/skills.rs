@@ -225,6 +225,34 @@ async fn loading_reads_the_skill_md_first_then_every_listed_file_verified() {
 }
 
 #[tokio::test]
+async fn loading_by_uri_uses_the_held_entry_or_else_gets_one() {
+    let (mut c, log) = connected(honest).await;
+    let listed = skills::list(&mut c, Limits::default()).await.unwrap();
+    let loaded = skills::load_uri(&mut c, &listed.held, SKILL_MD_URI, Limits::default());
+    assert_eq!(loaded.await.unwrap().count(), 2);
+    let unlisted = skills::load_uri(&mut c, &[], SKILL_MD_URI, Limits::default());
+    assert_eq!(unlisted.await.unwrap().count(), 2);
+    let invalid = skills::load_uri(&mut c, &[], "skill://other/SKILL.md", Limits::default());
+    let Err(SkillsError::Entry { uri, .. }) = invalid.await else {
+        panic!("an entry that breaks the rules is not loaded")
+    };
+    assert_eq!(uri, "skill://other/SKILL.md");
+    let sent = methods(&log);
+    let sent: Vec<&str> = sent.iter().map(String::as_str).skip(3).collect();
+    assert_eq!(
+        sent,
+        [
+            "resources/read",
+            "resources/read",
+            "skills/get",
+            "resources/read",
+            "resources/read",
+            "skills/get"
+        ]
+    );
+}
+
+#[tokio::test]
 async fn an_entry_got_that_breaks_the_rules_is_an_error() {
     let (mut c, _) = connected(honest).await;
     let got = skills::get(&mut c, "skill://other/SKILL.md").await;
