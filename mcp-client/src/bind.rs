@@ -34,6 +34,7 @@ macro_rules! bind {
 
         $crate::__bind_outgoing!($binding, $m);
         $crate::__bind_elicit!($binding, $m);
+        $crate::__bind_headless!($binding, $m);
 
         impl $crate::Binding for $binding {
             type RequestId = $m::RequestId;
@@ -54,6 +55,8 @@ macro_rules! bind {
             type GetTask = $m::GetTaskRequest;
             type UpdateTask = $m::UpdateTaskRequest;
             type CancelTask = $m::CancelTaskRequest;
+
+            const INITIALIZED: &'static str = $m::v2025_11_25::InitializedNotification::METHOD;
 
             fn request_id(n: i64) -> $m::RequestId {
                 $m::RequestId::Integer(n)

@@ -88,7 +88,7 @@ macro_rules! __bind_elicit {
                             ::core::option::Option::Some($m::StringSchemaFormat::DateTime) => {
                                 "2026-07-28T12:00:00Z"
                             }
-                            ::core::option::Option::None => "conformance",
+                            ::core::option::Option::None => $crate::headless::PLACEHOLDER_TEXT,
                         }
                         .to_owned()
                     })),
