@@ -35,7 +35,7 @@ mcp_client::bind!(Mcp = mcp, skills);
 use std::process::ExitCode;
 
 use mcp::Client as _; // the generated methods: `s.list_resources(params)`, ...
-use mcp_client::{ClientError, Era};
+use mcp_client::{Endpoint, Era, headless};
 use serde_json::{Map, Value};
 
 /// The client, bound to the generated types.
@@ -45,41 +45,14 @@ type Error = Box<dyn std::error::Error>;
 
 const USAGE: &str = "usage: mcp-conformance-client [--progress] <server-url>
        mcp-conformance-client [--progress] --stdio -- <command> [args...]
-
---progress: tool calls carry a progressToken (the progress notifications are logged).
---stdio: spawn <command> as the server and speak to it on its stdin and stdout.
-
-Environment: MCP_CONFORMANCE_SCENARIO (the scenario's name), MCP_CONFORMANCE_CONTEXT (JSON,
-optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}], \"loadSkills\": [<SKILL.md uri>...]}).";
-
-/// The server the client speaks to.
-#[derive(Debug, PartialEq)]
-enum Server {
-    /// Over Streamable HTTP, at this URL.
-    Http(String),
-    /// Over stdio: the command (and its arguments) to spawn.
-    Stdio(Vec<String>),
-}
+Environment: MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT (a JSON object).";
 
 /// What the command line says: the server, and whether calls ask for progress; `None` for a
 /// command line that names no server (or asks for help).
-fn read_args(args: &[String]) -> Option<(Server, bool)> {
-    let (options, command) = match args.iter().position(|a| a == "--") {
-        Some(end) => (&args[..end], Some(&args[end + 1..])),
-        None => (args, None),
-    };
-    let progress = options.iter().any(|a| a == "--progress");
-    let server = match command {
-        Some(command) if options.iter().any(|a| a == "--stdio") && !command.is_empty() => {
-            Server::Stdio(command.to_vec())
-        }
-        Some(_) => return None,
-        None => Server::Http(options.last()?.clone()),
-    };
-    match &server {
-        Server::Http(url) if url == "-h" || url == "--help" || url.starts_with("--") => None,
-        _ => Some((server, progress)),
-    }
+fn read_args(args: &[String]) -> Option<(Endpoint, bool)> {
+    let options = args.iter().take_while(|a| *a != "--");
+    let progress = options.into_iter().any(|a| a == "--progress");
+    Some((Endpoint::from_args(args)?, progress))
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -93,22 +66,19 @@ async fn main() -> ExitCode {
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let context = match scenario_context(std::env::var("MCP_CONFORMANCE_CONTEXT").ok()) {
         Ok(context) => context,
-        Err(e) => {
-            eprintln!("mcp-conformance-client: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return exit(2, e),
     };
     match run(&server, &scenario, &context, progress).await {
         Ok(0) => ExitCode::SUCCESS,
-        Ok(failed) => {
-            eprintln!("mcp-conformance-client: {failed} operation(s) failed");
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("mcp-conformance-client: {e}");
-            ExitCode::FAILURE
-        }
+        Ok(failed) => exit(1, format!("{failed} operation(s) failed")),
+        Err(e) => exit(1, e),
     }
+}
+
+/// Says why the run ends as it does, and exits with `code`.
+fn exit(code: u8, why: impl std::fmt::Display) -> ExitCode {
+    eprintln!("mcp-conformance-client: {why}");
+    ExitCode::from(code)
 }
 
 /// The scenario's context from `MCP_CONFORMANCE_CONTEXT`: null when it is not set; a JSON
@@ -146,11 +116,8 @@ fn tool_calls(scenario: &str, context: &Value, tools: Vec<mcp::Tool>) -> Result<
                 Map::from_iter([("schema".to_owned(), schema)]),
             ))
         };
-        return tools
-            .iter()
-            .filter(|t| t.name != SCHEMA_ECHO)
-            .map(echoed)
-            .collect();
+        let others = tools.iter().filter(|t| t.name != SCHEMA_ECHO);
+        return others.map(echoed).collect();
     }
     let usable = tools.into_iter().filter(|t| {
         let why = mcp_client::headers::mirrored(&t.input_schema.extra).err();
@@ -158,20 +125,15 @@ fn tool_calls(scenario: &str, context: &Value, tools: Vec<mcp::Tool>) -> Result<
             .is_none()
     });
     let Some(given) = context.get("toolCalls").and_then(Value::as_array) else {
-        return Ok(usable
-            .map(|t| (answers::tool_arguments(&t), t))
-            .map(|(a, t)| (t, a))
-            .collect());
+        let placeholders = |t: mcp::Tool| (headless::tool_arguments::<Mcp>(&t), t);
+        return Ok(usable.map(placeholders).map(|(a, t)| (t, a)).collect());
     };
     let usable: Vec<mcp::Tool> = usable.collect();
     let given = given.iter().filter_map(|c| {
-        let tool = usable
-            .iter()
-            .find(|t| Some(t.name.as_str()) == c["name"].as_str())?;
-        Some((
-            tool.clone(),
-            c["arguments"].as_object().cloned().unwrap_or_default(),
-        ))
+        let name = c["name"].as_str();
+        let tool = usable.iter().find(|t| Some(t.name.as_str()) == name)?;
+        let arguments = c["arguments"].as_object().cloned().unwrap_or_default();
+        Some((tool.clone(), arguments))
     });
     Ok(given.collect())
 }
@@ -189,7 +151,11 @@ fn first_text<'b>(mut blocks: impl Iterator<Item = &'b mcp::ContentBlock>) -> St
 }
 
 /// Logs the outcome of `what`, `said` of its result; 1 if it failed (for the count), else 0.
-fn logged<T>(what: String, done: Result<T, ClientError>, said: impl FnOnce(T) -> String) -> usize {
+fn logged<T, E: std::fmt::Display>(
+    what: String,
+    done: Result<T, E>,
+    said: impl FnOnce(T) -> String,
+) -> usize {
     let failed = usize::from(done.is_err());
     match done {
         Ok(done) => eprintln!("{what}: {}", said(done)),
@@ -201,23 +167,17 @@ fn logged<T>(what: String, done: Result<T, ClientError>, said: impl FnOnce(T) ->
 /// Runs the session, and ends it (a legacy session is deleted); the number of calls that
 /// failed.
 async fn run(
-    server: &Server,
+    server: &Endpoint,
     scenario: &str,
     context: &Value,
     progress: bool,
 ) -> Result<usize, Error> {
     eprintln!("scenario {scenario:?} against {server:?}");
-    let mut s = match server {
-        Server::Http(url) => {
-            let auth = authorize::authorizer(context)?;
-            Client::new(url, answers::config().with_authorizer(auth))?
-        }
-        Server::Stdio(command) => {
-            let mut spawned = std::process::Command::new(&command[0]);
-            spawned.args(&command[1..]);
-            mcp_client::stdio::spawn(spawned, answers::config())?
-        }
-    };
+    let mut config = answers::config();
+    if let Endpoint::Http(_) = server {
+        config = config.with_authorizer(authorize::authorizer(context)?);
+    }
+    let mut s = Client::open(server, config)?;
     if progress {
         s.ask_for_progress();
     }
@@ -236,17 +196,15 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
         Era::Modern => "discovered",
         Era::Legacy => "initialized (2025-11-25 session)",
     };
-    eprintln!(
-        "{how} {:?}, versions {:?}",
-        connected.server, connected.versions
-    );
+    let (server, versions) = (&connected.server, &connected.versions);
+    eprintln!("{how} {server:?}, versions {versions:?}");
     let mut failed = 0;
     let caps = &connected.capabilities;
     // Skills first, so that their files are known and not read below as ordinary resources
     // (a host fetches no skill file ahead of need).
     let held = skills::list(s, caps).await?;
     if scenario.starts_with("sep-2640-") {
-        return Ok(skills::load_asked(s, &held, scenario, context).await?);
+        return Ok(skills::load_asked(s, &held, scenario, context).await);
     }
     if caps.tools.is_some() {
         let tools = s.list_all_tools().await?;
@@ -259,16 +217,9 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
         for (tool, args) in tool_calls(scenario, context, tools)? {
             let done = s.call_listed_tool(&tool, args).await;
             failed += logged(format!("tools/call {:?}", tool.name), done, |r| {
-                let error = if r.is_error == Some(true) {
-                    " (isError)"
-                } else {
-                    ""
-                };
-                format!(
-                    "{} content block(s){error}{}",
-                    r.content.len(),
-                    first_text(r.content.iter())
-                )
+                let error = r.is_error.filter(|e| *e).map_or("", |_| " (isError)");
+                let text = first_text(r.content.iter());
+                format!("{} content block(s){error}{text}", r.content.len())
             });
         }
         if preserving {
@@ -277,35 +228,23 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
         }
     }
     if caps.resources.is_some() {
-        let listed = s
-            .list_resources(mcp::PaginatedRequestParams::new(s.meta()))
-            .await?;
+        let params = mcp::PaginatedRequestParams::new(s.meta());
+        let listed = s.list_resources(params).await?;
         let of_a_skill = |uri: &str| held.iter().any(|e| e.check_readable(uri).is_ok());
         for r in listed.resources.into_iter().filter(|r| !of_a_skill(&r.uri)) {
-            let read = s
-                .read_resource(mcp::ReadResourceRequestParams::new(s.meta(), &r.uri))
-                .await;
+            let params = mcp::ReadResourceRequestParams::new(s.meta(), &r.uri);
+            let read = s.read_resource(params).await;
             failed += logged(format!("resources/read {:?}", r.uri), read, |read| {
                 format!("{} content(s)", read.contents.len())
             });
         }
     }
     if caps.prompts.is_some() {
-        let listed = s
-            .list_prompts(mcp::PaginatedRequestParams::new(s.meta()))
-            .await?;
+        let params = mcp::PaginatedRequestParams::new(s.meta());
+        let listed = s.list_prompts(params).await?;
         for p in listed.prompts {
-            let required = p
-                .arguments
-                .iter()
-                .flatten()
-                .filter(|a| a.required == Some(true));
-            let args: std::collections::BTreeMap<String, String> = required
-                .map(|a| (a.name.clone(), "conformance".to_owned()))
-                .collect();
             let mut params = mcp::GetPromptRequestParams::new(s.meta(), &p.name);
-            // No `arguments` member for a prompt that takes none.
-            params.arguments = (!args.is_empty()).then_some(args);
+            params.arguments = headless::prompt_arguments::<Mcp>(&p);
             let got = s.get_prompt(params).await;
             failed += logged(format!("prompts/get {:?}", p.name), got, |got| {
                 let text = first_text(got.messages.iter().map(|m| &m.content));
@@ -313,8 +252,8 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
             });
         }
     }
-    failed += skills::load_asked(s, &held, scenario, context).await?;
-    if skills::reads_directories(caps) {
+    failed += skills::load_asked(s, &held, scenario, context).await;
+    if mcp_client::skills::reads_directories::<mcp::SkillsExtension, _>(caps).is_ok() {
         failed += skills::read_directories(s, &held).await;
     }
     Ok(failed)
@@ -324,7 +263,9 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
 mod tests {
     use serde_json::Value;
 
-    use crate::{Server, read_args};
+    use mcp_client::Endpoint;
+
+    use crate::read_args;
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
@@ -335,11 +276,11 @@ mod tests {
         let url = "http://127.0.0.1:1/mcp".to_owned();
         assert_eq!(
             read_args(&args("--progress http://127.0.0.1:1/mcp")),
-            Some((Server::Http(url), true))
+            Some((Endpoint::Http(url), true))
         );
         let spawned = read_args(&args("--stdio -- server --stdio --port 0"));
         let command = args("server --stdio --port 0");
-        assert_eq!(spawned, Some((Server::Stdio(command), false)));
+        assert_eq!(spawned, Some((Endpoint::Stdio(command), false)));
         assert_eq!(read_args(&args("--stdio --")), None);
         assert_eq!(read_args(&args("-- server")), None, "-- without --stdio");
         assert_eq!(read_args(&args("--help")), None);

@@ -7,15 +7,14 @@
 //! other listed file, verified before use. A skill that fails is refused, and nothing more of
 //! it is read.
 //!
-//! One line per skill: `skill listed <uri>`, `skill got <uri>`, `skill loaded <uri>: <n> files verified`,
+//! One line per skill: `skill listed <uri>`, `skill loaded <uri>: <n> files verified`,
 //! `skill refused <uri>: <reason>`, `skill invalid <uri>: <reason>` (an entry that breaks the
 //! extension's rules is never loaded), `skill failed <uri>: <reason>` (the server failed).
 
-use mcp_client::ClientError;
 use mcp_client::skills::{self, HeldEntry, Limits, SkillsError};
 use serde_json::Value;
 
-use crate::{Client, mcp};
+use crate::{Client, logged, mcp};
 
 /// The prefix of the suite's scenarios in which the host loads the skill it lists.
 const VERIFY_SCENARIOS: &str = "sep-2640-client-verify-";
@@ -37,11 +36,6 @@ pub async fn list(
         println!("skill listed {}", entry.uri());
     }
     Ok(listed.held)
-}
-
-/// Whether the server serves `resources/directory/read` (it declared `directoryRead: true`).
-pub fn reads_directories(caps: &mcp::ServerCapabilities) -> bool {
-    skills::reads_directories::<mcp::SkillsExtension, _>(caps).is_ok()
 }
 
 /// The skills to load in this run, by the URI of their `SKILL.md`: those the context's
@@ -70,32 +64,20 @@ pub async fn load_asked(
     held: &[HeldEntry],
     scenario: &str,
     context: &Value,
-) -> Result<usize, ClientError> {
+) -> usize {
     let mut failed = 0;
     for uri in to_load(held, scenario, context) {
-        let entry = match held.iter().find(|e| e.uri() == uri) {
-            Some(entry) => Ok(entry.clone()),
-            None => skills::get(s, &uri)
-                .await
-                .inspect(|_| println!("skill got {uri}")),
-        };
-        match entry {
-            Ok(entry) => match skills::load(s, &entry, Limits::default()).await {
-                Ok(loaded) => println!("skill loaded {uri}: {} files verified", loaded.count()),
-                Err(SkillsError::Refused(why)) => println!("skill refused {uri}: {why}"),
-                Err(e) => failed += said_failed(&uri, e),
-            },
+        match skills::load_uri(s, held, &uri, Limits::default()).await {
+            Ok(loaded) => println!("skill loaded {uri}: {} files verified", loaded.count()),
+            Err(SkillsError::Refused(why)) => println!("skill refused {uri}: {why}"),
             Err(SkillsError::Entry { error, .. }) => println!("skill invalid {uri}: {error}"),
-            Err(e) => failed += said_failed(&uri, e),
+            Err(e) => {
+                println!("skill failed {uri}: {e}");
+                failed += 1;
+            }
         }
     }
-    Ok(failed)
-}
-
-/// Says that the server failed the skill at `uri`; 1, for the count of failures.
-fn said_failed(uri: &str, e: SkillsError) -> usize {
-    println!("skill failed {uri}: {e}");
-    1
+    failed
 }
 
 /// Reads the directory of every held skill (for a server that declared `directoryRead`); the
@@ -103,18 +85,11 @@ fn said_failed(uri: &str, e: SkillsError) -> usize {
 pub async fn read_directories(s: &mut Client, held: &[HeldEntry]) -> usize {
     let mut failed = 0;
     for root in held.iter().map(HeldEntry::root) {
-        match skills::read_directory(s, root, Limits::default()).await {
-            Ok(children) => {
-                eprintln!(
-                    "resources/directory/read {root:?}: {} child(ren)",
-                    children.len()
-                )
-            }
-            Err(e) => {
-                failed += 1;
-                eprintln!("resources/directory/read {root:?} failed: {e}");
-            }
-        }
+        let read = skills::read_directory(s, root, Limits::default()).await;
+        let what = format!("resources/directory/read {root:?}");
+        failed += logged(what, read, |children| {
+            format!("{} child(ren)", children.len())
+        });
     }
     failed
 }
