@@ -33,6 +33,8 @@ macro_rules! bind {
         pub enum $binding {}
 
         $crate::__bind_outgoing!($binding, $m);
+        $crate::__bind_elicit!($binding, $m);
+        $crate::__bind_headless!($binding, $m);
 
         impl $crate::Binding for $binding {
             type RequestId = $m::RequestId;
@@ -53,6 +55,8 @@ macro_rules! bind {
             type GetTask = $m::GetTaskRequest;
             type UpdateTask = $m::UpdateTaskRequest;
             type CancelTask = $m::CancelTaskRequest;
+
+            const INITIALIZED: &'static str = $m::v2025_11_25::InitializedNotification::METHOD;
 
             fn request_id(n: i64) -> $m::RequestId {
                 $m::RequestId::Integer(n)
@@ -432,6 +436,67 @@ macro_rules! __bind_skills {
             meta: required, name: none, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result),
             allowed: |caps| $crate::skills::reads_directories::<$m::SkillsExtension, _>(caps));
+
+        impl $crate::skills::SkillsBinding for $b {
+            type Skill = $m::Skill;
+            type Resource = $m::Resource;
+            type ListSkills = $m::ListSkillsRequest;
+            type GetSkill = $m::GetSkillRequest;
+            type ReadResource = $m::ReadResourceRequest;
+            type ReadDirectory = $m::ReadResourceDirectoryRequest;
+
+            fn list_skills(
+                meta: $m::RequestMetaObject,
+                cursor: ::core::option::Option<::std::string::String>,
+            ) -> $m::PaginatedRequestParams {
+                let mut params = $m::PaginatedRequestParams::new(meta);
+                params.cursor = cursor;
+                params
+            }
+
+            fn skills_page(
+                page: $m::ListSkillsResult,
+            ) -> (
+                ::std::vec::Vec<$m::Skill>,
+                ::core::option::Option<::std::string::String>,
+            ) {
+                (page.skills, page.next_cursor)
+            }
+
+            fn get_skill(meta: $m::RequestMetaObject, uri: &str) -> $m::GetSkillRequestParams {
+                $m::GetSkillRequestParams::new(meta, uri)
+            }
+
+            fn got_skill(got: $m::GetSkillResult) -> $m::Skill {
+                got.skill
+            }
+
+            fn read_resource(
+                meta: $m::RequestMetaObject,
+                uri: &str,
+            ) -> $m::ReadResourceRequestParams {
+                $m::ReadResourceRequestParams::new(meta, uri)
+            }
+
+            fn read_directory(
+                meta: $m::RequestMetaObject,
+                uri: &str,
+                cursor: ::core::option::Option<::std::string::String>,
+            ) -> $m::ReadResourceDirectoryRequestParams {
+                let mut params = $m::ReadResourceDirectoryRequestParams::new(meta, uri);
+                params.cursor = cursor;
+                params
+            }
+
+            fn directory_page(
+                page: $m::ReadResourceDirectoryResult,
+            ) -> (
+                ::std::vec::Vec<$m::Resource>,
+                ::core::option::Option<::std::string::String>,
+            ) {
+                (page.resources, page.next_cursor)
+            }
+        }
     };
 }
 

@@ -58,6 +58,10 @@ pub trait Binding: Sized + Send + Sync + 'static {
     /// `tasks/cancel`.
     type CancelTask: Outgoing<Self>;
 
+    /// The method of the 2025-11-25 notification that ends the handshake
+    /// (`InitializedNotification::METHOD`).
+    const INITIALIZED: &'static str;
+
     /// The id numbered `n`.
     fn request_id(n: i64) -> Self::RequestId;
     /// The `_meta` of a modern request: capabilities, version, identity, and a progress token.

@@ -86,9 +86,9 @@ pub(crate) fn read_initialize<B: Binding>(
     Ok(result)
 }
 
-/// The `notifications/initialized` that ends the handshake.
-pub(crate) fn initialized() -> Value {
-    json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
+/// The notification that ends the handshake ([`Binding::INITIALIZED`]).
+pub(crate) fn initialized<B: Binding>() -> Value {
+    json!({"jsonrpc": "2.0", "method": B::INITIALIZED})
 }
 
 /// The JSON-RPC response to a legacy server's request `message`: `respond` answers the input

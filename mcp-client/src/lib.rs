@@ -14,11 +14,15 @@
 //! - [`Client::call_listed_tool`] adds what a tool call needs (the `Mcp-Param-*` headers its schema
 //!   asks for, the list read again after a `HeaderMismatch`);
 //! - [`stdio`] launches a server process and speaks to it on its stdin and stdout, in either
-//!   era;
+//!   era; [`Client::open`] makes the client of an [`Endpoint`] (a URL or a command, as a
+//!   command line names it);
 //! - redirects are followed within the server's origin only (at most [`MAX_REDIRECTS`]): one
 //!   to another origin is an error, and the token, the headers of [`Config::with_header`], the
 //!   `Mcp-Session-Id` and the body never go there;
 //! - [`ClientError`] says what went wrong;
+//! - [`elicit`]: a headless host's answer to a form elicitation, each field its default;
+//! - [`headless`]: what else a host with no user declares and sends: the capabilities of the
+//!   input requests it answers, placeholder arguments for the tools and prompts it calls;
 //! - `skills` (feature `skills`): the host side of the Skills extension: skill entries held
 //!   and checked, and every file read for a skill verified against its entry before use.
 //!
@@ -68,9 +72,12 @@ mod binding;
 mod body;
 mod client;
 mod config;
+pub mod elicit;
+mod endpoint;
 mod era_cache;
 mod error;
 pub mod headers;
+pub mod headless;
 mod legacy;
 mod pipe;
 mod send;
@@ -87,6 +94,7 @@ pub use binding::{
 };
 pub use client::{Client, MAX_REDIRECTS, MODERN_VERSIONS};
 pub use config::{Config, DEFAULT_MAX_MESSAGE, Log, Respond};
+pub use endpoint::Endpoint;
 pub use error::{ClientError, RpcError};
 pub use legacy::VERSION as LEGACY_VERSION;
 pub use mcp_runtime::era::Era;

@@ -10,7 +10,12 @@
 //! whose `resources` are `"dynamic"` has no integrity to check and is refused unless the
 //! host opts in ([`HeldEntry::allow_dynamic`]).
 //!
-//! The generated types are not needed: give [`HeldEntry::from_entry`] a generated `Skill`
+//! On a client bound with `bind!(Mcp = mcp, skills)`, the calls are made for you: [`list`],
+//! [`get`], [`load`] (read and verify every file of a skill; [`load_uri`] from a URI) and
+//! [`read_directory`], each
+//! bounded by [`Limits`]: a server cannot make the client read pages or bytes without end.
+//!
+//! The generated types are not needed for the checks alone: give [`HeldEntry::from_entry`] a generated `Skill`
 //! (or [`HeldEntry::from_json`] its JSON), and the verification a `resources/read` result as
 //! JSON.
 //!
@@ -53,6 +58,7 @@
 mod content;
 mod entry;
 mod gate;
+mod host;
 #[cfg(test)]
 mod tests;
 mod verify;
@@ -60,4 +66,7 @@ mod verify;
 pub use content::{ContentError, content_bytes};
 pub use entry::{EntryError, FileEntry, HeldEntry};
 pub use gate::{declared, reads_directories};
+pub use host::{
+    Limits, Listed, Loaded, SkillsBinding, SkillsError, get, list, load, load_uri, read_directory,
+};
 pub use verify::{VerifiedFile, VerifiedSkillMd, VerifyError};

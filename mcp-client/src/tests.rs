@@ -2,7 +2,7 @@
 //! generated types of `mcp-client-test-types`.
 
 mod era;
-mod fixture;
+pub(crate) mod fixture;
 mod generated;
 mod legacy;
 mod modern;

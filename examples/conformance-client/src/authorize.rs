@@ -14,6 +14,7 @@
 use std::sync::Arc;
 
 use mcp_client::auth::{AuthError, Authorizer, Headless, PreRegistered, Settings};
+use serde::Deserialize;
 use serde_json::Value;
 
 /// Where the authorization server sends the browser back (never contacted).
@@ -25,18 +26,8 @@ const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadat
 pub fn authorizer(context: &Value) -> Result<Arc<Authorizer>, AuthError> {
     let mut settings = Settings::new("mcp-conformance-client", Headless::new(REDIRECT_URI))
         .with_client_metadata_url(CLIENT_METADATA_URL);
-    if let Some(credentials) = pre_registered(context) {
+    if let Ok(credentials) = PreRegistered::deserialize(context) {
         settings = settings.with_pre_registered(credentials);
     }
     Authorizer::new(settings)
-}
-
-/// The credentials of the context, when it has a `client_id`.
-fn pre_registered(context: &Value) -> Option<PreRegistered> {
-    let text = |name: &str| context.get(name).and_then(Value::as_str).map(str::to_owned);
-    Some(PreRegistered {
-        client_id: text("client_id")?,
-        client_secret: text("client_secret"),
-        issuer: text("issuer"),
-    })
 }

@@ -34,91 +34,51 @@ mcp_client::bind!(Mcp = mcp, skills);
 
 use std::process::ExitCode;
 
-use mcp_client::{ClientError, Era};
-use serde_json::Value;
+use mcp::Client as _; // the generated methods: `s.list_resources(params)`, ...
+use mcp_client::{Endpoint, Era, headless};
+use serde_json::{Map, Value};
 
 /// The client, bound to the generated types.
 type Client = mcp_client::Client<Mcp>;
+/// What ends a run early.
+type Error = Box<dyn std::error::Error>;
 
 const USAGE: &str = "usage: mcp-conformance-client [--progress] <server-url>
        mcp-conformance-client [--progress] --stdio -- <command> [args...]
-
---progress: tool calls carry a progressToken (the progress notifications are logged).
---stdio: spawn <command> as the server and speak to it on its stdin and stdout.
-
-Environment: MCP_CONFORMANCE_SCENARIO (the scenario's name), MCP_CONFORMANCE_CONTEXT (JSON,
-optional: {\"toolCalls\": [{\"name\": ..., \"arguments\": {...}}], \"loadSkills\": [<SKILL.md uri>...]}).";
-
-/// The server the client speaks to.
-#[derive(Debug, PartialEq)]
-enum Server {
-    /// Over Streamable HTTP, at this URL.
-    Http(String),
-    /// Over stdio: the command (and its arguments) to spawn.
-    Stdio(Vec<String>),
-}
+Environment: MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT (a JSON object).";
 
 /// What the command line says: the server, and whether calls ask for progress; `None` for a
 /// command line that names no server (or asks for help).
-fn read_args(args: &[String]) -> Option<(Server, bool)> {
-    let (options, command) = match args.iter().position(|a| a == "--") {
-        Some(end) => (&args[..end], Some(&args[end + 1..])),
-        None => (args, None),
-    };
-    let progress = options.iter().any(|a| a == "--progress");
-    let server = match command {
-        Some(command) if options.iter().any(|a| a == "--stdio") && !command.is_empty() => {
-            Server::Stdio(command.to_vec())
-        }
-        Some(_) => return None,
-        None => Server::Http(options.last()?.clone()),
-    };
-    match &server {
-        Server::Http(url) if url == "-h" || url == "--help" || url.starts_with("--") => None,
-        _ => Some((server, progress)),
-    }
+fn read_args(args: &[String]) -> Option<(Endpoint, bool)> {
+    let options = args.iter().take_while(|a| *a != "--");
+    let progress = options.into_iter().any(|a| a == "--progress");
+    Some((Endpoint::from_args(args)?, progress))
 }
 
-fn main() -> ExitCode {
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((server, progress)) = read_args(&args) else {
         eprintln!("{USAGE}");
         let help = args.iter().any(|a| a == "-h" || a == "--help");
-        return if help {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(2)
-        };
+        return ExitCode::from(if help { 0 } else { 2 });
     };
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
     let context = match scenario_context(std::env::var("MCP_CONFORMANCE_CONTEXT").ok()) {
         Ok(context) => context,
-        Err(e) => {
-            eprintln!("mcp-conformance-client: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return exit(2, e),
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("mcp-conformance-client: starting the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(run(&server, &scenario, &context, progress)) {
+    match run(&server, &scenario, &context, progress).await {
         Ok(0) => ExitCode::SUCCESS,
-        Ok(failed) => {
-            eprintln!("mcp-conformance-client: {failed} operation(s) failed");
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("mcp-conformance-client: {e}");
-            ExitCode::FAILURE
-        }
+        Ok(failed) => exit(1, format!("{failed} operation(s) failed")),
+        Err(e) => exit(1, e),
     }
+}
+
+/// Says why the run ends as it does, and exits with `code`.
+fn exit(code: u8, why: impl std::fmt::Display) -> ExitCode {
+    eprintln!("mcp-conformance-client: {why}");
+    ExitCode::from(code)
 }
 
 /// The scenario's context from `MCP_CONFORMANCE_CONTEXT`: null when it is not set; a JSON
@@ -140,57 +100,84 @@ fn scenario_context(raw: Option<String>) -> Result<Value, String> {
 /// The tool that echoes a schema back, in the preservation scenario.
 const SCHEMA_ECHO: &str = "json_schema_echo";
 
-/// Calls the echo tool once for every other tool, with that tool's `inputSchema` as it was
-/// read (every member kept, declared or not) in `schema`; the number of calls that failed.
-async fn echo_schemas(s: &mut Client, tools: &[mcp::Tool]) -> Result<usize, ClientError> {
-    let Some(echo) = tools.iter().find(|t| t.name == SCHEMA_ECHO) else {
-        return Err(ClientError::Protocol(format!(
-            "no {SCHEMA_ECHO:?} tool listed"
-        )));
-    };
-    let mut failed = 0;
-    for tool in tools.iter().filter(|t| t.name != SCHEMA_ECHO) {
-        let schema = serde_json::to_value(&tool.input_schema)
-            .map_err(|e| ClientError::Protocol(format!("writing {:?}'s schema: {e}", tool.name)))?;
-        let args = serde_json::Map::from_iter([("schema".to_owned(), schema)]);
-        if let Err(e) = s.call_listed_tool(echo, args).await {
-            failed += 1;
-            eprintln!("tools/call {SCHEMA_ECHO:?} for {:?} failed: {e}", tool.name);
-        }
+/// The calls of the run: for the preservation scenario, the echo tool once for every other
+/// tool with that tool's `inputSchema` as read (every member kept); the context's
+/// `toolCalls` if it names them; otherwise every tool, with placeholder arguments. Tools whose
+/// `x-mcp-header` annotations are invalid are never called.
+fn tool_calls(scenario: &str, context: &Value, tools: Vec<mcp::Tool>) -> Result<Calls, Error> {
+    if scenario == "json-schema-2020-12-preservation" {
+        let Some(echo) = tools.iter().find(|t| t.name == SCHEMA_ECHO) else {
+            return Err(format!("no {SCHEMA_ECHO:?} tool listed").into());
+        };
+        let echoed = |t: &mcp::Tool| {
+            let schema = serde_json::to_value(&t.input_schema)?;
+            Ok((
+                echo.clone(),
+                Map::from_iter([("schema".to_owned(), schema)]),
+            ))
+        };
+        let others = tools.iter().filter(|t| t.name != SCHEMA_ECHO);
+        return others.map(echoed).collect();
     }
-    Ok(failed)
+    let usable = tools.into_iter().filter(|t| {
+        let why = mcp_client::headers::mirrored(&t.input_schema.extra).err();
+        why.inspect(|why| eprintln!("not calling {:?}: {why}", t.name))
+            .is_none()
+    });
+    let Some(given) = context.get("toolCalls").and_then(Value::as_array) else {
+        let placeholders = |t: mcp::Tool| (headless::tool_arguments::<Mcp>(&t), t);
+        return Ok(usable.map(placeholders).map(|(a, t)| (t, a)).collect());
+    };
+    let usable: Vec<mcp::Tool> = usable.collect();
+    let given = given.iter().filter_map(|c| {
+        let name = c["name"].as_str();
+        let tool = usable.iter().find(|t| Some(t.name.as_str()) == name)?;
+        let arguments = c["arguments"].as_object().cloned().unwrap_or_default();
+        Some((tool.clone(), arguments))
+    });
+    Ok(given.collect())
 }
+
+/// Tool calls: each tool with its arguments.
+type Calls = Vec<(mcp::Tool, Map<String, Value>)>;
 
 /// `: "<text>"` for the first text block among `blocks` (for the log), or nothing.
 fn first_text<'b>(mut blocks: impl Iterator<Item = &'b mcp::ContentBlock>) -> String {
-    blocks
-        .find_map(|b| match b {
-            mcp::ContentBlock::TextContent(t) => Some(format!(": {:?}", t.text)),
-            _ => None,
-        })
-        .unwrap_or_default()
+    let text = blocks.find_map(|b| match b {
+        mcp::ContentBlock::TextContent(t) => Some(format!(": {:?}", t.text)),
+        _ => None,
+    });
+    text.unwrap_or_default()
+}
+
+/// Logs the outcome of `what`, `said` of its result; 1 if it failed (for the count), else 0.
+fn logged<T, E: std::fmt::Display>(
+    what: String,
+    done: Result<T, E>,
+    said: impl FnOnce(T) -> String,
+) -> usize {
+    let failed = usize::from(done.is_err());
+    match done {
+        Ok(done) => eprintln!("{what}: {}", said(done)),
+        Err(e) => eprintln!("{what} failed: {e}"),
+    }
+    failed
 }
 
 /// Runs the session, and ends it (a legacy session is deleted); the number of calls that
 /// failed.
 async fn run(
-    server: &Server,
+    server: &Endpoint,
     scenario: &str,
     context: &Value,
     progress: bool,
-) -> Result<usize, ClientError> {
+) -> Result<usize, Error> {
     eprintln!("scenario {scenario:?} against {server:?}");
-    let mut s = match server {
-        Server::Http(url) => {
-            let auth = authorize::authorizer(context)?;
-            Client::new(url, answers::config().with_authorizer(auth))?
-        }
-        Server::Stdio(command) => {
-            let mut spawned = std::process::Command::new(&command[0]);
-            spawned.args(&command[1..]);
-            mcp_client::stdio::spawn(spawned, answers::config())?
-        }
-    };
+    let mut config = answers::config();
+    if let Endpoint::Http(_) = server {
+        config = config.with_authorizer(authorize::authorizer(context)?);
+    }
+    let mut s = Client::open(server, config)?;
     if progress {
         s.ask_for_progress();
     }
@@ -199,26 +186,25 @@ async fn run(
     outcome
 }
 
-/// Connects (finding the era) and does what the scenario asks; the number of calls that
-/// failed.
-async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usize, ClientError> {
+/// Connects (finding the era) and does what the scenario asks: call the tools, read every
+/// resource, get every prompt, load the skills asked for and read their directories; the
+/// number of calls that failed.
+async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usize, Error> {
     let connected = s.connect().await?;
     // The interop scripts check the modern line as it stands.
     let how = match connected.era {
         Era::Modern => "discovered",
         Era::Legacy => "initialized (2025-11-25 session)",
     };
-    eprintln!(
-        "{how} {:?}, versions {:?}",
-        connected.server, connected.versions
-    );
+    let (server, versions) = (&connected.server, &connected.versions);
+    eprintln!("{how} {server:?}, versions {versions:?}");
     let mut failed = 0;
     let caps = &connected.capabilities;
     // Skills first, so that their files are known and not read below as ordinary resources
     // (a host fetches no skill file ahead of need).
     let held = skills::list(s, caps).await?;
     if scenario.starts_with("sep-2640-") {
-        return skills::load_asked(s, &held, scenario, context).await;
+        return Ok(skills::load_asked(s, &held, scenario, context).await);
     }
     if caps.tools.is_some() {
         let tools = s.list_all_tools().await?;
@@ -227,123 +213,48 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
             // Listing is the point: a `$ref` in a schema is data, never a URL to fetch.
             return Ok(0);
         }
-        if scenario == "json-schema-2020-12-preservation" {
-            // A host that shows a tool's schema to a model must pass it on as received: echo
-            // every other tool's inputSchema, whole, through the echo tool.
-            return echo_schemas(s, &tools).await;
+        let preserving = scenario == "json-schema-2020-12-preservation";
+        for (tool, args) in tool_calls(scenario, context, tools)? {
+            let done = s.call_listed_tool(&tool, args).await;
+            failed += logged(format!("tools/call {:?}", tool.name), done, |r| {
+                let error = r.is_error.filter(|e| *e).map_or("", |_| " (isError)");
+                let text = first_text(r.content.iter());
+                format!("{} content block(s){error}{text}", r.content.len())
+            });
         }
-        let mut usable = Vec::new();
-        for t in tools {
-            match mcp_client::headers::mirrored(&t.input_schema.extra) {
-                Ok(_) => usable.push(t),
-                Err(why) => eprintln!("not calling {:?}: {why}", t.name),
-            }
-        }
-        let calls: Vec<(mcp::Tool, serde_json::Map<String, Value>)> =
-            match context.get("toolCalls").and_then(Value::as_array) {
-                Some(given) => given
-                    .iter()
-                    .filter_map(|c| {
-                        let name = c.get("name")?.as_str()?;
-                        let tool = usable.iter().find(|t| t.name == name)?.clone();
-                        let args = c
-                            .get("arguments")
-                            .and_then(Value::as_object)
-                            .cloned()
-                            .unwrap_or_default();
-                        Some((tool, args))
-                    })
-                    .collect(),
-                None => usable
-                    .into_iter()
-                    .map(|t| {
-                        let args = answers::tool_arguments(&t);
-                        (t, args)
-                    })
-                    .collect(),
-            };
-        for (tool, args) in calls {
-            match s.call_listed_tool(&tool, args).await {
-                Ok(r) => eprintln!(
-                    "tools/call {:?}: {} content block(s){}{}",
-                    tool.name,
-                    r.content.len(),
-                    if r.is_error == Some(true) {
-                        " (isError)"
-                    } else {
-                        ""
-                    },
-                    first_text(r.content.iter())
-                ),
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("tools/call {:?} failed: {e}", tool.name);
-                }
-            }
+        if preserving {
+            // A host that shows a tool's schema to a model passes it on as received.
+            return Ok(failed);
         }
     }
     if caps.resources.is_some() {
         let params = mcp::PaginatedRequestParams::new(s.meta());
-        let listed = s.call::<mcp::ListResourcesRequest>(params).await?;
+        let listed = s.list_resources(params).await?;
         let of_a_skill = |uri: &str| held.iter().any(|e| e.check_readable(uri).is_ok());
         for r in listed.resources.into_iter().filter(|r| !of_a_skill(&r.uri)) {
             let params = mcp::ReadResourceRequestParams::new(s.meta(), &r.uri);
-            match s.call::<mcp::ReadResourceRequest>(params).await {
-                Ok(read) => eprintln!(
-                    "resources/read {:?}: {} content(s)",
-                    r.uri,
-                    read.contents.len()
-                ),
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("resources/read {:?} failed: {e}", r.uri);
-                }
-            }
+            let read = s.read_resource(params).await;
+            failed += logged(format!("resources/read {:?}", r.uri), read, |read| {
+                format!("{} content(s)", read.contents.len())
+            });
         }
     }
     if caps.prompts.is_some() {
         let params = mcp::PaginatedRequestParams::new(s.meta());
-        let listed = s.call::<mcp::ListPromptsRequest>(params).await?;
+        let listed = s.list_prompts(params).await?;
         for p in listed.prompts {
-            let args: std::collections::BTreeMap<String, String> = p
-                .arguments
-                .iter()
-                .flatten()
-                .filter(|a| a.required == Some(true))
-                .map(|a| (a.name.clone(), "conformance".to_owned()))
-                .collect();
             let mut params = mcp::GetPromptRequestParams::new(s.meta(), &p.name);
-            // No `arguments` member for a prompt that takes none.
-            params.arguments = (!args.is_empty()).then_some(args);
-            match s.call::<mcp::GetPromptRequest>(params).await {
-                Ok(got) => eprintln!(
-                    "prompts/get {:?}: {} message(s){}",
-                    p.name,
-                    got.messages.len(),
-                    first_text(got.messages.iter().map(|m| &m.content))
-                ),
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("prompts/get {:?} failed: {e}", p.name);
-                }
-            }
+            params.arguments = headless::prompt_arguments::<Mcp>(&p);
+            let got = s.get_prompt(params).await;
+            failed += logged(format!("prompts/get {:?}", p.name), got, |got| {
+                let text = first_text(got.messages.iter().map(|m| &m.content));
+                format!("{} message(s){text}", got.messages.len())
+            });
         }
     }
-    failed += skills::load_asked(s, &held, scenario, context).await?;
-    if skills::reads_directories(caps) {
-        for entry in &held {
-            match skills::directory(s, entry.root()).await {
-                Ok(children) => eprintln!(
-                    "resources/directory/read {:?}: {} child(ren)",
-                    entry.root(),
-                    children.len()
-                ),
-                Err(e) => {
-                    failed += 1;
-                    eprintln!("resources/directory/read {:?} failed: {e}", entry.root());
-                }
-            }
-        }
+    failed += skills::load_asked(s, &held, scenario, context).await;
+    if mcp_client::skills::reads_directories::<mcp::SkillsExtension, _>(caps).is_ok() {
+        failed += skills::read_directories(s, &held).await;
     }
     Ok(failed)
 }
@@ -352,7 +263,9 @@ async fn operate(s: &mut Client, scenario: &str, context: &Value) -> Result<usiz
 mod tests {
     use serde_json::Value;
 
-    use crate::{Server, read_args};
+    use mcp_client::Endpoint;
+
+    use crate::read_args;
 
     fn args(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_owned).collect()
@@ -363,11 +276,11 @@ mod tests {
         let url = "http://127.0.0.1:1/mcp".to_owned();
         assert_eq!(
             read_args(&args("--progress http://127.0.0.1:1/mcp")),
-            Some((Server::Http(url), true))
+            Some((Endpoint::Http(url), true))
         );
         let spawned = read_args(&args("--stdio -- server --stdio --port 0"));
         let command = args("server --stdio --port 0");
-        assert_eq!(spawned, Some((Server::Stdio(command), false)));
+        assert_eq!(spawned, Some((Endpoint::Stdio(command), false)));
         assert_eq!(read_args(&args("--stdio --")), None);
         assert_eq!(read_args(&args("-- server")), None, "-- without --stdio");
         assert_eq!(read_args(&args("--help")), None);

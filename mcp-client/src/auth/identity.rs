@@ -72,14 +72,30 @@ impl std::fmt::Debug for ClientIdentity {
 /// authorization server, never to one a server names. A public client (no secret) may leave
 /// it `None` and is then used at whichever authorization server a server names: its client id
 /// is no secret (every authorization request carries it through the browser).
-#[derive(Clone)]
+///
+/// A host's configuration gives them as JSON (or any serde format): `client_id`, and optional
+/// `client_secret` and `issuer`; other members are ignored.
+///
+/// ```
+/// use mcp_client::auth::PreRegistered;
+/// use serde::Deserialize;
+///
+/// let config = serde_json::json!({"client_id": "my-host", "issuer": "https://auth.example.com"});
+/// let credentials = PreRegistered::deserialize(&config)?;
+/// assert_eq!(credentials.client_id, "my-host");
+/// assert_eq!(credentials.client_secret, None);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, serde::Deserialize)]
 pub struct PreRegistered {
     /// The issuer they belong to, compared character for character with the authorization
     /// server metadata's; `None` (a public client only): whichever the server names.
+    #[serde(default)]
     pub issuer: Option<String>,
     /// The client id.
     pub client_id: String,
     /// The secret, if any.
+    #[serde(default)]
     pub client_secret: Option<String>,
 }
 

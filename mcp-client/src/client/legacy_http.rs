@@ -47,7 +47,7 @@ impl<B: Binding> Client<B> {
             link.session_id = session_id;
             link.version.clone_from(&result.protocol_version);
         }
-        self.legacy_notify(legacy::initialized().to_string().into_bytes())
+        self.legacy_notify(legacy::initialized::<B>().to_string().into_bytes())
             .await?;
         self.listener = Some(Listener::open(self.outbox()).await);
         Ok(Connected {
@@ -72,7 +72,7 @@ impl<B: Binding> Client<B> {
             link.version.clone_from(&result.protocol_version);
         }
         if let Some(pipe) = &mut self.stdio {
-            pipe.write(legacy::initialized().to_string().as_bytes())
+            pipe.write(legacy::initialized::<B>().to_string().as_bytes())
                 .await?;
         }
         Ok(Connected {

@@ -1,7 +1,5 @@
 //! The binding the tests use, and a headless client's answers: accept an elicitation with the
-//! form's defaults, a canned sampling reply, one root.
-
-use std::collections::BTreeMap;
+//! form's defaults (`mcp_client::elicit`), a canned sampling reply, one root.
 
 use mcp_client_test_types::mcp;
 
@@ -15,41 +13,10 @@ crate::bind!(Mcp = mcp, skills);
 /// The name the test client gives itself.
 pub(crate) const CLIENT_NAME: &str = "mcp-client-tests";
 
-fn default_for(schema: &mcp::PrimitiveSchemaDefinition) -> mcp::ElicitResultContentValue {
-    use mcp::ElicitResultContentValue as V;
-    use mcp::PrimitiveSchemaDefinition as S;
-    match schema {
-        S::StringSchema(s) => V::String(s.default.clone().unwrap_or_else(|| "conformance".into())),
-        S::NumberSchema(n) => {
-            let value = n.default.or(n.minimum).unwrap_or(0.0);
-            match n.r#type {
-                mcp::NumberSchemaType::Integer => V::Integer(value.round() as i64),
-                mcp::NumberSchemaType::Number => V::Number(value),
-            }
-        }
-        S::BooleanSchema(b) => V::Boolean(b.default.unwrap_or(true)),
-        _ => V::String("conformance".into()),
-    }
-}
-
-fn elicit(request: &mcp::ElicitRequest) -> mcp::ElicitResult {
-    let accepted = mcp::ElicitResult::new(mcp::ElicitResultAction::Accept);
-    match &request.params {
-        mcp::ElicitRequestParams::ElicitRequestFormParams(form) => accepted.with_content(
-            form.requested_schema
-                .properties
-                .iter()
-                .map(|(k, s)| (k.clone(), default_for(s)))
-                .collect::<BTreeMap<_, _>>(),
-        ),
-        mcp::ElicitRequestParams::ElicitRequestURLParams(_) => accepted,
-    }
-}
-
 /// The answer to one input request, in either era.
 pub(crate) fn respond(request: &mcp::InputRequest) -> mcp::InputResponse {
     match request {
-        mcp::InputRequest::ElicitRequest(e) => elicit(e).into(),
+        mcp::InputRequest::ElicitRequest(e) => crate::elicit::accept_with_defaults::<Mcp>(e).into(),
         mcp::InputRequest::CreateMessageRequest(_) => {
             let content = mcp::SamplingMessageContentBlock::from(mcp::TextContent::new("canned"));
             mcp::CreateMessageResult::new(content, CLIENT_NAME, mcp::Role::Assistant)
