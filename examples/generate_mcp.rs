@@ -5,8 +5,9 @@
 /// (`$MCP_SCHEMA_DIR/<revision>/schema.json`; the workspace's `.cargo/config.toml` sets the
 /// folder), with the protocol extensions `extensions` enabled. One revision gives its types;
 /// two give a module per revision (`v2025_11_25`, `v2026_07_28`), their shared types and the
-/// conversions between them. A failure stops the build with the generator's error.
-fn generate_mcp(revisions: &[&str], extensions: &[&str]) {
+/// conversions between them. The client trait is generated, and with `server` the server
+/// trait too. A failure stops the build with the generator's error.
+fn generate_mcp(revisions: &[&str], extensions: &[&str], server: bool) {
     println!("cargo:rerun-if-env-changed=MCP_SCHEMA_DIR");
     let dir = std::path::PathBuf::from(std::env::var("MCP_SCHEMA_DIR").expect(
         "MCP_SCHEMA_DIR is not set: .cargo/config.toml sets it to ../shared/mcp-schema; run cargo from the workspace",
@@ -18,6 +19,7 @@ fn generate_mcp(revisions: &[&str], extensions: &[&str]) {
         .collect();
     let mut builder = mcp_codegen::Builder::new();
     builder.client(true);
+    builder.server(server);
     for schema in &schemas {
         builder.schema(schema);
     }

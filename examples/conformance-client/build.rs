@@ -13,5 +13,6 @@ fn main() {
             "io.modelcontextprotocol/tasks",
             "io.modelcontextprotocol/skills",
         ],
+        false,
     );
 }

@@ -14,5 +14,6 @@ fn main() {
             "io.modelcontextprotocol/tasks",
             "io.modelcontextprotocol/skills",
         ],
+        true,
     );
 }

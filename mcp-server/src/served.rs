@@ -334,7 +334,10 @@ impl<S: Routed, T> Served<S, T> {
         let Some((id, asked)) = S::listen_filter(request) else {
             return Err(ctx.fail(RpcError::internal_error("not a subscriptions/listen")));
         };
-        let honoured = asked.honoured(&offered(&self.capabilities), |_| true);
+        // A subscription to a resource the server does not read is not kept: no update is
+        // ever sent for it.
+        let offered = offered(&self.capabilities);
+        let honoured = asked.honoured(&offered, |uri| self.follows_resource(uri));
         let stream =
             crate::listen::Stream::<S>::new(id.clone(), honoured, self.config.listen_queue);
         let stream = stream.identified(identity);
@@ -864,7 +867,8 @@ fn refuse_unserved<S: Routed, T>(served: &Served<S, T>, options: &Options) -> st
     Ok(())
 }
 
-/// `served` with its legacy sessions in the store `store` names, if any (feature `redis`).
+/// `served` with its legacy sessions, changes and tasks in the store `store` names, if any
+/// (feature `redis`).
 #[cfg(feature = "redis")]
 async fn share<S, T>(
     served: Served<S, T>,
@@ -876,8 +880,12 @@ where
     let Some(redis) = store.connect().await.map_err(invalid)? else {
         return Ok(served);
     };
+    let mut shared = vec!["legacy sessions"];
+    shared.extend(served.changes.as_ref().map(|_| "changes"));
+    shared.extend(served.tasks.as_ref().map(|_| "tasks"));
     eprintln!(
-        "sharing legacy sessions and changes through Redis as instance {}",
+        "sharing {} through Redis as instance {}",
+        shared.join(", "),
         redis.instance()
     );
     if let Some(tasks) = &served.tasks {
@@ -935,7 +943,8 @@ macro_rules! bind_server {
                                     .map_err(refused);
                             }
                             m::ClientRequest::ListToolsRequest(r) => {
-                                let listed = ::core::result::Result::Ok(tools.list().into());
+                                let listed = tools.list().with_meta(::core::clone::Clone::clone(&identity));
+                                let listed = ::core::result::Result::Ok(listed.into());
                                 return ::mcp_runtime::service::answer::<m::ListToolsRequest>(r, listed)
                                     .map_err(refused);
                             }
@@ -950,7 +959,8 @@ macro_rules! bind_server {
                                     .map_err(refused);
                             }
                             m::ClientRequest::ListPromptsRequest(r) => {
-                                let listed = ::core::result::Result::Ok(prompts.list().into());
+                                let listed = prompts.list().with_meta(::core::clone::Clone::clone(&identity));
+                                let listed = ::core::result::Result::Ok(listed.into());
                                 return ::mcp_runtime::service::answer::<m::ListPromptsRequest>(r, listed)
                                     .map_err(refused);
                             }
@@ -967,7 +977,8 @@ macro_rules! bind_server {
                         }
                         m::ClientRequest::ListResourcesRequest(r) => {
                             if let ::core::option::Option::Some(listed) = self.listed_resources() {
-                                let listed = <$name as $crate::resources::ResourceTypes>::list_result(listed);
+                                let listed = <$name as $crate::resources::ResourceTypes>::list_result(listed)
+                                    .with_meta(::core::clone::Clone::clone(&identity));
                                 let listed = ::core::result::Result::Ok(listed.into());
                                 return ::mcp_runtime::service::answer::<m::ListResourcesRequest>(r, listed)
                                     .map_err(refused);
@@ -983,12 +994,16 @@ macro_rules! bind_server {
                                     .map_err(refused);
                             }
                             m::ClientRequest::ListResourcesRequest(r) => {
-                                let listed = ::core::result::Result::Ok(resources.list().into());
+                                let listed = resources.list().with_meta(::core::clone::Clone::clone(&identity));
+                                let listed = ::core::result::Result::Ok(listed.into());
                                 return ::mcp_runtime::service::answer::<m::ListResourcesRequest>(r, listed)
                                     .map_err(refused);
                             }
                             m::ClientRequest::ListResourceTemplatesRequest(r) => {
-                                let listed = ::core::result::Result::Ok(resources.list_templates().into());
+                                let listed = resources
+                                    .list_templates()
+                                    .with_meta(::core::clone::Clone::clone(&identity));
+                                let listed = ::core::result::Result::Ok(listed.into());
                                 return ::mcp_runtime::service::answer::<m::ListResourceTemplatesRequest>(
                                     r, listed,
                                 )

@@ -6,10 +6,12 @@
 use mcp_runtime::error_code::INTERNAL_ERROR;
 use serde_json::{Value, json};
 
+use mcp_server::tools::ToolError;
+
 use crate::content::{schema, text, tool, tool_result};
 use crate::mcp;
 use crate::mrtr::{answers, finish, round, said, sample};
-use crate::rpc::Ctx;
+use crate::rpc::{Ctx, ToolRoutes};
 use mcp_runtime::RpcError;
 
 const SAMPLING: &str = "test_sampling";
@@ -19,38 +21,84 @@ const ENUMS: &str = "test_elicitation_sep1330_enums";
 /// The key of each tool's one input request.
 const KEY: &str = "input";
 
-pub fn is_asking_tool(name: &str) -> bool {
-    [SAMPLING, ELICITATION, DEFAULTS, ENUMS].contains(&name)
+/// The tools, each with its function, after those `routes` holds.
+pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
+    let string = |d: &str| json!({"type": "string", "description": d});
+    routes
+        .tool(
+            tool(
+                SAMPLING,
+                "Asks the client's LLM to answer the prompt",
+                schema(json!({"prompt": string("The prompt")}), &["prompt"]),
+            ),
+            async |ctx, p| {
+                let ask = || Ok(sample(argument(&p, "prompt"), 100).into());
+                ask_once(&ctx, &p, ask, |answer| match answer {
+                    mcp::InputResponse::CreateMessageResult(answer) => {
+                        Some(format!("LLM response: {}", said(answer)))
+                    }
+                    _ => None,
+                })
+            },
+        )?
+        .tool(
+            tool(
+                ELICITATION,
+                "Asks the user for a name and an email address",
+                schema(
+                    json!({"message": string("The message shown")}),
+                    &["message"],
+                ),
+            ),
+            async |ctx, p| {
+                let ask = || Ok(form(argument(&p, "message"), contact())?.into());
+                ask_once(&ctx, &p, ask, |answer| {
+                    elicited(answer).map(|a| format!("User response: {a}"))
+                })
+            },
+        )?
+        .tool(
+            tool(
+                DEFAULTS,
+                "Asks the user with a form whose fields have defaults",
+                schema(json!({}), &[]),
+            ),
+            async |ctx, p| {
+                let ask = || Ok(form("Check your details", defaults())?.into());
+                ask_once(&ctx, &p, ask, completed)
+            },
+        )?
+        .tool(
+            tool(
+                ENUMS,
+                "Asks the user with a form of every kind of enumeration",
+                schema(json!({}), &[]),
+            ),
+            async |ctx, p| {
+                let ask = || Ok(form("Choose", enums())?.into());
+                ask_once(&ctx, &p, ask, completed)
+            },
+        )
 }
 
-/// The tools' descriptions, for `tools/list`.
-pub fn tools() -> Vec<mcp::Tool> {
-    let string = |d: &str| json!({"type": "string", "description": d});
-    vec![
-        tool(
-            SAMPLING,
-            "Asks the client's LLM to answer the prompt",
-            schema(json!({"prompt": string("The prompt")}), &["prompt"]),
-        ),
-        tool(
-            ELICITATION,
-            "Asks the user for a name and an email address",
-            schema(
-                json!({"message": string("The message shown")}),
-                &["message"],
-            ),
-        ),
-        tool(
-            DEFAULTS,
-            "Asks the user with a form whose fields have defaults",
-            schema(json!({}), &[]),
-        ),
-        tool(
-            ENUMS,
-            "Asks the user with a form of every kind of enumeration",
-            schema(json!({}), &[]),
-        ),
-    ]
+/// Asks what `ask` builds at [`KEY`], unless the retry brought an answer `told` reports.
+fn ask_once(
+    ctx: &Ctx,
+    p: &mcp::CallToolRequestParams,
+    ask: impl FnOnce() -> Result<mcp::InputRequest, RpcError>,
+    told: impl FnOnce(&mcp::InputResponse) -> Option<String>,
+) -> Result<mcp::CallToolOutcome, RpcError> {
+    if let Some(answer) = answers(p.input_responses.as_ref()).get(KEY).and_then(told) {
+        return Ok(tool_result(vec![text(answer)]));
+    }
+    let mut round = round(ctx);
+    round.ask(KEY, ask()?)?;
+    Ok(mcp::CallToolOutcome::InputRequired(finish(round)?))
+}
+
+/// How the form tools report a completed elicitation.
+fn completed(answer: &mcp::InputResponse) -> Option<String> {
+    elicited(answer).map(|a| format!("Elicitation completed: {a}"))
 }
 
 /// A form-mode elicitation from its schema's JSON (a fixture's literal).
@@ -62,46 +110,17 @@ fn form(message: &str, requested: Value) -> Result<mcp::ElicitRequest, RpcError>
     )))
 }
 
-fn argument<'a>(r: &'a mcp::CallToolRequest, name: &str) -> &'a str {
-    r.params
-        .arguments
-        .as_ref()
-        .and_then(|a| a.get(name))
-        .and_then(Value::as_str)
-        .unwrap_or("")
+fn argument<'a>(p: &'a mcp::CallToolRequestParams, name: &str) -> &'a str {
+    crate::features::string_arg(p, name).unwrap_or("")
 }
 
-/// The elicitation's outcome as the tools report it.
-fn elicited(answer: &mcp::ElicitResult) -> String {
+/// An elicitation's outcome as the tools report it, if `answer` is one.
+fn elicited(answer: &mcp::InputResponse) -> Option<String> {
+    let mcp::InputResponse::ElicitResult(answer) = answer else {
+        return None;
+    };
     let content = serde_json::to_string(&answer.content).unwrap_or_default();
-    format!("action={}, content={content}", answer.action)
-}
-
-pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
-    let name = r.params.name.as_str();
-    let answer = match (name, answers(r.params.input_responses.as_ref()).get(KEY)) {
-        (SAMPLING, Some(mcp::InputResponse::CreateMessageResult(answer))) => {
-            Some(format!("LLM response: {}", said(answer)))
-        }
-        (ELICITATION, Some(mcp::InputResponse::ElicitResult(answer))) => {
-            Some(format!("User response: {}", elicited(answer)))
-        }
-        (DEFAULTS | ENUMS, Some(mcp::InputResponse::ElicitResult(answer))) => {
-            Some(format!("Elicitation completed: {}", elicited(answer)))
-        }
-        _ => None,
-    };
-    if let Some(answer) = answer {
-        return Ok(tool_result(vec![text(answer)]));
-    }
-    let mut round = round(ctx);
-    match name {
-        SAMPLING => round.ask(KEY, sample(argument(r, "prompt"), 100))?,
-        ELICITATION => round.ask(KEY, form(argument(r, "message"), contact())?)?,
-        DEFAULTS => round.ask(KEY, form("Check your details", defaults())?)?,
-        _ => round.ask(KEY, form("Choose", enums())?)?,
-    };
-    Ok(mcp::CallToolOutcome::InputRequired(finish(round)?))
+    Some(format!("action={}, content={content}", answer.action))
 }
 
 fn contact() -> Value {

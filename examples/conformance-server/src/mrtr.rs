@@ -17,31 +17,16 @@
 
 use mcp_runtime::ObjectSchema as _;
 use mcp_runtime::RpcError;
-use mcp_runtime::error_code::INVALID_PARAMS;
 use mcp_runtime::mrtr::{Answers, Elicited, Round, SealedState};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
-use crate::content::{prompt_result, text, tool_result, user};
+use mcp_server::tools::ToolError;
+use serde_json::json;
+
+use crate::content::{prompt_result, schema, text, tool, tool_result, user};
 use crate::mcp;
-use crate::rpc::Ctx;
-
-const TOOLS: &[&str] = &[
-    "test_missing_capability",
-    "test_streaming_elicitation",
-    "test_input_required_result_elicitation",
-    "test_input_required_result_sampling",
-    "test_input_required_result_list_roots",
-    "test_input_required_result_request_state",
-    "test_input_required_result_multiple_inputs",
-    "test_input_required_result_multi_round",
-    "test_input_required_result_tampered_state",
-    "test_input_required_result_capabilities",
-];
-
-pub fn is_mrtr_tool(name: &str) -> bool {
-    TOOLS.contains(&name)
-}
+use crate::rpc::{Ctx, ToolRoutes};
 
 // ----- building input requests -----
 
@@ -156,9 +141,9 @@ fn roots(answers: &Answers<'_, mcp::InputResponse>, key: &str) -> Option<Vec<Str
 
 // ----- sealed state -----
 
-/// The state of `tools/call` `r` by this principal, sealed by the server's sealer.
-fn sealed<'c>(ctx: &'c Ctx, r: &mcp::CallToolRequest) -> Result<SealedState<'c>, RpcError> {
-    SealedState::bind::<mcp::CallToolRequest>(&ctx.app.sealer, &ctx.principal, &r.params)
+/// The state of the `tools/call` of `p` by this principal, sealed by the server's sealer.
+fn sealed<'c>(ctx: &'c Ctx, p: &Params) -> Result<SealedState<'c>, RpcError> {
+    SealedState::bind::<mcp::CallToolRequest>(&ctx.app.sealer, &ctx.principal, p)
 }
 
 // ----- the tools -----
@@ -169,98 +154,175 @@ fn input_required(
     Ok(mcp::CallToolOutcome::InputRequired(finish(round)?))
 }
 
-pub fn call_tool(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
-    let answers = answers(r.params.input_responses.as_ref());
-    let mut round = round(ctx);
-    match r.params.name.as_str() {
-        "test_missing_capability" => {
-            if let Some(answer) = sampled(&answers, "probe") {
-                return Ok(tool_result(vec![text(format!("LLM response: {answer}"))]));
-            }
-            round.ask("probe", sample("Say hello", 20))?;
-            input_required(round)
-        }
-        "test_streaming_elicitation" => {
-            let ask = elicit("Confirm?", vec![("ok", boolean_field("OK?"))]);
-            match round.elicited_or_ask::<IgnoredAny>(&answers, "confirm", ask)? {
-                Some(answer) => Ok(tool_result(vec![text(format!(
-                    "confirmed: action={}",
-                    answer.action()
-                ))])),
-                None => input_required(round),
-            }
-        }
-        "test_input_required_result_elicitation" => {
-            match round.elicited_or_ask::<NameField>(&answers, "user_name", name_request())? {
-                Some(Elicited::Accepted(NameField { name: Some(name) })) => {
-                    Ok(tool_result(vec![text(format!("Hello, {name}!"))]))
-                }
-                Some(answer) => Ok(tool_result(vec![text(format!(
-                    "No name given (action={}).",
-                    answer.action()
-                ))])),
-                None => input_required(round),
-            }
-        }
-        "test_input_required_result_sampling" => {
-            if let Some(answer) = sampled(&answers, "capital_question") {
-                return Ok(tool_result(vec![text(format!("The LLM says: {answer}"))]));
-            }
-            round.ask(
-                "capital_question",
-                sample("What is the capital of France?", 100),
-            )?;
-            input_required(round)
-        }
-        "test_input_required_result_list_roots" => {
-            if let Some(uris) = roots(&answers, "client_roots") {
-                return Ok(tool_result(vec![text(format!(
-                    "The client has {} root(s): {}",
-                    uris.len(),
-                    uris.join(", ")
-                ))]));
-            }
-            round.ask("client_roots", list_roots())?;
-            input_required(round)
-        }
-        "test_input_required_result_request_state"
-        | "test_input_required_result_tampered_state" => confirm_with_state(ctx, r),
-        "test_input_required_result_multiple_inputs" => multiple_inputs(ctx, r),
-        "test_input_required_result_multi_round" => multi_round(ctx, r),
-        "test_input_required_result_capabilities" => {
-            // Ask each kind of input only if the client can answer it.
-            let kinds: [(&str, mcp::InputRequest); 3] = [
-                ("user_name", name_request().into()),
-                (
-                    "capital_question",
-                    sample("What is the capital of France?", 100).into(),
-                ),
-                ("client_roots", list_roots().into()),
-            ];
-            let mut asked = Vec::new();
-            let mut refusal = None;
-            for (key, request) in kinds {
-                match round.ask(key, request) {
-                    Ok(_) => asked.push(key),
-                    Err(e) => refusal = Some(e),
-                }
-            }
-            if asked.is_empty() {
-                return Err(RpcError::from(refusal.expect("three refusals")));
-            }
-            if answers.has_all(&asked) {
-                return Ok(tool_result(vec![text(format!(
-                    "Received {} (asked only what the client's capabilities allow)",
-                    asked.join(", ")
-                ))]));
-            }
-            input_required(round)
-        }
-        other => Err(RpcError::new(
-            INVALID_PARAMS,
-            format!("Unknown tool: {other}"),
-        )),
+/// The params of a `tools/call`.
+type Params = mcp::CallToolRequestParams;
+
+/// What a tool of this module answers.
+type Answer = Result<mcp::CallToolOutcome, RpcError>;
+
+/// A tool of this module.
+type Handler = fn(&Ctx, &Params) -> Answer;
+
+/// The tools that answer with an `InputRequiredResult` first, each with its function, after
+/// those `routes` holds.
+pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
+    let tools: [(&str, &str, Handler); 10] = [
+        (
+            "test_missing_capability",
+            "Needs the client's sampling capability (MissingRequiredClientCapability without it)",
+            missing_capability,
+        ),
+        (
+            "test_streaming_elicitation",
+            "Asks for input through an InputRequiredResult, never a request on the stream",
+            streaming_elicitation,
+        ),
+        (
+            "test_input_required_result_elicitation",
+            "MRTR: asks the user's name (elicitation)",
+            elicitation,
+        ),
+        (
+            "test_input_required_result_sampling",
+            "MRTR: asks the client's LLM (sampling)",
+            sampling,
+        ),
+        (
+            "test_input_required_result_list_roots",
+            "MRTR: asks for the client's roots",
+            list_roots_tool,
+        ),
+        (
+            "test_input_required_result_request_state",
+            "MRTR: confirmation with sealed requestState",
+            confirm_with_state,
+        ),
+        (
+            "test_input_required_result_multiple_inputs",
+            "MRTR: elicitation, sampling and roots in one round",
+            multiple_inputs,
+        ),
+        (
+            "test_input_required_result_multi_round",
+            "MRTR: two rounds, requestState evolving",
+            multi_round,
+        ),
+        (
+            "test_input_required_result_tampered_state",
+            "MRTR: rejects a requestState that fails verification",
+            confirm_with_state,
+        ),
+        (
+            "test_input_required_result_capabilities",
+            "MRTR: asks only for what the client's capabilities allow",
+            capabilities,
+        ),
+    ];
+    tools
+        .into_iter()
+        .try_fold(routes, |routes, (name, description, answer)| {
+            let declared = tool(name, description, schema(json!({}), &[]));
+            routes.tool(declared, move |ctx, params| {
+                std::future::ready(answer(&ctx, &params))
+            })
+        })
+}
+
+fn missing_capability(ctx: &Ctx, p: &Params) -> Answer {
+    if let Some(answer) = sampled(&answers(p.input_responses.as_ref()), "probe") {
+        return Ok(tool_result(vec![text(format!("LLM response: {answer}"))]));
     }
+    let mut round = round(ctx);
+    round.ask("probe", sample("Say hello", 20))?;
+    input_required(round)
+}
+
+fn streaming_elicitation(ctx: &Ctx, p: &Params) -> Answer {
+    let answers = answers(p.input_responses.as_ref());
+    let mut round = round(ctx);
+    let ask = elicit("Confirm?", vec![("ok", boolean_field("OK?"))]);
+    match round.elicited_or_ask::<IgnoredAny>(&answers, "confirm", ask)? {
+        Some(answer) => Ok(tool_result(vec![text(format!(
+            "confirmed: action={}",
+            answer.action()
+        ))])),
+        None => input_required(round),
+    }
+}
+
+fn elicitation(ctx: &Ctx, p: &Params) -> Answer {
+    let answers = answers(p.input_responses.as_ref());
+    let mut round = round(ctx);
+    match round.elicited_or_ask::<NameField>(&answers, "user_name", name_request())? {
+        Some(Elicited::Accepted(NameField { name: Some(name) })) => {
+            Ok(tool_result(vec![text(format!("Hello, {name}!"))]))
+        }
+        Some(answer) => Ok(tool_result(vec![text(format!(
+            "No name given (action={}).",
+            answer.action()
+        ))])),
+        None => input_required(round),
+    }
+}
+
+fn sampling(ctx: &Ctx, p: &Params) -> Answer {
+    let answers = answers(p.input_responses.as_ref());
+    if let Some(answer) = sampled(&answers, "capital_question") {
+        return Ok(tool_result(vec![text(format!("The LLM says: {answer}"))]));
+    }
+    let mut round = round(ctx);
+    round.ask(
+        "capital_question",
+        sample("What is the capital of France?", 100),
+    )?;
+    input_required(round)
+}
+
+fn list_roots_tool(ctx: &Ctx, p: &Params) -> Answer {
+    if let Some(uris) = roots(&answers(p.input_responses.as_ref()), "client_roots") {
+        return Ok(tool_result(vec![text(format!(
+            "The client has {} root(s): {}",
+            uris.len(),
+            uris.join(", ")
+        ))]));
+    }
+    let mut round = round(ctx);
+    round.ask("client_roots", list_roots())?;
+    input_required(round)
+}
+
+/// Asks each kind of input only if the client can answer it.
+fn capabilities(ctx: &Ctx, p: &Params) -> Answer {
+    let answers = answers(p.input_responses.as_ref());
+    let mut round = round(ctx);
+    let kinds: [(&str, mcp::InputRequest); 3] = [
+        ("user_name", name_request().into()),
+        (
+            "capital_question",
+            sample("What is the capital of France?", 100).into(),
+        ),
+        ("client_roots", list_roots().into()),
+    ];
+    let mut asked = Vec::new();
+    let mut refusal = None;
+    for (key, request) in kinds {
+        match round.ask(key, request) {
+            Ok(_) => asked.push(key),
+            Err(e) => refusal = Some(e),
+        }
+    }
+    let Some(_) = asked.first() else {
+        return Err(
+            refusal.map_or_else(|| RpcError::internal_error("nothing asked"), RpcError::from)
+        );
+    };
+    if answers.has_all(&asked) {
+        return Ok(tool_result(vec![text(format!(
+            "Received {} (asked only what the client's capabilities allow)",
+            asked.join(", ")
+        ))]));
+    }
+    input_required(round)
 }
 
 /// The sealed state of [`confirm_with_state`] and [`multiple_inputs`]: the step it was sealed at.
@@ -271,17 +333,14 @@ struct Step {
 
 /// Round 1 asks for a confirmation and seals `{"step": "confirm"}`; round 2 completes only
 /// with a state that verifies (a modified one is an `INVALID_PARAMS` error) and an answer.
-fn confirm_with_state(
-    ctx: &Ctx,
-    r: &mcp::CallToolRequest,
-) -> Result<mcp::CallToolOutcome, RpcError> {
+fn confirm_with_state(ctx: &Ctx, p: &Params) -> Answer {
     #[derive(Deserialize)]
     struct Confirmed {
         ok: Option<bool>,
     }
-    let sealed = sealed(ctx, r)?;
-    let state: Option<Step> = sealed.open(r.params.request_state.as_deref())?;
-    let answers = answers(r.params.input_responses.as_ref());
+    let sealed = sealed(ctx, p)?;
+    let state: Option<Step> = sealed.open(p.request_state.as_deref())?;
+    let answers = answers(p.input_responses.as_ref());
     if let (Some(state), Some(answer)) = (&state, answers.elicited::<Confirmed>("confirm")?)
         && state.step == "confirm"
     {
@@ -303,10 +362,10 @@ fn confirm_with_state(
 
 /// Elicitation, sampling and roots in one round, with state; round 2 asks again for whatever
 /// is still missing.
-fn multiple_inputs(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
-    let sealed = sealed(ctx, r)?;
-    let state: Option<Step> = sealed.open(r.params.request_state.as_deref())?;
-    let answers = answers(r.params.input_responses.as_ref());
+fn multiple_inputs(ctx: &Ctx, p: &Params) -> Answer {
+    let sealed = sealed(ctx, p)?;
+    let state: Option<Step> = sealed.open(p.request_state.as_deref())?;
+    let answers = answers(p.input_responses.as_ref());
     let name = answers
         .accepted::<NameField>("user_name")?
         .and_then(|a| a.name);
@@ -341,14 +400,14 @@ struct MultiRound {
 }
 
 /// Three rounds: name, then colour (the name travels in the sealed state), then the result.
-fn multi_round(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutcome, RpcError> {
+fn multi_round(ctx: &Ctx, p: &Params) -> Answer {
     #[derive(Deserialize)]
     struct Color {
         color: Option<String>,
     }
-    let sealed = sealed(ctx, r)?;
-    let state: Option<MultiRound> = sealed.open(r.params.request_state.as_deref())?;
-    let answers = answers(r.params.input_responses.as_ref());
+    let sealed = sealed(ctx, p)?;
+    let state: Option<MultiRound> = sealed.open(p.request_state.as_deref())?;
+    let answers = answers(p.input_responses.as_ref());
     let accepted_name = || -> Result<Option<String>, RpcError> {
         Ok(answers.accepted::<NameField>("step1")?.and_then(|a| a.name))
     };
@@ -400,12 +459,15 @@ fn multi_round(ctx: &Ctx, r: &mcp::CallToolRequest) -> Result<mcp::CallToolOutco
 }
 
 /// `prompts/get` of `test_input_required_result_prompt`: asks for the context, then renders.
-pub fn get_prompt(ctx: &Ctx, r: &mcp::GetPromptRequest) -> Result<mcp::GetPromptOutcome, RpcError> {
+pub fn get_prompt(
+    ctx: &Ctx,
+    p: &mcp::GetPromptRequestParams,
+) -> Result<mcp::GetPromptOutcome, RpcError> {
     #[derive(Deserialize)]
     struct Context {
         context: Option<String>,
     }
-    let answers = answers(r.params.input_responses.as_ref());
+    let answers = answers(p.input_responses.as_ref());
     let mut round = round(ctx);
     let ask = elicit(
         "What context should the prompt use?",

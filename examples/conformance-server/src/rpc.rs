@@ -1,34 +1,20 @@
-//! The handlers' side of `mcp_server`, bound to the generated module: the error and message
-//! types, and the context a handler gets ([`Ctx`]: `mcp_server`'s, with this server's state).
+//! What a handler of this server is handed ([`Ctx`]: `mcp_server`'s context with the
+//! fixture's state), and the routers that hand it: each tool and prompt added with its own
+//! function.
 
+use std::future::Future;
 use std::ops::Deref;
 use std::sync::Arc;
 
-use mcp_runtime::{Respond, Response};
-use serde::Serialize;
+use mcp_runtime::RpcError;
+use mcp_server::prompts::{Get, PromptError, Prompts};
+use mcp_server::tools::{Call, ToolError, Tools};
+use serde_json::{Map, Value};
 
-use crate::{App, Mcp, mcp};
-
-/// A request refused with a JSON-RPC error (`mcp_runtime::RpcError`), its id and its HTTP
-/// status: `mcp_server`'s, bound to the generated module.
-pub type Refused = mcp_server::Refused<Mcp>;
+use crate::{Fixture, Mcp, mcp};
 
 /// The logger this server's log messages name.
 pub const LOGGER: &str = "mcp-conformance-server";
-
-/// The answer to request `r` (of id `id`) for what its handler answered (`mcp_server::ctx`).
-pub fn answer<R>(id: &mcp::RequestId, r: &R, response: Response<R>) -> Result<String, Refused>
-where
-    R: Respond,
-    R::Response: Serialize,
-{
-    mcp_server::ctx::answer(id, r, response)
-}
-
-/// A message as JSON text, written from its generated type (`mcp_server::ctx`).
-pub fn to_json<T: Serialize>(message: &T) -> Result<String, Refused> {
-    mcp_server::ctx::to_json(message)
-}
 
 /// What a handler learns about the request besides its params (`mcp_server::Ctx`, which this
 /// dereferences to), and the server's state.
@@ -36,7 +22,7 @@ pub struct Ctx {
     /// The request's id, `_meta`, principal and notifier.
     pub request: mcp_server::Ctx<Mcp>,
     /// The server's state.
-    pub app: Arc<App>,
+    pub app: Arc<Fixture>,
 }
 
 impl Deref for Ctx {
@@ -45,4 +31,71 @@ impl Deref for Ctx {
     fn deref(&self) -> &Self::Target {
         &self.request
     }
+}
+
+/// The tools router, each tool's function handed the fixture's [`Ctx`] and the request's
+/// params.
+pub struct ToolRoutes {
+    pub tools: Tools<Mcp, mcp_server::Ctx<Mcp>>,
+    pub app: Arc<Fixture>,
+}
+
+impl ToolRoutes {
+    /// Adds `tool` (listed as it is), answered by `function`.
+    pub fn tool<F, Fut>(self, tool: mcp::Tool, function: F) -> Result<Self, ToolError>
+    where
+        F: Fn(Ctx, mcp::CallToolRequestParams) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<mcp::CallToolOutcome, RpcError>> + Send + 'static,
+    {
+        let schema = serde_json::to_value(&tool.input_schema).map_err(|e| ToolError::Schema {
+            name: tool.name.clone(),
+            why: e.to_string(),
+        })?;
+        let description = tool.description.as_deref().unwrap_or_default();
+        let app = Arc::clone(&self.app);
+        let tools = self.tools.add_with_schema(
+            &tool.name,
+            description,
+            schema,
+            move |call: Call<Mcp, mcp_server::Ctx<Mcp>, Map<String, Value>>| {
+                let ctx = Ctx {
+                    request: call.ctx,
+                    app: Arc::clone(&app),
+                };
+                function(ctx, call.params)
+            },
+        )?;
+        Ok(ToolRoutes {
+            tools,
+            app: self.app,
+        })
+    }
+}
+
+/// Adds the prompt `name`, described by `description` and with the `A` arguments, answered by
+/// `function` with the fixture's [`Ctx`] and the request's params.
+pub fn prompt<A, F, Fut>(
+    prompts: Prompts<Mcp, mcp_server::Ctx<Mcp>>,
+    app: &Arc<Fixture>,
+    name: &str,
+    description: &str,
+    function: F,
+) -> Result<Prompts<Mcp, mcp_server::Ctx<Mcp>>, PromptError>
+where
+    A: serde::de::DeserializeOwned + schemars::JsonSchema + Send + 'static,
+    F: Fn(Ctx, A, mcp::GetPromptRequestParams) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<mcp::GetPromptOutcome, RpcError>> + Send + 'static,
+{
+    let app = Arc::clone(app);
+    prompts.add(
+        name,
+        description,
+        move |get: Get<Mcp, mcp_server::Ctx<Mcp>, A>| {
+            let ctx = Ctx {
+                request: get.ctx,
+                app: Arc::clone(&app),
+            };
+            function(ctx, get.args, get.params)
+        },
+    )
 }

@@ -600,7 +600,7 @@ async fn a_change_at_one_instance_reaches_the_listen_streams_at_the_others_once(
     let c = Server::start_with(&[], &[("MCP_STORE", &redis.url())]);
     assert!(
         c.log()
-            .contains("sharing tasks, changes and legacy sessions")
+            .contains("sharing legacy sessions, changes, tasks through Redis")
     );
     let mut streams = vec![listen_to_tools(&a.url).await, listen_to_tools(&b.url).await];
     let trigger = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::legacy::{initialize, request};
 use super::{call, meta, send, serve_app};
-use crate::tasks::store::Settings;
+use mcp_server::tasks::Settings;
 
 const ISSUER: &str = "https://auth.example.test";
 

@@ -11,9 +11,9 @@ use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 
 use super::{assert_error, call, eventually, meta, post, serve_app, serve_app_until, start_app};
-use crate::tasks::store::Settings;
 use mcp_server::Config;
 use mcp_server::changes::{Change, Changes};
+use mcp_server::tasks::Settings;
 
 /// `host:port` of a server URL.
 fn addr(url: &str) -> &str {
@@ -188,10 +188,10 @@ async fn closing_the_connection_cancels_the_call() {
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
-    eventually(5 * SECOND, || app.running.now() > 0).await;
-    assert_eq!(app.running.now(), 1, "the call never started");
+    eventually(5 * SECOND, || app.running().now() > 0).await;
+    assert_eq!(app.running().now(), 1, "the call never started");
     drop(client);
-    let stopped = eventually(5 * SECOND, || app.running.now() == 0).await;
+    let stopped = eventually(5 * SECOND, || app.running().now() == 0).await;
     assert!(stopped, "the call outlived its connection");
 }
 
@@ -210,7 +210,7 @@ fn listen_request() -> String {
 
 /// Waits (at most 5 s) until `app` has a listen stream following its changes.
 async fn until_listening(app: &crate::App) {
-    eventually(5 * SECOND, || app.changes.feeds() > 0).await;
+    eventually(5 * SECOND, || app.server.changes.feeds() > 0).await;
 }
 
 /// The JSON-RPC messages of an SSE stream's `data:` lines, and how many of them are tool-list
@@ -251,7 +251,7 @@ async fn an_unread_listen_stream_ends_with_an_error_instead_of_growing() {
     const CHANGES: usize = 60_000;
     for _ in 0..CHANGES / 100 {
         for _ in 0..100 {
-            app.changes.send(Change::Tools);
+            app.server.changes.send(Change::Tools);
         }
         tokio::time::sleep(Duration::from_millis(1)).await;
     }
@@ -288,7 +288,7 @@ async fn a_listen_stream_behind_the_change_buffer_ends_with_an_error_instead_of_
     // it finds the oldest gone (before: it skipped them and went on).
     const MORE: usize = 10;
     for _ in 0..Changes::DEFAULT_BUFFER + MORE {
-        app.changes.send(Change::Tools);
+        app.server.changes.send(Change::Tools);
     }
     let (text, closed) = read_until_closed(&mut stream, 5 * SECOND).await;
     assert!(closed, "the stream did not end: {text}");
@@ -339,7 +339,7 @@ async fn tasks_are_capped_per_principal_and_in_all() {
     }
     let full = create_task(&url, "c").await;
     assert_error(&full, 429, -32000);
-    assert_eq!(app.tasks.len(), 5);
+    assert_eq!(app.server.tasks.store().len(), 5);
 }
 
 #[tokio::test]
@@ -353,7 +353,7 @@ async fn expired_tasks_are_swept_in_the_background_and_free_their_slots() {
     let (url, app) = start_app(settings, Config::default()).await;
     assert_eq!(create_task(&url, "a").await.0, 200);
     // Gone without any request to sweep it (an expired task counts until it is swept).
-    assert!(eventually(10 * SECOND, || app.tasks.is_empty()).await);
+    assert!(eventually(10 * SECOND, || app.server.tasks.store().is_empty()).await);
     assert_eq!(create_task(&url, "a").await.0, 200, "the slot came back");
 }
 
@@ -386,7 +386,7 @@ async fn a_shutdown_waits_for_a_response_in_progress_within_the_grace() {
     let request = raw_call("slow_compute", json!({"seconds": 1}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
-    assert!(eventually(5 * SECOND, || app.running.now() > 0).await);
+    assert!(eventually(5 * SECOND, || app.running().now() > 0).await);
     let _ = trigger.send(());
     // The call in progress is answered in full, then the loop returns, long before the grace.
     let (answer, closed) = read_until_closed(&mut client, 20 * SECOND).await;
@@ -411,7 +411,7 @@ async fn a_shutdown_stops_waiting_for_connections_after_the_grace() {
     let request = raw_call("slow_compute", json!({"seconds": 60}), &[]);
     let mut client = TcpStream::connect(addr(&url)).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
-    assert!(eventually(5 * SECOND, || app.running.now() > 0).await);
+    assert!(eventually(5 * SECOND, || app.running().now() > 0).await);
     let stopping = Instant::now();
     let _ = trigger.send(());
     tokio::time::timeout(20 * SECOND, serving)

@@ -2,6 +2,7 @@
 //! the attack table, each checking the bound RELIABILITY.md names ("Legacy sessions that no
 //! client can exhaust").
 
+use mcp_server::legacy::LegacyService as _;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -9,8 +10,8 @@ use serde_json::{Value, json};
 use super::eventually;
 use super::legacy::{initialize, initialized, limits, open, post, read_until, request, send};
 use super::start_app;
-use crate::tasks::store::Settings;
 use mcp_server::Config;
+use mcp_server::tasks::Settings;
 
 const WITHIN: Duration = Duration::from_secs(5);
 
@@ -63,7 +64,7 @@ async fn an_initialize_beyond_the_size_limit_is_refused_naming_it() {
         (200, Some(-32602))
     );
     assert!(message_of(&refused).contains("max_initialize"), "{refused}");
-    assert_eq!(app.sessions.held(), 0, "no session was opened");
+    assert_eq!(app.sessions().held(), 0, "no session was opened");
 }
 
 #[tokio::test]
@@ -71,14 +72,14 @@ async fn deleting_a_session_stops_its_waiting_requests_and_frees_it_at_once() {
     let (url, app) = start_app(Settings::default(), Config::default()).await;
     let session = open(&url).await;
     let (_response, _) = asked(&url, &session, &asking(2)).await;
-    assert_eq!((app.running.now(), app.sessions.waiting()), (1, 1));
+    assert_eq!((app.running().now(), app.sessions().waiting()), (1, 1));
     assert_eq!(delete(&url, &session).await, 200);
-    let freed = || app.running.now() == 0 && app.sessions.held() == 0;
+    let freed = || app.running().now() == 0 && app.sessions().held() == 0;
     assert!(
         eventually(WITHIN, freed).await,
         "the session outlived its DELETE"
     );
-    assert_eq!(app.sessions.waiting(), 0);
+    assert_eq!(app.sessions().waiting(), 0);
 }
 
 #[tokio::test]
@@ -88,7 +89,7 @@ async fn an_idle_session_is_ended_in_the_background_with_its_work() {
     let session = open(&url).await;
     let (_response, _) = asked(&url, &session, &asking(2)).await;
     // No request names the session again: the sweeper ends it, not a later lookup.
-    let freed = || app.running.now() == 0 && app.sessions.held() == 0;
+    let freed = || app.running().now() == 0 && app.sessions().held() == 0;
     assert!(eventually(WITHIN, freed).await, "the idle session lived on");
 }
 
@@ -146,7 +147,7 @@ async fn get_streams_are_bounded_apart_from_connections_and_end_when_idle() {
     // An idle stream ends, and gives its place back.
     let ended = tokio::time::timeout(WITHIN, first.text()).await;
     assert!(ended.is_ok(), "the idle GET stream did not end");
-    assert!(eventually(WITHIN, || app.sessions.get_streams() == 0).await);
+    assert!(eventually(WITHIN, || app.sessions().get_streams() == 0).await);
     assert_eq!(get_stream(&url, &sessions[2]).await.status(), 200);
 }
 
@@ -169,9 +170,9 @@ async fn a_cancelled_request_gives_its_slot_back_and_is_cancelled_toward_the_cli
             .find(|m| m["method"] == "notifications/cancelled");
         let told = told.expect("the server's request is cancelled toward the client");
         assert_eq!(told["params"]["requestId"], asked["id"]);
-        assert!(eventually(WITHIN, || app.sessions.waiting() == 0).await);
+        assert!(eventually(WITHIN, || app.sessions().waiting() == 0).await);
     }
-    assert!(eventually(WITHIN, || app.running.now() == 0).await);
+    assert!(eventually(WITHIN, || app.running().now() == 0).await);
 }
 
 #[tokio::test]
@@ -189,7 +190,7 @@ async fn a_second_request_with_an_id_in_flight_is_refused() {
     let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 9}});
     send(&url, Some(&session), None, &cancel).await;
-    assert!(eventually(WITHIN, || app.running.now() == 0).await);
+    assert!(eventually(WITHIN, || app.running().now() == 0).await);
 }
 
 #[tokio::test]
@@ -259,7 +260,7 @@ async fn a_legacy_session_gets_no_behaviour_of_a_modern_extension() {
     assert_eq!(status, 200, "{answer}");
     assert!(answer["result"].get("task").is_none(), "{answer}");
     assert!(answer["result"].get("resultType").is_none(), "{answer}");
-    assert_eq!(app.tasks.len(), 0, "no task was created");
+    assert_eq!(app.server.tasks.store().len(), 0, "no task was created");
 }
 
 #[tokio::test]

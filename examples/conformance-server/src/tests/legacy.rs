@@ -2,14 +2,15 @@
 //! checks, `DELETE`, the legacy-only methods, the modern handlers' answers converted back, the
 //! bridge asking the client on the request's stream, and each session bound.
 
+use mcp_server::legacy::LegacyService as _;
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 
 use super::{eventually, start_app};
-use crate::tasks::store::Settings;
 use mcp_server::Config;
+use mcp_server::tasks::Settings;
 
 pub(super) fn initialize(id: i64) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
@@ -185,7 +186,7 @@ async fn initialize_opens_a_session_that_later_requests_need() {
         .await
         .unwrap();
     assert_eq!(again.status(), 404);
-    assert_eq!(app.sessions.count(), 1);
+    assert_eq!(app.sessions().count(), 1);
 }
 
 #[tokio::test]
@@ -346,10 +347,10 @@ async fn a_client_that_never_answers_gets_an_error_after_the_input_timeout() {
         "{message}"
     );
     assert!(started.elapsed() < Duration::from_secs(5));
-    let session = app.sessions.find(&id, "anonymous").unwrap();
+    let session = app.sessions().find(&id, "anonymous").unwrap();
     assert_eq!(session.waiting(), 0, "the unanswered request is forgotten");
     // The handler is gone too.
-    let stopped = eventually(Duration::from_secs(5), || app.running.now() == 0).await;
+    let stopped = eventually(Duration::from_secs(5), || app.running().now() == 0).await;
     assert!(stopped, "the handler outlived its request");
 }
 
@@ -386,7 +387,7 @@ async fn sessions_are_capped_and_idle_ones_expire() {
         404
     );
     open(&url).await;
-    assert!(app.sessions.count() <= 2);
+    assert!(app.sessions().count() <= 2);
 }
 
 #[tokio::test]
@@ -417,14 +418,14 @@ async fn server_requests_waiting_in_one_session_are_bounded() {
 async fn modern_only_refuses_initialize_naming_the_versions_it_serves() {
     let sealer = mcp_runtime::seal::Sealer::new([7; 32]);
     let config = Config::default().modern_only(true);
-    let app = crate::new_app_with(config, Settings::default(), sealer);
+    let app = super::new_app_with(config, Settings::default(), sealer);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let router = crate::http::router(Arc::clone(&app));
+    let router = mcp_server::served::router(Arc::clone(&app)).unwrap();
     tokio::spawn(mcp_server::serve(
         listener,
         router,
-        &app.config,
+        app.bounds(),
         std::future::pending(),
     ));
     let (status, answer) = post(&url, None, &initialize(1)).await;
@@ -440,7 +441,7 @@ async fn modern_only_refuses_initialize_naming_the_versions_it_serves() {
             .unwrap()
             .contains("2026-07-28")
     );
-    assert_eq!(app.sessions.count(), 0);
+    assert_eq!(app.sessions().count(), 0);
 }
 
 #[tokio::test]
@@ -571,10 +572,10 @@ async fn a_cancelled_legacy_request_stops_its_handler_and_gets_no_answer() {
         let (url, id) = (url.clone(), id.clone());
         async move { send(&url, Some(&id), None, &call).await }
     });
-    let session = app.sessions.find(&id, "anonymous").unwrap();
+    let session = app.sessions().find(&id, "anonymous").unwrap();
     eventually(Duration::from_secs(5), || session.running() > 0).await;
     assert_eq!(session.running(), 1, "the call is being handled");
-    assert_eq!(app.running.now(), 1);
+    assert_eq!(app.running().now(), 1);
     // Another request id cancels nothing.
     let other = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
         "params": {"requestId": 8, "reason": "not this one"}});
@@ -596,7 +597,7 @@ async fn a_cancelled_legacy_request_stops_its_handler_and_gets_no_answer() {
         !text.contains("\"id\""),
         "no answer to a cancelled request: {text}"
     );
-    let stopped = eventually(Duration::from_secs(5), || app.running.now() == 0).await;
+    let stopped = eventually(Duration::from_secs(5), || app.running().now() == 0).await;
     assert!(stopped, "the handler outlived its cancellation");
     assert_eq!(session.running(), 0);
 }

@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::tasks::store::Settings;
 use mcp_server::Config;
+use mcp_server::tasks::Settings;
 
 async fn start() -> String {
     start_with(Settings::default()).await
@@ -57,11 +57,30 @@ fn serve_app_until(
     limits: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> (String, Arc<crate::App>, tokio::task::JoinHandle<()>) {
-    let app = crate::new_app(Vec::new(), settings, limits).unwrap();
+    let app = new_app(settings, limits);
     let addr = listener.local_addr().unwrap();
-    let router = crate::http::router(Arc::clone(&app));
-    let serving = tokio::spawn(mcp_server::serve(listener, router, &app.config, shutdown));
+    let router = mcp_server::served::router(Arc::clone(&app)).unwrap();
+    let serving = tokio::spawn(mcp_server::serve(listener, router, app.bounds(), shutdown));
     (format!("http://{addr}/mcp"), app, serving)
+}
+
+/// The fixture served as `main` serves it, with a fresh sealing key, its tasks as `settings`
+/// say, and `limits`.
+pub(super) fn new_app(settings: Settings, limits: Config) -> Arc<crate::App> {
+    let key = mcp_runtime::seal::random_key().unwrap();
+    let sealer = mcp_runtime::seal::Sealer::new(key).with_mode(mcp_runtime::seal::Mode::Aead);
+    new_app_with(limits, settings, sealer)
+}
+
+/// [`new_app`] sealing with `sealer`.
+pub(super) fn new_app_with(
+    limits: Config,
+    settings: Settings,
+    sealer: mcp_runtime::seal::Sealer,
+) -> Arc<crate::App> {
+    let fixture = crate::fixture(sealer, settings);
+    let catalog = crate::skills::catalog().unwrap();
+    Arc::new(crate::served(&fixture, catalog).unwrap().config(limits))
 }
 
 pub(super) fn meta(caps: Value) -> Value {

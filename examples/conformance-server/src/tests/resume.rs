@@ -9,9 +9,9 @@ use serde_json::{Value, json};
 
 use super::legacy::{open, post, request, send};
 use super::start_app;
-use crate::tasks::store::Settings;
 use mcp_server::Config;
 use mcp_server::streams::RECONNECT_AFTER;
+use mcp_server::tasks::Settings;
 
 fn limits(replay: usize, window_ms: u64, streams: usize) -> Config {
     Config {
@@ -215,7 +215,7 @@ async fn a_request_still_running_answers_on_the_stream_resumed_after_a_broken_co
         .await
         .unwrap();
     assert_eq!(resumed.status(), 200);
-    assert_eq!(app.running.now(), 1, "the handler still runs");
+    assert_eq!(app.running().now(), 1, "the handler still runs");
     let answer = json!({"jsonrpc": "2.0", "id": asked["id"], "result": {
         "action": "accept", "content": {"username": "ada", "email": "ada@example.com"}}});
     assert_eq!(

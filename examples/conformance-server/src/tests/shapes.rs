@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use super::{meta, start, start_app};
 use crate::mcp;
-use crate::tasks::store::Settings;
+use mcp_server::tasks::Settings;
 
 /// Longest any one answer may take in these tests (the slowest tool sleeps 100 ms).
 const BOUND: Duration = Duration::from_secs(10);
@@ -252,7 +252,7 @@ async fn listen_stream() -> Exchange {
     assert_eq!(triggered.status, 200, "{}", triggered.body);
     let changed = "notifications/tools/list_changed";
     read_until(&mut response, &mut e.body, Some(changed)).await;
-    app.changes.stop();
+    app.server.changes.stop();
     read_until(&mut response, &mut e.body, None).await;
     e
 }
@@ -446,7 +446,11 @@ async fn lists_come_in_a_deterministic_order() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    let declared: Vec<String> = crate::features::tools()
+    let app = super::new_app(Settings::default(), mcp_server::Config::default());
+    let declared: Vec<String> = crate::features::tools(&app.server)
+        .unwrap()
+        .list()
+        .tools
         .into_iter()
         .map(|t| t.name)
         .collect();

@@ -3,6 +3,7 @@
 //! the checks of its message, a legacy session with its server-to-client requests through the
 //! bridge and its change notifications, cancellation and the end of input.
 
+use mcp_server::legacy::LegacyService as _;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -11,8 +12,8 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines};
 use tokio::task::JoinHandle;
 
 use super::{eventually, meta};
-use crate::tasks::store::Settings;
 use mcp_server::Config;
+use mcp_server::tasks::Settings;
 
 struct Client {
     input: DuplexStream,
@@ -22,11 +23,11 @@ struct Client {
 }
 
 fn start() -> Client {
-    let app = crate::new_app(Vec::new(), Settings::default(), Config::default()).unwrap();
+    let app = super::new_app(Settings::default(), Config::default());
     let (input, server_input) = tokio::io::duplex(1 << 16);
     let (server_output, output) = tokio::io::duplex(1 << 16);
-    let server = crate::stdio::endpoint(Arc::clone(&app));
-    let config = Arc::clone(&app.config);
+    let server = mcp_server::served::stdio_endpoint(Arc::clone(&app)).unwrap();
+    let config = Arc::clone(app.bounds());
     let served = tokio::spawn(async move {
         mcp_server::stdio::serve(server_input, server_output, server, &config).await
     });
@@ -224,14 +225,14 @@ async fn a_cancelled_request_is_stopped_and_not_answered() {
         .send(&request(7, "tools/call", modern(slow, json!({}))))
         .await;
     let app = Arc::clone(&client.app);
-    assert!(eventually(Duration::from_secs(5), || app.running.now() == 1).await);
+    assert!(eventually(Duration::from_secs(5), || app.running().now() == 1).await);
     client
         .send(
             &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
             "params": {"requestId": 7, "reason": "gave up"}}),
         )
         .await;
-    assert!(eventually(Duration::from_secs(5), || app.running.now() == 0).await);
+    assert!(eventually(Duration::from_secs(5), || app.running().now() == 0).await);
     // The next line is the next request's answer: nothing was written for the cancelled one.
     client
         .send(&request(8, "tools/list", modern(json!({}), json!({}))))
@@ -252,7 +253,7 @@ async fn a_request_cancelled_while_it_asks_its_client_frees_the_server_request()
     assert_eq!(client.next().await["method"], "elicitation/create");
     let session = client
         .app
-        .sessions
+        .sessions()
         .find_any()
         .expect("the process's session");
     assert_eq!(session.waiting(), 1);
@@ -263,7 +264,7 @@ async fn a_request_cancelled_while_it_asks_its_client_frees_the_server_request()
         )
         .await;
     let app = Arc::clone(&client.app);
-    assert!(eventually(Duration::from_secs(5), || app.running.now() == 0).await);
+    assert!(eventually(Duration::from_secs(5), || app.running().now() == 0).await);
     assert_eq!(
         session.waiting(),
         0,
@@ -285,13 +286,13 @@ async fn the_end_of_input_ends_the_work_in_flight() {
     client.send(&request(2, "tools/call", call)).await;
     assert_eq!(client.next().await["method"], "elicitation/create");
     let app = Arc::clone(&client.app);
-    assert_eq!(app.running.now(), 1);
+    assert_eq!(app.running().now(), 1);
     drop(client.input);
     let served = tokio::time::timeout(Duration::from_secs(5), client.served).await;
     assert!(matches!(served, Ok(Ok(Ok(())))), "{served:?}");
-    assert!(eventually(Duration::from_secs(5), || app.running.now() == 0).await);
+    assert!(eventually(Duration::from_secs(5), || app.running().now() == 0).await);
     assert!(
-        eventually(Duration::from_secs(5), || app.sessions.count() == 0).await,
+        eventually(Duration::from_secs(5), || app.sessions().count() == 0).await,
         "the session ends with its connection"
     );
     assert_eq!(client.output.next_line().await.unwrap(), None);

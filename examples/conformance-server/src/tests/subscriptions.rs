@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 
 use super::legacy::{open, post, read_until, request};
 use super::start_app;
-use crate::tasks::store::Settings;
 use mcp_server::Config;
+use mcp_server::tasks::Settings;
 
 const WATCHED: &str = "test://watched-resource";
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::{assert_error, call, meta, post, send, start, start_with};
-use crate::tasks::store::Settings;
+use mcp_server::tasks::Settings;
 
 const TASKS: &str = "io.modelcontextprotocol/tasks";
 
@@ -543,21 +543,13 @@ async fn shared_instance(url: &str) -> String {
     let redis = mcp_server::redis::Redis::connect_with(url, settings)
         .await
         .unwrap();
-    let tasks = crate::tasks::store::start_shared(redis, Settings::default())
-        .await
-        .unwrap();
-    let mut app = crate::new_app(
-        Vec::new(),
-        Settings::default(),
-        mcp_server::Config::default(),
-    )
-    .unwrap();
-    Arc::get_mut(&mut app).expect("a new app").tasks = tasks;
+    let app = super::new_app(Settings::default(), mcp_server::Config::default());
+    app.server.tasks.share(redis).await.unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let router = crate::http::router(Arc::clone(&app));
+    let router = mcp_server::served::router(Arc::clone(&app)).unwrap();
     let forever = std::future::pending::<()>();
-    tokio::spawn(mcp_server::serve(listener, router, &app.config, forever));
+    tokio::spawn(mcp_server::serve(listener, router, app.bounds(), forever));
     format!("http://{addr}/mcp")
 }
 
