@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use mcp_server::tools::ToolError;
 
-use crate::content::{schema, text, tool, tool_result};
+use crate::content::{schema, text, tool_result};
 use crate::mcp;
 use crate::mrtr::{answers, finish, round, said, sample};
 use crate::rpc::{Ctx, ToolRoutes};
@@ -26,11 +26,9 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
     let string = |d: &str| json!({"type": "string", "description": d});
     routes
         .tool(
-            tool(
-                SAMPLING,
-                "Asks the client's LLM to answer the prompt",
-                schema(json!({"prompt": string("The prompt")}), &["prompt"]),
-            ),
+            SAMPLING,
+            "Asks the client's LLM to answer the prompt",
+            schema(json!({"prompt": string("The prompt")}), &["prompt"]),
             async |ctx, p| {
                 let ask = || Ok(sample(argument(&p, "prompt"), 100).into());
                 ask_once(&ctx, &p, ask, |answer| match answer {
@@ -42,13 +40,11 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
             },
         )?
         .tool(
-            tool(
-                ELICITATION,
-                "Asks the user for a name and an email address",
-                schema(
-                    json!({"message": string("The message shown")}),
-                    &["message"],
-                ),
+            ELICITATION,
+            "Asks the user for a name and an email address",
+            schema(
+                json!({"message": string("The message shown")}),
+                &["message"],
             ),
             async |ctx, p| {
                 let ask = || Ok(form(argument(&p, "message"), contact())?.into());
@@ -57,23 +53,17 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
                 })
             },
         )?
-        .tool(
-            tool(
-                DEFAULTS,
-                "Asks the user with a form whose fields have defaults",
-                schema(json!({}), &[]),
-            ),
+        .plain(
+            DEFAULTS,
+            "Asks the user with a form whose fields have defaults",
             async |ctx, p| {
                 let ask = || Ok(form("Check your details", defaults())?.into());
                 ask_once(&ctx, &p, ask, completed)
             },
         )?
-        .tool(
-            tool(
-                ENUMS,
-                "Asks the user with a form of every kind of enumeration",
-                schema(json!({}), &[]),
-            ),
+        .plain(
+            ENUMS,
+            "Asks the user with a form of every kind of enumeration",
             async |ctx, p| {
                 let ask = || Ok(form("Choose", enums())?.into());
                 ask_once(&ctx, &p, ask, completed)

@@ -41,11 +41,6 @@ pub fn schema(properties: Value, required: &[&str]) -> mcp::ToolInputSchema {
     schema
 }
 
-/// A tool declaration.
-pub fn tool(name: &str, description: &str, input_schema: mcp::ToolInputSchema) -> mcp::Tool {
-    mcp::Tool::new(input_schema, name).with_description(description)
-}
-
 /// A prompt message from the user.
 pub fn user(content: mcp::ContentBlock) -> mcp::PromptMessage {
     mcp::PromptMessage::new(content, mcp::Role::User)

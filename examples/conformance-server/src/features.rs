@@ -13,7 +13,7 @@ use mcp_server::tools::{ToolError, Tools};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::content::{prompt_result, schema, text, tool, tool_input_error, tool_result, user};
+use crate::content::{prompt_result, schema, text, tool_input_error, tool_result, user};
 use crate::rpc::{Ctx, ToolRoutes, prompt};
 use crate::{Fixture, Mcp, mcp, result_meta};
 
@@ -66,11 +66,9 @@ fn answers(
     description: &str,
     content: fn() -> Vec<mcp::ContentBlock>,
 ) -> Result<ToolRoutes, ToolError> {
-    let declared = tool(name, description, schema(json!({}), &[]));
-    routes.tool(
-        declared,
-        move |_, _| async move { Ok(tool_result(content())) },
-    )
+    routes.plain(name, description, move |_, _| async move {
+        Ok(tool_result(content()))
+    })
 }
 
 /// A tool of no arguments that announces `change`.
@@ -81,8 +79,7 @@ fn announces(
     change: Change,
     told: &'static str,
 ) -> Result<ToolRoutes, ToolError> {
-    let declared = tool(name, description, schema(json!({}), &[]));
-    routes.tool(declared, move |ctx: Ctx, _| {
+    routes.plain(name, description, move |ctx: Ctx, _| {
         ctx.app.changes.send(change.clone());
         async move { Ok(tool_result(vec![text(told)])) }
     })
@@ -98,7 +95,6 @@ pub fn string_arg<'a>(params: &'a mcp::CallToolRequestParams, key: &str) -> Opti
 /// Every tool, in the order `tools/list` gives them: this module's, then those that ask the
 /// client first (`mrtr`, `asking`), then those that run as tasks (`tasks`).
 pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, ToolError> {
-    let none = || schema(json!({}), &[]);
     let routes = ToolRoutes {
         tools: Tools::new(),
         app: Arc::clone(app),
@@ -150,12 +146,9 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
         },
     )?;
     let routes = routes
-        .tool(
-            tool(
-                "test_tool_with_logging",
-                "Sends three log messages (when the request sets a logLevel)",
-                none(),
-            ),
+        .plain(
+            "test_tool_with_logging",
+            "Sends three log messages (when the request sets a logLevel)",
             async |ctx, _| {
                 let steps = [
                     "Tool execution started",
@@ -171,12 +164,9 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
                 Ok(tool_result(vec![text("Tool with logging executed successfully")]))
             },
         )?
-        .tool(
-            tool(
-                "test_tool_with_progress",
-                "Reports progress 0, 50, 100 (when the request has a progressToken)",
-                none(),
-            ),
+        .plain(
+            "test_tool_with_progress",
+            "Reports progress 0, 50, 100 (when the request has a progressToken)",
             async |ctx, _| {
                 for (i, step) in [0.0, 50.0, 100.0].into_iter().enumerate() {
                     if i > 0 {
@@ -188,24 +178,18 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
                 Ok(tool_result(vec![text("Progress reported")]))
             },
         )?
-        .tool(
-            tool(
-                "test_error_handling",
-                "Always fails, reported in the result (isError)",
-                none(),
-            ),
+        .plain(
+            "test_error_handling",
+            "Always fails, reported in the result (isError)",
             async |_, _| {
                 Ok(tool_input_error(
                     "This tool intentionally returns an error for testing",
                 ))
             },
         )?
-        .tool(
-            tool(
-                "test_logging_tool",
-                "Logs one message, only when the request sets a logLevel",
-                none(),
-            ),
+        .plain(
+            "test_logging_tool",
+            "Logs one message, only when the request sets a logLevel",
             async |ctx, _| {
                 ctx.notifier
                     .log(mcp::LoggingLevel::Info, json!("test_logging_tool ran"));
@@ -214,12 +198,9 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
                 )]))
             },
         )?
-        .tool(
-            tool(
-                "test_update_watched_resource",
-                "Changes test://watched-resource, so that its subscribers are told (resources/updated)",
-                none(),
-            ),
+        .plain(
+            "test_update_watched_resource",
+            "Changes test://watched-resource, so that its subscribers are told (resources/updated)",
             async |ctx, _| {
                 let version = ctx.app.watched_version.fetch_add(1, Ordering::SeqCst) + 1;
                 ctx.app
@@ -230,12 +211,9 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
                 ))]))
             },
         )?
-        .tool(
-            tool(
-                "test_reconnection",
-                "Ends a legacy client's connection before answering; the answer waits for it to reconnect",
-                none(),
-            ),
+        .plain(
+            "test_reconnection",
+            "Ends a legacy client's connection before answering; the answer waits for it to reconnect",
             async |ctx, _| {
                 // A legacy client reads the answer on the stream it resumes; a modern one gets
                 // it at once (its streams do not resume).
@@ -296,11 +274,9 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
     }
     let routes = routes
         .tool(
-            tool(
-                "json_schema_2020_12_tool",
-                "Has a JSON Schema 2020-12 inputSchema ($schema, $defs, $ref)",
-                json_schema_2020_12,
-            ),
+            "json_schema_2020_12_tool",
+            "Has a JSON Schema 2020-12 inputSchema ($schema, $defs, $ref)",
+            json_schema_2020_12,
             async |_, params| {
                 let args = serde_json::to_string(&params.arguments.unwrap_or_default());
                 Ok(tool_result(vec![text(format!(
@@ -310,13 +286,11 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
             },
         )?
         .tool(
-            tool(
-                "test_custom_header",
-                "Its region argument travels in the Mcp-Param-Region header too (x-mcp-header)",
-                schema(
-                    json!({"region": {"type": "string", "x-mcp-header": "Region"}}),
-                    &["region"],
-                ),
+            "test_custom_header",
+            "Its region argument travels in the Mcp-Param-Region header too (x-mcp-header)",
+            schema(
+                json!({"region": {"type": "string", "x-mcp-header": "Region"}}),
+                &["region"],
             ),
             async |_, params| {
                 let region = string_arg(&params, "region").unwrap_or("(none)");
@@ -324,13 +298,11 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
             },
         )?
         .tool(
-            tool(
-                "add_numbers",
-                "Adds two numbers",
-                schema(
-                    json!({"a": {"type": "number"}, "b": {"type": "number"}}),
-                    &["a", "b"],
-                ),
+            "add_numbers",
+            "Adds two numbers",
+            schema(
+                json!({"a": {"type": "number"}, "b": {"type": "number"}}),
+                &["a", "b"],
             ),
             async |_, params| {
                 let n = |k: &str| params.arguments.as_ref()?.get(k)?.as_f64();
@@ -343,11 +315,9 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
             },
         )?
         .tool(
-            tool(
-                "greet",
-                "Greets by name, always within the request (never a task)",
-                schema(json!({"name": {"type": "string"}}), &["name"]),
-            ),
+            "greet",
+            "Greets by name, always within the request (never a task)",
+            schema(json!({"name": {"type": "string"}}), &["name"]),
             async |_, params| {
                 let name = string_arg(&params, "name").unwrap_or("stranger");
                 Ok(tool_result(vec![text(format!("Hello, {name}!"))]))

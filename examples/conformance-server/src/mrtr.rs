@@ -22,9 +22,8 @@ use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use mcp_server::tools::ToolError;
-use serde_json::json;
 
-use crate::content::{prompt_result, schema, text, tool, tool_result, user};
+use crate::content::{prompt_result, text, tool_result, user};
 use crate::mcp;
 use crate::rpc::{Ctx, ToolRoutes};
 
@@ -221,8 +220,7 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
     tools
         .into_iter()
         .try_fold(routes, |routes, (name, description, answer)| {
-            let declared = tool(name, description, schema(json!({}), &[]));
-            routes.tool(declared, move |ctx, params| {
+            routes.plain(name, description, move |ctx, params| {
                 std::future::ready(answer(&ctx, &params))
             })
         })

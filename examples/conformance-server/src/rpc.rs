@@ -41,20 +41,26 @@ pub struct ToolRoutes {
 }
 
 impl ToolRoutes {
-    /// Adds `tool` (listed as it is), answered by `function`.
-    pub fn tool<F, Fut>(self, tool: mcp::Tool, function: F) -> Result<Self, ToolError>
+    /// Adds the tool `name`, described by `description`, of `input` arguments, answered by
+    /// `function`.
+    pub fn tool<F, Fut>(
+        self,
+        name: &str,
+        description: &str,
+        input: mcp::ToolInputSchema,
+        function: F,
+    ) -> Result<Self, ToolError>
     where
         F: Fn(Ctx, mcp::CallToolRequestParams) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<mcp::CallToolOutcome, RpcError>> + Send + 'static,
     {
-        let schema = serde_json::to_value(&tool.input_schema).map_err(|e| ToolError::Schema {
-            name: tool.name.clone(),
+        let schema = serde_json::to_value(&input).map_err(|e| ToolError::Schema {
+            name: name.to_owned(),
             why: e.to_string(),
         })?;
-        let description = tool.description.as_deref().unwrap_or_default();
         let app = Arc::clone(&self.app);
         let tools = self.tools.add_with_schema(
-            &tool.name,
+            name,
             description,
             schema,
             move |call: Call<Mcp, mcp_server::Ctx<Mcp>, Map<String, Value>>| {
@@ -69,6 +75,22 @@ impl ToolRoutes {
             tools,
             app: self.app,
         })
+    }
+
+    /// Adds the tool `name` of no arguments, described by `description`, answered by
+    /// `function`.
+    pub fn plain<F, Fut>(
+        self,
+        name: &str,
+        description: &str,
+        function: F,
+    ) -> Result<Self, ToolError>
+    where
+        F: Fn(Ctx, mcp::CallToolRequestParams) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<mcp::CallToolOutcome, RpcError>> + Send + 'static,
+    {
+        let none = crate::content::schema(serde_json::json!({}), &[]);
+        self.tool(name, description, none, function)
     }
 }
 

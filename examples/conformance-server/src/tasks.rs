@@ -13,7 +13,7 @@ use mcp_server::tasks::serve::{TaskWorker, Tasks};
 use mcp_server::tools::ToolError;
 use serde_json::json;
 
-use crate::content::{schema, text, tool, tool_input_error};
+use crate::content::{schema, text, tool_input_error};
 use crate::features::string_arg;
 use crate::mrtr::{
     ConfirmField, NameField, answers, ask_name, boolean_field, elicit, round, string_field,
@@ -46,17 +46,14 @@ type Answer = Result<mcp::CallToolOutcome, RpcError>;
 
 /// The tools that run as tasks, each with its function, after those `routes` holds.
 pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
-    let none = || schema(json!({}), &[]);
     routes
         .tool(
-            tool(
-                SLOW_COMPUTE,
+            SLOW_COMPUTE,
                 "Waits `seconds` seconds, then answers; a task for a client that advertised the tasks extension",
                 schema(
                     json!({"seconds": {"type": "number", "minimum": 0}, "label": {"type": "string"}}),
                     &["seconds"],
                 ),
-            ),
             async |ctx, p| {
                 // Checked before a task is made: the answer is the tool error, within the request.
                 let (seconds, label) = match compute_args(&p) {
@@ -74,12 +71,9 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
                 }
             },
         )?
-        .tool(
-            tool(
-                FAILING_JOB,
-                "Always a task: ends after about a second with a tool error (isError)",
-                none(),
-            ),
+        .plain(
+            FAILING_JOB,
+            "Always a task: ends after about a second with a tool error (isError)",
             async |ctx, _| {
                 let proof = required(&ctx)?;
                 start(&ctx, &proof, |_| async {
@@ -92,12 +86,9 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
                 .await
             },
         )?
-        .tool(
-            tool(
-                PROTOCOL_ERROR_JOB,
-                "Always a task: ends failed, with a JSON-RPC internal error",
-                none(),
-            ),
+        .plain(
+            PROTOCOL_ERROR_JOB,
+            "Always a task: ends failed, with a JSON-RPC internal error",
             async |ctx, _| {
                 let proof = required(&ctx)?;
                 start(&ctx, &proof, |_| async {
@@ -111,11 +102,9 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
             },
         )?
         .tool(
-            tool(
-                CONFIRM_DELETE,
+            CONFIRM_DELETE,
                 "Always a task: asks for a confirmation (input_required) before it deletes the file",
                 schema(json!({"filename": {"type": "string"}}), &["filename"]),
-            ),
             async |ctx, p| {
                 let proof = required(&ctx)?;
                 let filename = string_arg(&p, "filename").unwrap_or("(unnamed)").to_owned();
@@ -131,12 +120,9 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
                 start(&ctx, &proof, move |w| confirm_delete(w, requests, filename)).await
             },
         )?
-        .tool(
-            tool(
-                MULTI_INPUT,
-                "Always a task: asks for two inputs at once, answered together or one by one",
-                none(),
-            ),
+        .plain(
+            MULTI_INPUT,
+            "Always a task: asks for two inputs at once, answered together or one by one",
             async |ctx, _| {
                 let proof = required(&ctx)?;
                 let mut round = round(&ctx);
@@ -152,12 +138,9 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
                 start(&ctx, &proof, move |w| multi_input(w, requests)).await
             },
         )?
-        .tool(
-            tool(
-                TOOL_WITH_TASK,
-                "Asks the user's name in an InputRequiredResult, then always continues as a task",
-                none(),
-            ),
+        .plain(
+            TOOL_WITH_TASK,
+            "Asks the user's name in an InputRequiredResult, then always continues as a task",
             async |ctx, p| {
                 let proof = required(&ctx)?;
                 tool_with_task(&ctx, &p, &proof).await

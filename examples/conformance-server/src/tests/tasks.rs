@@ -2,7 +2,7 @@
 //! its TTL, cancellation, input requests answered with `tasks/update`, a multi round-trip
 //! before the task, the `-32021` refusals, the task id in `Mcp-Name`, tasks bound to their
 //! principal, and status notifications on `subscriptions/listen`; and two instances that
-//! share their tasks through one Redis (`tasks::store::start_shared`), with Redis stopped and
+//! share their tasks through one Redis (`Tasks::share`), with Redis stopped and
 //! started again under them.
 
 use std::sync::Arc;
