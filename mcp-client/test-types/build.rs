@@ -11,5 +11,6 @@ fn main() {
             "io.modelcontextprotocol/tasks",
             "io.modelcontextprotocol/skills",
         ],
+        false,
     );
 }
