@@ -58,6 +58,19 @@ where
     }
 }
 
+/// The response to `request` with `result`, as JSON text; an internal error if it cannot be
+/// written. What the extensions' bindings (`bind_tasks!`, `bind_skills!`) answer with.
+pub fn written<R>(
+    request: &R,
+    result: impl Into<R::Result>,
+) -> Result<String, mcp_runtime::RpcError>
+where
+    R: mcp_runtime::Respond<Response: Serialize>,
+{
+    serde_json::to_string(&mcp_runtime::Respond::respond(request, result))
+        .map_err(|e| mcp_runtime::RpcError::internal_error(e.to_string()))
+}
+
 /// A message (a response, a notification) as JSON text, written from its generated type.
 pub fn to_json<S: Schema, T: Serialize>(message: &T) -> Result<String, Refused<S>> {
     serde_json::to_string(message).map_err(|e| {

@@ -201,17 +201,7 @@ macro_rules! bind_skills {
                 }
             }
 
-            /// The response to `request` with `result`, as JSON text.
-            fn written<R>(
-                request: &R,
-                result: impl ::core::convert::Into<R::Result>,
-            ) -> ::core::result::Result<::std::string::String, ::mcp_runtime::RpcError>
-            where
-                R: ::mcp_runtime::Respond<Response: ::serde::Serialize>,
-            {
-                ::serde_json::to_string(&::mcp_runtime::Respond::respond(request, result))
-                    .map_err(|e| ::mcp_runtime::RpcError::internal_error(e.to_string()))
-            }
+            use $crate::ctx::written;
 
             impl serve::SkillTypes for $name {
                 type Capabilities = m::ServerCapabilities;

@@ -559,25 +559,18 @@ where
         F: Fn(A, TaskWorker<S>) -> W + Send + Sync + 'static,
         W: Future<Output = S::Outcome> + Send + 'static,
     {
-        let tasks = tasks.clone();
         let function = Arc::new(function);
-        self.add(
-            name,
-            description,
-            move |call: crate::tools::Call<S, Ctx<S>, A>| {
-                let tasks = tasks.clone();
-                let function = Arc::clone(&function);
-                async move {
-                    let Some(proof) = Tasks::advertised(&call.ctx) else {
-                        return Err(RpcError::missing_extension::<S::Extension>());
-                    };
-                    let args = call.args;
-                    tasks
-                        .create(&call.ctx, &proof, move |worker| function(args, worker))
-                        .await
-                }
-            },
-        )
+        self.add_tasked(name, description, tasks, move |tasks, ctx, args: A| {
+            let function = Arc::clone(&function);
+            async move {
+                let Some(proof) = Tasks::advertised(&ctx) else {
+                    return Err(RpcError::missing_extension::<S::Extension>());
+                };
+                tasks
+                    .create(&ctx, &proof, move |worker| function(args, worker))
+                    .await
+            }
+        })
     }
 
     /// Adds the tool `name` whose work, `function` of the arguments, runs as a task of
@@ -625,25 +618,38 @@ where
         F: Fn(A) -> W + Send + Sync + 'static,
         W: Future<Output = S::Outcome> + Send + 'static,
     {
-        let tasks = tasks.clone();
         let function = Arc::new(function);
+        self.add_tasked(name, description, tasks, move |tasks, ctx, args: A| {
+            let function = Arc::clone(&function);
+            async move {
+                match Tasks::advertised(&ctx) {
+                    Some(proof) => tasks.create(&ctx, &proof, move |_| function(args)).await,
+                    None => S::inline(function(args).await),
+                }
+            }
+        })
+    }
+
+    /// Adds the tool `name` answered by `answer`, handed `tasks`, the request's context and
+    /// the arguments read.
+    fn add_tasked<A, H, Fut>(
+        self,
+        name: &str,
+        description: &str,
+        tasks: &Tasks<S>,
+        answer: H,
+    ) -> Result<Self, crate::tools::ToolError>
+    where
+        A: DeserializeOwned + schemars::JsonSchema + Send + 'static,
+        H: Fn(Tasks<S>, Ctx<S>, A) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<S::CallOutcome, RpcError>> + Send + 'static,
+    {
+        let tasks = tasks.clone();
         self.add(
             name,
             description,
             move |call: crate::tools::Call<S, Ctx<S>, A>| {
-                let tasks = tasks.clone();
-                let function = Arc::clone(&function);
-                async move {
-                    let args = call.args;
-                    match Tasks::advertised(&call.ctx) {
-                        Some(proof) => {
-                            tasks
-                                .create(&call.ctx, &proof, move |_| function(args))
-                                .await
-                        }
-                        None => S::inline(function(args).await),
-                    }
-                }
+                answer(tasks.clone(), call.ctx, call.args)
             },
         )
     }
@@ -859,17 +865,7 @@ macro_rules! bind_tasks {
                 }};
             }
 
-            /// The response to `request` with `result`, as JSON text.
-            fn written<R>(
-                request: &R,
-                result: impl ::core::convert::Into<R::Result>,
-            ) -> ::core::result::Result<::std::string::String, ::mcp_runtime::RpcError>
-            where
-                R: ::mcp_runtime::Respond<Response: ::serde::Serialize>,
-            {
-                ::serde_json::to_string(&::mcp_runtime::Respond::respond(request, result))
-                    .map_err(|e| ::mcp_runtime::RpcError::internal_error(e.to_string()))
-            }
+            use $crate::ctx::written;
 
             impl serve::TaskTypes for $name {
                 type Detailed = m::DetailedTask;
