@@ -456,7 +456,7 @@ impl<S: Routed, T> Served<S, T> {
     }
 
     /// The methods of the extensions it serves (the skills extension's, with
-    /// [`Served::skills`]; the tasks extension's, with [`Served::tasks`]);
+    /// `Served::skills`; the tasks extension's, with [`Served::tasks`]);
     /// [`bind_server!`](crate::bind_server) makes them its [`Service::extension_methods`].
     pub fn extension_methods(&self) -> &[crate::Method] {
         &self.extension_methods
@@ -495,7 +495,7 @@ impl<S: Routed, T> Served<S, T> {
     }
 
     /// Every resource it lists besides its own methods': its resources router's, then its
-    /// skill files ([`Served::skills`]); `None` when it has no skills (the router, or else its
+    /// skill files (`Served::skills`); `None` when it has no skills (the router, or else its
     /// own `list_resources`, answers alone).
     pub fn listed_resources(&self) -> Option<Vec<<S as ResourceTypes>::Resource>> {
         #[cfg(feature = "skills")]
@@ -506,7 +506,7 @@ impl<S: Routed, T> Served<S, T> {
         None
     }
 
-    /// The read of the skill file at `uri` ([`Served::skills`]), if it serves one there.
+    /// The read of the skill file at `uri` (`Served::skills`), if it serves one there.
     pub fn skill_read(&self, uri: &str) -> Option<<S as ResourceTypes>::ReadOutcome> {
         #[cfg(feature = "skills")]
         if let Some(skills) = &self.skills {
