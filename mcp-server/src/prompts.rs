@@ -179,7 +179,7 @@ impl<S: PromptTypes, C: Send + 'static> Prompts<S, C> {
         params: &S::GetParams,
     ) -> impl Future<Output = Answer<S>> + Send + use<S, C> {
         let name = S::prompt_name(params);
-        self.table.dispatch("prompt", name, ctx, params)
+        self.table.dispatch("prompt", name, ctx, params.clone())
     }
 }
 

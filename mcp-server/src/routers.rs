@@ -101,18 +101,19 @@ where
     })
 }
 
-impl<L: Clone, C, P: Clone, O> ByName<L, Handler<C, P, O>> {
-    /// The handler of `name` called with `ctx` and `params`; an unknown name is `-32602`
-    /// ("Unknown `kind`: `name`").
+impl<L: Clone, C, P, O> ByName<L, Handler<C, P, O>> {
+    /// The handler of `name` called with `ctx` and `params` (moved, never copied: a large
+    /// request's arguments exist once); an unknown name is `-32602` ("Unknown `kind`:
+    /// `name`").
     pub(crate) fn dispatch(
         &self,
         kind: &str,
         name: &str,
         ctx: C,
-        params: &P,
+        params: P,
     ) -> impl Future<Output = Result<O, RpcError>> + Send + use<L, C, P, O> {
         let called = match self.get(name) {
-            Some(handler) => Ok(handler(ctx, params.clone())),
+            Some(handler) => Ok(handler(ctx, params)),
             None => Err(RpcError::invalid_params(format!("Unknown {kind}: {name}"))),
         };
         async move { called?.await }

@@ -935,20 +935,30 @@ macro_rules! bind_server {
                     .with_server_info(::core::clone::Clone::clone($crate::Served::identity(&*self)));
                 let modern = ctx.era == ::mcp_runtime::era::Era::Modern;
                 let answered = async {
+                    // A call's params are moved to its tool, never copied: a large request's
+                    // arguments exist once.
+                    let request = match (self.tool_router(), request) {
+                        (
+                            ::core::option::Option::Some(tools),
+                            m::ClientRequest::CallToolRequest(mut r),
+                        ) => {
+                            let left = m::CallToolRequestParams::new(
+                                ::core::clone::Clone::clone(&r.params.meta),
+                                ::core::clone::Clone::clone(&r.params.name),
+                            );
+                            let params = ::core::mem::replace(&mut r.params, ::std::boxed::Box::new(left));
+                            let answer = tools.call(ctx, *params).await;
+                            return ::mcp_runtime::service::answer::<m::CallToolRequest>(&r, answer)
+                                .map_err(refused);
+                        }
+                        (_, request) => request,
+                    };
                     if let ::core::option::Option::Some(tools) = self.tool_router() {
-                        match &request {
-                            m::ClientRequest::CallToolRequest(r) => {
-                                let answer = tools.call(ctx, &r.params).await;
-                                return ::mcp_runtime::service::answer::<m::CallToolRequest>(r, answer)
-                                    .map_err(refused);
-                            }
-                            m::ClientRequest::ListToolsRequest(r) => {
-                                let listed = tools.list().with_meta(::core::clone::Clone::clone(&identity));
-                                let listed = ::core::result::Result::Ok(listed.into());
-                                return ::mcp_runtime::service::answer::<m::ListToolsRequest>(r, listed)
-                                    .map_err(refused);
-                            }
-                            _ => {}
+                        if let m::ClientRequest::ListToolsRequest(r) = &request {
+                            let listed = tools.list().with_meta(::core::clone::Clone::clone(&identity));
+                            let listed = ::core::result::Result::Ok(listed.into());
+                            return ::mcp_runtime::service::answer::<m::ListToolsRequest>(r, listed)
+                                .map_err(refused);
                         }
                     }
                     if let ::core::option::Option::Some(prompts) = self.prompt_router() {

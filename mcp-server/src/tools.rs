@@ -156,13 +156,14 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
 
     /// Adds the tool `name`, described by `description`, whose `inputSchema` is
     /// `input_schema` as written (a JSON Schema object: one no Rust type derives, or one a
-    /// gateway forwards), answered by `function`, which is handed the arguments as the JSON
-    /// object the client sent (none: an empty object), unchecked against the schema.
+    /// gateway forwards), answered by `function`, which reads the arguments from the request's
+    /// params (`call.params`, as the client sent them, unchecked against the schema; nothing
+    /// is copied).
     ///
     /// ```
     /// use mcp_server::tools::{Call, Tools};
     /// use mcp_tests::eras as mcp;
-    /// use serde_json::{Map, Value, json};
+    /// use serde_json::json;
     ///
     /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
     /// mcp_server::bind_server!(Mcp = mcp);
@@ -177,8 +178,9 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
     ///     "weather",
     ///     "The weather of a region",
     ///     schema,
-    ///     async |call: Call<Mcp, _, Map<String, Value>>| {
-    ///         let region = call.args.get("region").and_then(Value::as_str).unwrap_or("?");
+    ///     async |call: Call<Mcp, _, ()>| {
+    ///         let arguments = call.params.arguments.as_ref();
+    ///         let region = arguments.and_then(|a| a.get("region")?.as_str()).unwrap_or("?");
     ///         Ok(format!("Sunny in {region}"))
     ///     },
     /// )?;
@@ -193,11 +195,11 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
         function: F,
     ) -> Result<Self, ToolError>
     where
-        F: Fn(Call<S, C, Map<String, Value>>) -> Fut + Send + Sync + 'static,
+        F: Fn(Call<S, C, ()>) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<O, RpcError>> + Send + 'static,
         O: ToolOutput<S> + 'static,
     {
-        let read = |params: &S::CallParams| Ok(S::arguments(params).cloned().unwrap_or_default());
+        let read = |_: &S::CallParams| Ok(());
         let handler = routers::handler(read, function, O::into_outcome);
         self.insert(name, description, input_schema, handler)
     }
@@ -248,14 +250,15 @@ impl<S: ToolTypes, C: Send + 'static> Tools<S, C> {
         S::list_result(self.table.listed())
     }
 
-    /// `tools/call`: the tool `params` names, called; an unknown tool is `-32602`.
+    /// `tools/call`: the tool `params` names, called with them (moved, never copied); an
+    /// unknown tool is `-32602`.
     pub fn call(
         &self,
         ctx: C,
-        params: &S::CallParams,
+        params: S::CallParams,
     ) -> impl Future<Output = Answer<S>> + Send + use<S, C> {
-        self.table
-            .dispatch("tool", S::tool_name(params), ctx, params)
+        let name = S::tool_name(&params).to_owned();
+        self.table.dispatch("tool", &name, ctx, params)
     }
 }
 
@@ -266,9 +269,12 @@ impl<S: ToolTypes, C> fmt::Debug for Tools<S, C> {
 }
 
 /// The arguments of `params` read as an `A`, or what a model should be told is wrong with
-/// them.
+/// them. Read from the request's own values: a large argument is not copied to be read.
 fn read_arguments<S: ToolTypes, A: DeserializeOwned>(params: &S::CallParams) -> Result<A, String> {
-    let arguments = S::arguments(params).cloned().unwrap_or_default();
-    serde_json::from_value(Value::Object(arguments))
+    let empty = Map::new();
+    let arguments = S::arguments(params).unwrap_or(&empty);
+    let members = arguments.iter().map(|(k, v)| (k.as_str(), v));
+    let deserializer = serde::de::value::MapDeserializer::<_, serde_json::Error>::new(members);
+    A::deserialize(deserializer)
         .map_err(|e| format!("Invalid arguments for tool {}: {e}", S::tool_name(params)))
 }

@@ -13,7 +13,7 @@ use mcp_server::resources::{Entry, Read, Resources};
 use mcp_server::tools::{Call, ToolError, Tools};
 use mcp_server::{Ctx, Served};
 use mcp_tests::eras as mcp;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use tower::ServiceExt as _;
 
 mod support;
@@ -41,8 +41,9 @@ struct Nothing {}
 /// `docs://pages/{name}` template; log messages name `weather-station`; list and resource
 /// changes told to `changes`.
 fn app(changes: &Arc<Changes>) -> axum::Router {
-    let weather = async |call: Call<Mcp, Ctx<Mcp>, Map<String, Value>>| {
-        let region = call.args.get("region").and_then(Value::as_str);
+    let weather = async |call: Call<Mcp, Ctx<Mcp>, ()>| {
+        let arguments = call.params.arguments.as_ref();
+        let region = arguments.and_then(|a| a.get("region")?.as_str());
         Ok(format!("Sunny in {}", region.unwrap_or("?")))
     };
     let log = async |call: Call<Mcp, Ctx<Mcp>, Nothing>| {
@@ -136,7 +137,7 @@ fn a_tool_whose_header_annotations_are_invalid_is_refused_when_added() {
             "b": {"type": "string", "x-mcp-header": "region"}
         }
     });
-    let noop = async |_: Call<Mcp, Ctx<Mcp>, Map<String, Value>>| Ok("");
+    let noop = async |_: Call<Mcp, Ctx<Mcp>, ()>| Ok("");
     let refused = Tools::<Mcp, Ctx<Mcp>>::new()
         .add_with_schema("twice", "Mirrors two arguments in one header", twice, noop)
         .unwrap_err();

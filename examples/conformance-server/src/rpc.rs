@@ -9,7 +9,6 @@ use std::sync::Arc;
 use mcp_runtime::RpcError;
 use mcp_server::prompts::{Get, PromptError, Prompts};
 use mcp_server::tools::{Call, ToolError, Tools};
-use serde_json::{Map, Value};
 
 use crate::{Fixture, Mcp, mcp};
 
@@ -63,7 +62,7 @@ impl ToolRoutes {
             name,
             description,
             schema,
-            move |call: Call<Mcp, mcp_server::Ctx<Mcp>, Map<String, Value>>| {
+            move |call: Call<Mcp, mcp_server::Ctx<Mcp>, ()>| {
                 let ctx = Ctx {
                     request: call.ctx,
                     app: Arc::clone(&app),
