@@ -58,8 +58,8 @@ where
     }
 }
 
-/// The response to `request` with `result`, as JSON text; an internal error if it cannot be
-/// written. What the extensions' bindings (`bind_tasks!`, `bind_skills!`) answer with.
+/// The response to `request` with `result`, as JSON text ([`mcp_runtime::service::answer`] of
+/// a result); an internal error if it cannot be written. What the extensions' bindings (`bind_tasks!`, `bind_skills!`) answer with.
 pub fn written<R>(
     request: &R,
     result: impl Into<R::Result>,
@@ -67,8 +67,7 @@ pub fn written<R>(
 where
     R: mcp_runtime::Respond<Response: Serialize>,
 {
-    serde_json::to_string(&mcp_runtime::Respond::respond(request, result))
-        .map_err(|e| mcp_runtime::RpcError::internal_error(e.to_string()))
+    mcp_runtime::service::answer(request, Ok(result.into()))
 }
 
 /// A message (a response, a notification) as JSON text, written from its generated type.

@@ -70,7 +70,7 @@ pub trait TaskTypes: ToolTypes + Sized {
         tasks: &'a Tasks<Self>,
         principal: &'a str,
         method: &'a str,
-        message: Value,
+        body: &'a [u8],
     ) -> BoxFuture<'a, Result<String, RpcError>>;
     /// The answer of a `tools/call` that created `task` (a `CreateTaskResult`), granted with
     /// `proof`.
@@ -405,8 +405,7 @@ impl<S: TaskTypes> Tasks<S> {
         if Self::advertised(ctx).is_none() {
             return Err(RpcError::missing_extension::<S::Extension>());
         }
-        let message = serde_json::from_slice::<Value>(body).map_err(bad_params)?;
-        S::answer(self, &ctx.principal, method, message).await
+        S::answer(self, &ctx.principal, method, body).await
     }
 
     /// Drops from `message` (a `tasks/update` of `principal`) the answers to keys its task
@@ -416,18 +415,18 @@ impl<S: TaskTypes> Tasks<S> {
         principal: &str,
         message: &mut Value,
     ) -> Result<(), RpcError> {
-        #[derive(Deserialize)]
-        struct Named {
-            #[serde(rename = "taskId")]
-            task_id: String,
-        }
         let Some(params) = message.get_mut("params").and_then(Value::as_object_mut) else {
             return Ok(());
         };
-        let Ok(named) = serde_json::from_value::<Named>(Value::Object(params.clone())) else {
+        // Only the id is read here (the params, answers included, are not copied to read it).
+        let Some(task_id) = params
+            .get("taskId")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
             return Ok(());
         };
-        let outstanding = match self.store().outstanding(principal, &named.task_id).await {
+        let outstanding = match self.store().outstanding(principal, &task_id).await {
             Ok(outstanding) => outstanding,
             Err(TaskError::NotFound) => return Ok(()),
             Err(TaskError::Unavailable(e)) => return Err(unavailable(&e)),
@@ -893,25 +892,29 @@ macro_rules! bind_tasks {
                     tasks: &'a serve::Tasks<Self>,
                     principal: &'a str,
                     method: &'a str,
-                    mut message: ::serde_json::Value,
+                    body: &'a [u8],
                 ) -> $crate::tasks::BoxFuture<'a, ::core::result::Result<::std::string::String, ::mcp_runtime::RpcError>> {
                     ::std::boxed::Box::pin(async move {
                         use ::mcp_runtime::Request as _;
                         if method == m::GetTaskRequest::METHOD {
                             let r: m::GetTaskRequest =
-                                ::serde_json::from_value(message).map_err(serve::bad_params)?;
+                                ::serde_json::from_slice(body).map_err(serve::bad_params)?;
                             let task = tasks.get(principal, &r.params.task_id).await?;
                             written(&r, shape!(m::GetTaskResult, &task.0, details))
                         } else if method == m::UpdateTaskRequest::METHOD {
+                            // The one request read through a `Value`: answers to keys the task
+                            // does not wait on are dropped before it is read.
+                            let mut message: ::serde_json::Value =
+                                ::serde_json::from_slice(body).map_err(serve::bad_params)?;
                             tasks.ignore_unasked(principal, &mut message).await?;
-                            let r: m::UpdateTaskRequest =
+                            let mut r: m::UpdateTaskRequest =
                                 ::serde_json::from_value(message).map_err(serve::bad_params)?;
-                            let answers = ::core::clone::Clone::clone(&r.params.input_responses);
+                            let answers = ::core::mem::take(&mut r.params.input_responses);
                             tasks.update(principal, &r.params.task_id, answers).await?;
                             written(&r, m::UpdateTaskResult::new())
                         } else if method == m::CancelTaskRequest::METHOD {
                             let r: m::CancelTaskRequest =
-                                ::serde_json::from_value(message).map_err(serve::bad_params)?;
+                                ::serde_json::from_slice(body).map_err(serve::bad_params)?;
                             tasks.cancel(principal, &r.params.task_id).await?;
                             written(&r, m::CancelTaskResult::new())
                         } else {
