@@ -63,12 +63,16 @@ impl Members {
         self.0.iter().find(|(k, _)| k == key).map(|(_, v)| &**v)
     }
 
-    /// Sets `key` to `value` where it is, or first when it is not there (where the
-    /// generated results write `_meta`).
+    /// Sets `key` to `value` where it is, or, when it is not there, first, after the
+    /// `resultType` a result may start with: where the generated results write `_meta`.
     fn set_first(&mut self, key: &str, value: Box<serde_json::value::RawValue>) {
+        const RESULT_TYPE: &str = "resultType";
         match self.0.iter_mut().find(|(k, _)| k == key) {
             Some((_, v)) => *v = value,
-            None => self.0.insert(0, (key.to_owned(), value)),
+            None => {
+                let at = usize::from(self.0.first().is_some_and(|(k, _)| k == RESULT_TYPE));
+                self.0.insert(at, (key.to_owned(), value));
+            }
         }
     }
 }
@@ -121,6 +125,17 @@ mod tests {
         assert_eq!(
             named,
             r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"serverInfo":{"name":"s"}},"z":1,"a":{"y":2,"b":3},"resultType":"complete"}}"#
+        );
+    }
+
+    #[test]
+    fn a_result_that_starts_with_its_type_gets_the_server_named_right_after_it() {
+        // Where a generated result of a `resultType` writes its `_meta`.
+        let answer = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#;
+        let named = identified(answer.to_owned(), &json!({"serverInfo": {"name": "s"}}));
+        assert_eq!(
+            named,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","_meta":{"serverInfo":{"name":"s"}},"content":[]}}"#
         );
     }
 
