@@ -27,7 +27,7 @@ use crate::retry::RetryError;
 pub mod round;
 #[cfg(feature = "seal")]
 pub use round::SealedState;
-pub use round::{Answers, Elicited, Round};
+pub use round::{Answers, Elicited, Round, Sampled};
 
 /// One input request (the union of the request kinds a server may ask the client for).
 pub trait InputRequest: Serialize {

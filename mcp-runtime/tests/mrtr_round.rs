@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use mcp_runtime::error_code::{INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY};
-use mcp_runtime::mrtr::{Answers, Elicited, Round};
+use mcp_runtime::mrtr::{Answers, Elicited, Round, Sampled};
 use mcp_tests::mcp;
 use serde::Deserialize;
 
@@ -119,6 +119,46 @@ fn an_answer_is_read_by_key_as_a_typed_value() {
         answers.elicited::<Age>("user_name").unwrap_err().code,
         INVALID_PARAMS
     );
+}
+
+/// A sampling answer of `content`, by the model `m1`.
+fn sampled(content: serde_json::Value) -> mcp::InputResponse {
+    let json = serde_json::json!({"role": "assistant", "model": "m1", "content": content});
+    serde_json::from_value(json).unwrap()
+}
+
+#[test]
+fn sampling_and_roots_answers_are_read_by_key_and_kind() {
+    let text = serde_json::json!({"type": "text", "text": "Paris"});
+    let image = serde_json::json!({"type": "image", "data": "AA==", "mimeType": "image/png"});
+    let roots =
+        serde_json::json!({"roots": [{"uri": "file:///a"}, {"uri": "file:///b", "name": "b"}]});
+    let given = responses(vec![
+        ("capital", sampled(text.clone())),
+        ("one_block", sampled(serde_json::json!([text]))),
+        ("picture", sampled(image)),
+        ("roots", serde_json::from_value(roots).unwrap()),
+        ("name", accepted("Ada")),
+    ]);
+    let answers = Answers::new(Some(&given));
+    let paris = Sampled {
+        model: "m1".into(),
+        text: Some("Paris".into()),
+    };
+    assert_eq!(answers.sampled("capital"), Some(paris.clone()));
+    assert_eq!(answers.sampled("one_block"), Some(paris));
+    let picture = answers.sampled("picture").unwrap();
+    assert_eq!(picture.text, None);
+    assert_eq!(picture.text_or_note(), "(non-text answer from m1)");
+    assert_eq!(
+        answers.root_uris("roots"),
+        Some(vec!["file:///a".to_owned(), "file:///b".to_owned()])
+    );
+    // Another kind of answer at the key, or none, is no answer of this kind.
+    assert_eq!(answers.sampled("roots"), None);
+    assert_eq!(answers.sampled("name"), None);
+    assert_eq!(answers.root_uris("capital"), None);
+    assert_eq!(answers.root_uris("missing"), None);
 }
 
 #[test]

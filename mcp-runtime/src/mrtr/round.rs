@@ -295,6 +295,70 @@ impl<'a, S: InputResponse + Serialize> Answers<'a, S> {
     pub fn accepted<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, RpcError> {
         Ok(self.elicited(key)?.and_then(Elicited::accepted))
     }
+
+    /// The sampling answer at `key` (a result with a `model` and a `content`); `None` when
+    /// there is no answer at `key`, or one of another kind.
+    pub fn sampled(&self, key: &str) -> Option<Sampled> {
+        let Value::Object(mut json) = serde_json::to_value(self.get(key)?).ok()? else {
+            return None;
+        };
+        let Some(Value::String(model)) = json.remove("model") else {
+            return None;
+        };
+        let text = match json.remove("content")? {
+            Value::Array(mut blocks) if blocks.len() == 1 => blocks.pop().and_then(block_text),
+            Value::Array(_) => None,
+            block => block_text(block),
+        };
+        Some(Sampled { model, text })
+    }
+
+    /// The URIs of the roots answered at `key` (a result with `roots`), in the client's order;
+    /// `None` when there is no answer at `key`, or one of another kind.
+    pub fn root_uris(&self, key: &str) -> Option<Vec<String>> {
+        let Value::Object(mut json) = serde_json::to_value(self.get(key)?).ok()? else {
+            return None;
+        };
+        let Some(Value::Array(roots)) = json.remove("roots") else {
+            return None;
+        };
+        let uri = |mut root: Value| match root.get_mut("uri").map(Value::take) {
+            Some(Value::String(uri)) => Some(uri),
+            _ => None,
+        };
+        roots.into_iter().map(uri).collect()
+    }
+}
+
+/// What the client's model answered a sampling request ([`Answers::sampled`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sampled {
+    /// The model that answered.
+    pub model: String,
+    /// The answer's text, when its content is one text block.
+    pub text: Option<String>,
+}
+
+impl Sampled {
+    /// The answer's text, or a note naming the model when it answered with something else.
+    pub fn text_or_note(self) -> String {
+        self.text
+            .unwrap_or_else(|| format!("(non-text answer from {})", self.model))
+    }
+}
+
+/// The text of a content block of type `text`.
+fn block_text(block: Value) -> Option<String> {
+    let Value::Object(mut block) = block else {
+        return None;
+    };
+    if block.get("type").and_then(Value::as_str) != Some("text") {
+        return None;
+    }
+    match block.remove("text") {
+        Some(Value::String(text)) => Some(text),
+        _ => None,
+    }
 }
 
 /// What the user did with an elicitation ([`Answers::elicited`]).
