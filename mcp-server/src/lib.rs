@@ -118,6 +118,7 @@ pub use accept::serve;
 pub use config::Config;
 pub use ctx::{Ctx, Notifier};
 pub use refused::Refused;
+pub use routers::WithState;
 pub use schema::{
     LegacyInitialize, LegacyInput, LegacyOnly, LegacySchema, Method, Named, Schema, ToolCall,
 };

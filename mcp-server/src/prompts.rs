@@ -41,7 +41,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
 use crate::LegacySchema;
-use crate::routers::{self, ByName, Invoked, object_schema};
+use crate::routers::{self, ByName, Invoked, WithState, object_schema};
 
 /// What the router needs of the generated module: implemented by
 /// [`bind_server!`](crate::bind_server).
@@ -180,6 +180,18 @@ impl<S: PromptTypes, C: Send + 'static> Prompts<S, C> {
     ) -> impl Future<Output = Answer<S>> + Send + use<S, C> {
         let name = S::prompt_name(params);
         self.table.dispatch("prompt", name, ctx, params.clone())
+    }
+}
+
+impl<S: PromptTypes, C: 'static, T: Clone + Send + Sync + 'static> Prompts<S, WithState<C, T>> {
+    /// The router with `state` handed to every prompt function (in its context,
+    /// [`WithState::state`]), as [`Tools::with_state`](crate::tools::Tools::with_state).
+    pub fn with_state(self, state: T) -> Prompts<S, C> {
+        Prompts {
+            table: self
+                .table
+                .map_handlers(|handler| routers::with_state(handler, state.clone())),
+        }
     }
 }
 

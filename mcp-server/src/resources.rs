@@ -40,7 +40,7 @@ use std::sync::Arc;
 use mcp_runtime::RpcError;
 
 use crate::LegacySchema;
-use crate::routers::ByName;
+use crate::routers::{ByName, WithState};
 use crate::uri_template::{Template, TemplateError};
 
 /// What the router needs of the generated module: implemented by
@@ -314,6 +314,39 @@ impl<S: ResourceTypes, C> Resources<S, C> {
                     .matches(uri)
                     .map(|vars| (Arc::clone(handler), vars))
             }),
+        }
+    }
+}
+
+impl<S, C, T> Resources<S, WithState<C, T>>
+where
+    S: ResourceTypes,
+    C: 'static,
+    T: Clone + Send + Sync + 'static,
+{
+    /// The router with `state` handed to every read function (in its context,
+    /// [`WithState::state`]), as [`Tools::with_state`](crate::tools::Tools::with_state).
+    pub fn with_state(self, state: T) -> Resources<S, C> {
+        let wrap = |handler: Handler<S, WithState<C, T>>| -> Handler<S, C> {
+            let state = state.clone();
+            Arc::new(move |read: Read<S, C>| {
+                handler(Read {
+                    ctx: WithState {
+                        ctx: read.ctx,
+                        state: state.clone(),
+                    },
+                    vars: read.vars,
+                    params: read.params,
+                })
+            })
+        };
+        Resources {
+            by_uri: self.by_uri.map_handlers(&wrap),
+            templates: self
+                .templates
+                .into_iter()
+                .map(|(template, listed, handler)| (template, listed, wrap(handler)))
+                .collect(),
         }
     }
 }

@@ -1,10 +1,12 @@
 //! What the routers of tools, prompts and resources share: what a routed function is handed
-//! ([`Invoked`]: `tools::Call` and `prompts::Get`), and inside the crate their table of
-//! entries by name and the JSON Schema of an argument type.
+//! ([`Invoked`]: `tools::Call` and `prompts::Get`; [`WithState`], the context with the
+//! server's state), and inside the crate their table of entries by name and the JSON Schema of
+//! an argument type.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
+use std::ops::Deref;
 use std::pin::Pin;
 use std::sync::Arc;
 
@@ -53,6 +55,58 @@ impl<L: Clone, H> ByName<L, H> {
     pub(crate) fn get(&self, name: &str) -> Option<&H> {
         self.handlers.get(name)
     }
+
+    /// The same entries, each handler replaced by what `wrap` makes of it.
+    pub(crate) fn map_handlers<G>(self, mut wrap: impl FnMut(H) -> G) -> ByName<L, G> {
+        ByName {
+            listed: self.listed,
+            handlers: self
+                .handlers
+                .into_iter()
+                .map(|(name, handler)| (name, wrap(handler)))
+                .collect(),
+        }
+    }
+}
+
+/// The context of a routed function whose router holds the server's state (the routers'
+/// `with_state`, as axum's `Router::with_state`): the request's context `ctx` (which this
+/// dereferences to) and a clone of the state.
+#[derive(Debug, Clone)]
+pub struct WithState<C, T> {
+    /// The context the transport handed the request.
+    pub ctx: C,
+    /// The state the router was given.
+    pub state: T,
+}
+
+impl<C, T> Deref for WithState<C, T> {
+    type Target = C;
+
+    fn deref(&self) -> &C {
+        &self.ctx
+    }
+}
+
+/// `handler`, a handler of contexts with state, as a handler of contexts without: each call is
+/// handed a clone of `state`.
+pub(crate) fn with_state<C, T, P, O>(
+    handler: Handler<WithState<C, T>, P, O>,
+    state: T,
+) -> Handler<C, P, O>
+where
+    C: 'static,
+    T: Clone + Send + Sync + 'static,
+    P: 'static,
+    O: 'static,
+{
+    Box::new(move |ctx, params| {
+        let ctx = WithState {
+            ctx,
+            state: state.clone(),
+        };
+        handler(ctx, params)
+    })
 }
 
 /// One call of a routed function: the context of the request, the arguments read into the

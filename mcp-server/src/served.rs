@@ -35,6 +35,10 @@
 //! # Ok::<(), mcp_server::served::Undeclared>(())
 //! ```
 
+mod process;
+
+pub use process::main;
+
 use std::sync::Arc;
 
 use crate::legacy::{HttpSessions, Initialize, LegacyService, Sessions, StdioSession};

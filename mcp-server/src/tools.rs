@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::LegacySchema;
-use crate::routers::{self, ByName, Invoked, object_schema};
+use crate::routers::{self, ByName, Invoked, WithState, object_schema};
 
 /// What the router needs of the generated module: implemented by
 /// [`bind_server!`](crate::bind_server).
@@ -98,6 +98,48 @@ pub struct Tools<S: ToolTypes, C> {
     /// The arguments each tool's client mirrors in `Mcp-Param-{Name}` headers (`x-mcp-header`
     /// in its input schema), for the tools that have any.
     mirrored: HashMap<String, Vec<ParamHeader>>,
+}
+
+impl<S: ToolTypes, C: 'static, T: Clone + Send + Sync + 'static> Tools<S, WithState<C, T>> {
+    /// The router with `state` handed to every tool function (in its context,
+    /// [`WithState::state`]): a router built for a server's state, served as a router of
+    /// plain contexts ([`Served::tools`](crate::Served::tools) takes it).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    ///
+    /// use mcp_server::tools::{Call, Tools};
+    /// use mcp_tests::eras as mcp;
+    ///
+    /// mcp_server::bind!(pub Mcp = mcp, legacy = mcp::v2025_11_25);
+    /// mcp_server::bind_server!(Mcp = mcp);
+    ///
+    /// /// What the tools share.
+    /// struct Counter(AtomicU64);
+    ///
+    /// type Ctx = mcp_server::WithState<mcp_server::Ctx<Mcp>, Arc<Counter>>;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct NoArguments {}
+    ///
+    /// let tools: Tools<Mcp, mcp_server::Ctx<Mcp>> = Tools::<Mcp, Ctx>::new()
+    ///     .add("count", "Counts its calls", async |call: Call<Mcp, Ctx, NoArguments>| {
+    ///         let n = call.ctx.state.0.fetch_add(1, Ordering::SeqCst) + 1;
+    ///         Ok(format!("called {n} times"))
+    ///     })?
+    ///     .with_state(Arc::new(Counter(AtomicU64::new(0))));
+    /// assert!(!tools.is_empty());
+    /// # Ok::<(), mcp_server::tools::ToolError>(())
+    /// ```
+    pub fn with_state(self, state: T) -> Tools<S, C> {
+        Tools {
+            table: self
+                .table
+                .map_handlers(|handler| routers::with_state(handler, state.clone())),
+            mirrored: self.mirrored,
+        }
+    }
 }
 
 /// A tool that cannot be added.

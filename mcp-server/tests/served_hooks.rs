@@ -235,3 +235,100 @@ async fn a_legacy_subscription_follows_only_a_resource_the_router_reads() {
     }
     assert_eq!(told, ["docs://readme", "docs://pages/intro"]);
 }
+
+/// What the stateful routers below share: a count of the calls they answered.
+#[derive(Default)]
+struct Calls(std::sync::atomic::AtomicU64);
+
+impl Calls {
+    /// One more call: the count with it.
+    fn one_more(&self) -> u64 {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1
+    }
+}
+
+/// The context of a router given the state `Arc<Calls>`.
+type Counted = mcp_server::WithState<Ctx<Mcp>, Arc<Calls>>;
+
+#[tokio::test]
+async fn routers_with_state_hand_it_to_every_tool_prompt_and_resource() {
+    use mcp_server::prompts::{Get, Prompts};
+    let calls = Arc::new(Calls::default());
+    let tools = Tools::<Mcp, Counted>::new()
+        .add(
+            "count",
+            "Counts",
+            async |call: Call<Mcp, Counted, Nothing>| {
+                Ok(format!("tool call {}", call.ctx.state.one_more()))
+            },
+        )
+        .unwrap()
+        .with_state(Arc::clone(&calls));
+    let prompts = Prompts::<Mcp, Counted>::new()
+        .add(
+            "count",
+            "Counts",
+            async |get: Get<Mcp, Counted, Nothing>| {
+                // The state's context dereferences to the request's.
+                assert_eq!(get.ctx.era, mcp_runtime::era::Era::Modern);
+                Ok(format!("prompt call {}", get.ctx.state.one_more()))
+            },
+        )
+        .unwrap()
+        .with_state(Arc::clone(&calls));
+    let resources = Resources::<Mcp, Counted>::new()
+        .template(
+            Entry::new("count://{name}", "count"),
+            async |read: Read<Mcp, Counted>| {
+                let n = read.ctx.state.one_more();
+                Ok(format!("{} read {n}", read.vars["name"]))
+            },
+        )
+        .unwrap()
+        .with_state(Arc::clone(&calls));
+    let served = Served::<Mcp, _>::new((), mcp::Implementation::new("counter", "1.0.0"))
+        .tools(tools)
+        .prompts(prompts)
+        .resources(resources);
+    let app = mcp_server::served::router(Arc::new(served)).unwrap();
+    let asked = [
+        (
+            "tools/call",
+            json!({"name": "count", "arguments": {}}),
+            Some("count"),
+        ),
+        ("prompts/get", json!({"name": "count"}), Some("count")),
+        (
+            "resources/read",
+            json!({"uri": "count://x"}),
+            Some("count://x"),
+        ),
+        (
+            "tools/call",
+            json!({"name": "count", "arguments": {}}),
+            Some("count"),
+        ),
+    ];
+    let mut texts = Vec::new();
+    for (id, (method, mut params, name)) in asked.into_iter().enumerate() {
+        params["_meta"] = meta();
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let (status, _, answer) = send(&app, modern(&call, name)).await;
+        assert_eq!(status, StatusCode::OK, "{method}: {answer}");
+        let result = &answer["result"];
+        let text = [
+            &result["content"][0]["text"],
+            &result["messages"][0]["content"]["text"],
+            &result["contents"][0]["text"],
+        ]
+        .into_iter()
+        .find_map(Value::as_str)
+        .unwrap_or_else(|| panic!("{method}: {answer}"));
+        texts.push(text.to_owned());
+    }
+    assert_eq!(
+        texts,
+        ["tool call 1", "prompt call 2", "x read 3", "tool call 4"],
+        "one state, shared by every router"
+    );
+}

@@ -321,6 +321,12 @@ impl<S: TaskTypes> Tasks<S> {
         S::advertised(&ctx.meta)
     }
 
+    /// The proof that the request of `ctx` advertised the extension, or the refusal of a tool
+    /// that only runs as a task: `MISSING_REQUIRED_CLIENT_CAPABILITY`, naming the extension.
+    pub fn required(ctx: &Ctx<S>) -> Result<Proof<S>, RpcError> {
+        Self::advertised(ctx).ok_or_else(RpcError::missing_extension::<S::Extension>)
+    }
+
     /// Answers the `tools/call` of `ctx` with a task (a `CreateTaskResult`, through `proof`)
     /// owned by the request's principal, whose work `work` then runs in the background (in
     /// the current Tokio runtime) with the task's [`TaskWorker`], and ends it with its
@@ -353,11 +359,9 @@ impl<S: TaskTypes> Tasks<S> {
     ///             let text = mcp::TextContent::new("done");
     ///             Ok(mcp::CallToolResult::new(vec![text.into()]))
     ///         };
-    ///         match Tasks::advertised(&ctx) {
-    ///             Some(proof) => self.tasks.create(&ctx, &proof, work).await,
-    ///             // No task for a client that cannot take one.
-    ///             None => Err(mcp_runtime::RpcError::missing_extension::<mcp::TasksExtension>()),
-    ///         }
+    ///         // No task for a client that cannot take one: it is refused.
+    ///         let proof = Tasks::required(&ctx)?;
+    ///         self.tasks.create(&ctx, &proof, work).await
     ///     }
     /// }
     ///
@@ -402,9 +406,7 @@ impl<S: TaskTypes> Tasks<S> {
         method: &str,
         body: &[u8],
     ) -> Result<String, RpcError> {
-        if Self::advertised(ctx).is_none() {
-            return Err(RpcError::missing_extension::<S::Extension>());
-        }
+        Self::required(ctx)?;
         S::answer(self, &ctx.principal, method, body).await
     }
 
@@ -475,8 +477,8 @@ impl<S: TaskTypes> Tasks<S> {
         let Some(task_ids) = S::listened(request) else {
             return Ok(stream.open(changes));
         };
-        if !task_ids.is_empty() && Self::advertised(ctx).is_none() {
-            return Err(RpcError::missing_extension::<S::Extension>());
+        if !task_ids.is_empty() {
+            Self::required(ctx)?;
         }
         let store = self.store();
         // Subscribed before the tasks are looked up: a change made meanwhile is heard.
@@ -562,9 +564,7 @@ where
         self.add_tasked(name, description, tasks, move |tasks, ctx, args: A| {
             let function = Arc::clone(&function);
             async move {
-                let Some(proof) = Tasks::advertised(&ctx) else {
-                    return Err(RpcError::missing_extension::<S::Extension>());
-                };
+                let proof = Tasks::required(&ctx)?;
                 tasks
                     .create(&ctx, &proof, move |worker| function(args, worker))
                     .await
