@@ -8,11 +8,12 @@ use serde_json::{Value, json};
 
 use mcp_server::tools::ToolError;
 
-use crate::content::{schema, text, tool_result};
-use crate::mcp;
-use crate::mrtr::{answers, finish, round, said, sample};
-use crate::rpc::{Ctx, ToolRoutes};
+use crate::content::{no_arguments, schema, string_arg, told};
+use crate::features::{ToolCall, ToolRouter};
+use crate::mrtr::{answers, input_required, round, sample};
+use crate::{Ctx, mcp};
 use mcp_runtime::RpcError;
+use mcp_runtime::mrtr::Answers;
 
 const SAMPLING: &str = "test_sampling";
 const ELICITATION: &str = "test_elicitation";
@@ -22,73 +23,75 @@ const ENUMS: &str = "test_elicitation_sep1330_enums";
 const KEY: &str = "input";
 
 /// The tools, each with its function, after those `routes` holds.
-pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
+pub fn tools(routes: ToolRouter) -> Result<ToolRouter, ToolError> {
     let string = |d: &str| json!({"type": "string", "description": d});
     routes
-        .tool(
+        .add_with_schema(
             SAMPLING,
             "Asks the client's LLM to answer the prompt",
             schema(json!({"prompt": string("The prompt")}), &["prompt"]),
-            async |ctx, p| {
-                let ask = || Ok(sample(argument(&p, "prompt"), 100).into());
-                ask_once(&ctx, &p, ask, |answer| match answer {
-                    mcp::InputResponse::CreateMessageResult(answer) => {
-                        Some(format!("LLM response: {}", said(answer)))
-                    }
-                    _ => None,
+            async |call: ToolCall| {
+                let (ctx, p) = (&call.ctx, &call.params);
+                let ask = || Ok(sample(argument(p, "prompt"), 100).into());
+                ask_once(ctx, p, ask, |answers| {
+                    let answer = answers.sampled(KEY)?.text_or_note();
+                    Some(format!("LLM response: {answer}"))
                 })
             },
         )?
-        .tool(
+        .add_with_schema(
             ELICITATION,
             "Asks the user for a name and an email address",
             schema(
                 json!({"message": string("The message shown")}),
                 &["message"],
             ),
-            async |ctx, p| {
-                let ask = || Ok(form(argument(&p, "message"), contact())?.into());
-                ask_once(&ctx, &p, ask, |answer| {
-                    elicited(answer).map(|a| format!("User response: {a}"))
+            async |call: ToolCall| {
+                let (ctx, p) = (&call.ctx, &call.params);
+                let ask = || Ok(form(argument(p, "message"), contact())?.into());
+                ask_once(ctx, p, ask, |answers| {
+                    elicited(answers).map(|a| format!("User response: {a}"))
                 })
             },
         )?
-        .plain(
+        .add_with_schema(
             DEFAULTS,
             "Asks the user with a form whose fields have defaults",
-            async |ctx, p| {
+            no_arguments(),
+            async |call: ToolCall| {
                 let ask = || Ok(form("Check your details", defaults())?.into());
-                ask_once(&ctx, &p, ask, completed)
+                ask_once(&call.ctx, &call.params, ask, completed)
             },
         )?
-        .plain(
+        .add_with_schema(
             ENUMS,
             "Asks the user with a form of every kind of enumeration",
-            async |ctx, p| {
+            no_arguments(),
+            async |call: ToolCall| {
                 let ask = || Ok(form("Choose", enums())?.into());
-                ask_once(&ctx, &p, ask, completed)
+                ask_once(&call.ctx, &call.params, ask, completed)
             },
         )
 }
 
-/// Asks what `ask` builds at [`KEY`], unless the retry brought an answer `told` reports.
+/// Asks what `ask` builds at [`KEY`], unless the retry brought an answer `report` reports.
 fn ask_once(
     ctx: &Ctx,
     p: &mcp::CallToolRequestParams,
     ask: impl FnOnce() -> Result<mcp::InputRequest, RpcError>,
-    told: impl FnOnce(&mcp::InputResponse) -> Option<String>,
+    report: impl FnOnce(&Answers<'_, mcp::InputResponse>) -> Option<String>,
 ) -> Result<mcp::CallToolOutcome, RpcError> {
-    if let Some(answer) = answers(p.input_responses.as_ref()).get(KEY).and_then(told) {
-        return Ok(tool_result(vec![text(answer)]));
+    if let Some(answer) = report(&answers(p.input_responses.as_ref())) {
+        return told(answer);
     }
     let mut round = round(ctx);
     round.ask(KEY, ask()?)?;
-    Ok(mcp::CallToolOutcome::InputRequired(finish(round)?))
+    input_required(round)
 }
 
 /// How the form tools report a completed elicitation.
-fn completed(answer: &mcp::InputResponse) -> Option<String> {
-    elicited(answer).map(|a| format!("Elicitation completed: {a}"))
+fn completed(answers: &Answers<'_, mcp::InputResponse>) -> Option<String> {
+    elicited(answers).map(|a| format!("Elicitation completed: {a}"))
 }
 
 /// A form-mode elicitation from its schema's JSON (a fixture's literal).
@@ -101,12 +104,12 @@ fn form(message: &str, requested: Value) -> Result<mcp::ElicitRequest, RpcError>
 }
 
 fn argument<'a>(p: &'a mcp::CallToolRequestParams, name: &str) -> &'a str {
-    crate::features::string_arg(p, name).unwrap_or("")
+    string_arg(p, name).unwrap_or("")
 }
 
-/// An elicitation's outcome as the tools report it, if `answer` is one.
-fn elicited(answer: &mcp::InputResponse) -> Option<String> {
-    let mcp::InputResponse::ElicitResult(answer) = answer else {
+/// The elicitation's outcome at [`KEY`] as the tools report it, if there is one.
+fn elicited(answers: &Answers<'_, mcp::InputResponse>) -> Option<String> {
+    let Some(mcp::InputResponse::ElicitResult(answer)) = answers.get(KEY) else {
         return None;
     };
     let content = serde_json::to_string(&answer.content).unwrap_or_default();

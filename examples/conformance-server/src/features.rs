@@ -2,20 +2,21 @@
 //! `mcp_server`'s routers (each added with its own function), and completion. Everything is
 //! built from the generated types.
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use mcp_server::changes::Change;
-use mcp_server::prompts::{PromptError, Prompts};
+use mcp_server::prompts::{Get, PromptError, Prompts};
 use mcp_server::resources::{Entry, Read, ResourceError, Resources};
-use mcp_server::tools::{ToolError, Tools};
+use mcp_server::tools::{Call, ToolError, Tools};
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::content::{prompt_result, schema, text, tool_input_error, tool_result, user};
-use crate::rpc::{Ctx, ToolRoutes, prompt};
-use crate::{Fixture, Mcp, mcp, result_meta};
+use crate::content::{
+    no_arguments, prompt_result, schema, string_arg, text, told, tool_input_error, tool_result,
+    user,
+};
+use crate::{Ctx, Mcp, mcp};
 
 /// 1x1 red PNG.
 pub const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -59,97 +60,66 @@ fn embedded(uri: &str, mime: &str, text: &str) -> mcp::ContentBlock {
     mcp::EmbeddedResource::new(text_contents(uri, mime, text)).into()
 }
 
-/// A tool of no arguments answering `content`.
-fn answers(
-    routes: ToolRoutes,
-    name: &str,
-    description: &str,
-    content: fn() -> Vec<mcp::ContentBlock>,
-) -> Result<ToolRoutes, ToolError> {
-    routes.plain(name, description, move |_, _| async move {
-        Ok(tool_result(content()))
-    })
-}
+/// What a tool of no arguments answers.
+type Content = fn() -> Vec<mcp::ContentBlock>;
 
-/// A tool of no arguments that announces `change`.
-fn announces(
-    routes: ToolRoutes,
-    name: &str,
-    description: &str,
-    change: Change,
-    told: &'static str,
-) -> Result<ToolRoutes, ToolError> {
-    routes.plain(name, description, move |ctx: Ctx, _| {
-        ctx.app.changes.send(change.clone());
-        async move { Ok(tool_result(vec![text(told)])) }
-    })
-}
+/// A call of one of this server's tools: its arguments are read from `call.params`.
+pub type ToolCall = Call<Mcp, Ctx, ()>;
 
-/// The argument `key` of a call, as a string.
-pub fn string_arg<'a>(params: &'a mcp::CallToolRequestParams, key: &str) -> Option<&'a str> {
-    params.arguments.as_ref()?.get(key)?.as_str()
-}
+/// The tools router of this server, built for the fixture's state.
+pub type ToolRouter = Tools<Mcp, Ctx>;
 
 // ----- tools -----
 
 /// Every tool, in the order `tools/list` gives them: this module's, then those that ask the
 /// client first (`mrtr`, `asking`), then those that run as tasks (`tasks`).
-pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, ToolError> {
-    let routes = ToolRoutes {
-        tools: Tools::new(),
-        app: Arc::clone(app),
-    };
-    let routes = answers(
-        routes,
-        "test_simple_text",
-        "Returns simple text content",
-        || vec![text("This is a simple text response for testing.")],
-    )?;
-    let routes = answers(
-        routes,
-        "test_image_content",
-        "Returns image content",
-        || vec![image()],
-    )?;
-    let routes = answers(
-        routes,
-        "test_audio_content",
-        "Returns audio content",
-        || vec![mcp::AudioContent::new(WAV_BASE64, "audio/wav").into()],
-    )?;
-    let routes = answers(
-        routes,
-        "test_embedded_resource",
-        "Returns an embedded resource",
-        || {
-            vec![embedded(
-                "test://embedded-resource",
-                "text/plain",
-                "This is an embedded resource content.",
-            )]
-        },
-    )?;
-    let routes = answers(
-        routes,
-        "test_multiple_content_types",
-        "Returns text, image and resource content",
-        || {
-            vec![
-                text("Multiple content types test:"),
-                image(),
-                embedded(
-                    "test://mixed-content-resource",
-                    "application/json",
-                    &json!({"test": "data", "value": 123}).to_string(),
-                ),
-            ]
-        },
-    )?;
+pub fn tools() -> Result<ToolRouter, ToolError> {
+    let answering: [(&str, &str, Content); 5] = [
+        ("test_simple_text", "Returns simple text content", || {
+            vec![text("This is a simple text response for testing.")]
+        }),
+        ("test_image_content", "Returns image content", || {
+            vec![image()]
+        }),
+        ("test_audio_content", "Returns audio content", || {
+            vec![mcp::AudioContent::new(WAV_BASE64, "audio/wav").into()]
+        }),
+        (
+            "test_embedded_resource",
+            "Returns an embedded resource",
+            || {
+                let text = "This is an embedded resource content.";
+                vec![embedded("test://embedded-resource", "text/plain", text)]
+            },
+        ),
+        (
+            "test_multiple_content_types",
+            "Returns text, image and resource content",
+            || {
+                let json = json!({"test": "data", "value": 123}).to_string();
+                let uri = "test://mixed-content-resource";
+                vec![
+                    text("Multiple content types test:"),
+                    image(),
+                    embedded(uri, "application/json", &json),
+                ]
+            },
+        ),
+    ];
+    let routes =
+        answering
+            .into_iter()
+            .try_fold(Tools::new(), |routes, (name, description, content)| {
+                routes.add_with_schema(name, description, no_arguments(), move |_: ToolCall| {
+                    std::future::ready(Ok(tool_result(content())))
+                })
+            })?;
     let routes = routes
-        .plain(
+        .add_with_schema(
             "test_tool_with_logging",
             "Sends three log messages (when the request sets a logLevel)",
-            async |ctx, _| {
+            no_arguments(),
+            async |call: ToolCall| {
                 let steps = [
                     "Tool execution started",
                     "Tool processing data",
@@ -159,153 +129,147 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
                     if i > 0 {
                         tokio::time::sleep(Duration::from_millis(50)).await;
                     }
-                    ctx.notifier.log(mcp::LoggingLevel::Info, json!(m));
+                    call.ctx.notifier.log(mcp::LoggingLevel::Info, json!(m));
                 }
-                Ok(tool_result(vec![text("Tool with logging executed successfully")]))
+                told("Tool with logging executed successfully")
             },
         )?
-        .plain(
+        .add_with_schema(
             "test_tool_with_progress",
             "Reports progress 0, 50, 100 (when the request has a progressToken)",
-            async |ctx, _| {
+            no_arguments(),
+            async |call: ToolCall| {
                 for (i, step) in [0.0, 50.0, 100.0].into_iter().enumerate() {
                     if i > 0 {
                         tokio::time::sleep(Duration::from_millis(50)).await;
                     }
-                    ctx.notifier
-                        .progress(step, 100.0, format!("Completed {step} of 100"));
+                    let message = format!("Completed {step} of 100");
+                    call.ctx.notifier.progress(step, 100.0, message);
                 }
-                Ok(tool_result(vec![text("Progress reported")]))
+                told("Progress reported")
             },
         )?
-        .plain(
+        .add_with_schema(
             "test_error_handling",
             "Always fails, reported in the result (isError)",
-            async |_, _| {
-                Ok(tool_input_error(
-                    "This tool intentionally returns an error for testing",
-                ))
+            no_arguments(),
+            async |_: ToolCall| {
+                let message = "This tool intentionally returns an error for testing";
+                Ok(tool_input_error(message))
             },
         )?
-        .plain(
+        .add_with_schema(
             "test_logging_tool",
             "Logs one message, only when the request sets a logLevel",
-            async |ctx, _| {
-                ctx.notifier
-                    .log(mcp::LoggingLevel::Info, json!("test_logging_tool ran"));
-                Ok(tool_result(vec![text(
-                    "Logged (if the request asked for a log level)",
-                )]))
+            no_arguments(),
+            async |call: ToolCall| {
+                let logged = json!("test_logging_tool ran");
+                call.ctx.notifier.log(mcp::LoggingLevel::Info, logged);
+                told("Logged (if the request asked for a log level)")
             },
         )?
-        .plain(
+        .add_with_schema(
             "test_update_watched_resource",
             "Changes test://watched-resource, so that its subscribers are told (resources/updated)",
-            async |ctx, _| {
-                let version = ctx.app.watched_version.fetch_add(1, Ordering::SeqCst) + 1;
-                ctx.app
-                    .changes
-                    .send(Change::Resource(WATCHED_RESOURCE.into()));
-                Ok(tool_result(vec![text(format!(
-                    "{WATCHED_RESOURCE} is now at version {version}"
-                ))]))
+            no_arguments(),
+            async |call: ToolCall| {
+                let fixture = &call.ctx.state;
+                let version = fixture.watched_version.fetch_add(1, Ordering::SeqCst) + 1;
+                fixture.changes.send(Change::Resource(WATCHED_RESOURCE.into()));
+                told(format!("{WATCHED_RESOURCE} is now at version {version}"))
             },
         )?
-        .plain(
+        .add_with_schema(
             "test_reconnection",
             "Ends a legacy client's connection before answering; the answer waits for it to reconnect",
-            async |ctx, _| {
+            no_arguments(),
+            async |call: ToolCall| {
                 // A legacy client reads the answer on the stream it resumes; a modern one gets
                 // it at once (its streams do not resume).
-                ctx.notifier.end_connection();
-                Ok(tool_result(vec![text("test_reconnection answered")]))
+                call.ctx.notifier.end_connection();
+                told("test_reconnection answered")
             },
         )?;
-    let routes = announces(
-        routes,
-        "test_trigger_tool_change",
-        "Announces a tool list change to subscriptions/listen streams",
-        Change::Tools,
-        "Tool list change announced",
-    )?;
-    let routes = announces(
-        routes,
-        "test_trigger_prompt_change",
-        "Announces a prompt list change to subscriptions/listen streams",
-        Change::Prompts,
-        "Prompt list change announced",
-    )?;
+    let announcing = [
+        (
+            "test_trigger_tool_change",
+            "tool",
+            Change::Tools,
+            "Tool list change announced",
+        ),
+        (
+            "test_trigger_prompt_change",
+            "prompt",
+            Change::Prompts,
+            "Prompt list change announced",
+        ),
+    ];
+    let routes =
+        announcing
+            .into_iter()
+            .try_fold(routes, |routes, (name, kind, change, answer)| {
+                let description =
+                    format!("Announces a {kind} list change to subscriptions/listen streams");
+                routes.add_with_schema(name, &description, no_arguments(), move |call: ToolCall| {
+                    call.ctx.state.changes.send(change.clone());
+                    std::future::ready(told(answer))
+                })
+            })?;
     // A contact form in JSON Schema 2020-12: `$schema`, `$defs` with an `$anchor`, a `$ref`,
     // composition and conditional keywords, closed with `additionalProperties: false`. All of
     // it must reach the client unchanged (ToolInputSchema keeps undeclared members).
-    let mut json_schema_2020_12 = schema(
-        json!({
+    let json_schema_2020_12 = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
             "name": {"type": "string"},
             "address": {"$ref": "#/$defs/address"},
             "contactMethod": {"type": "string", "enum": ["phone", "email"]},
             "phone": {"type": "string"},
             "email": {"type": "string"}
-        }),
-        &[],
-    )
-    .with_schema("https://json-schema.org/draft/2020-12/schema");
-    for (k, v) in [
-        (
-            "$defs",
-            json!({"address": {
-                "$anchor": "postalAddress",
-                "type": "object",
-                "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
-            }}),
-        ),
-        (
-            "allOf",
-            json!([{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}]),
-        ),
-        (
-            "if",
-            json!({"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]}),
-        ),
-        ("then", json!({"required": ["phone"]})),
-        ("else", json!({"required": ["email"]})),
-        ("additionalProperties", json!(false)),
-    ] {
-        json_schema_2020_12.extra.insert(k.to_owned(), v);
-    }
+        },
+        "$defs": {"address": {
+            "$anchor": "postalAddress",
+            "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+        }},
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    });
     let routes = routes
-        .tool(
+        .add_with_schema(
             "json_schema_2020_12_tool",
             "Has a JSON Schema 2020-12 inputSchema ($schema, $defs, $ref)",
             json_schema_2020_12,
-            async |_, params| {
-                let args = serde_json::to_string(&params.arguments.unwrap_or_default());
-                Ok(tool_result(vec![text(format!(
-                    "Received: {}",
-                    args.unwrap_or_default()
-                ))]))
+            async |call: ToolCall| {
+                let args = serde_json::to_string(&call.params.arguments.unwrap_or_default());
+                told(format!("Received: {}", args.unwrap_or_default()))
             },
         )?
-        .tool(
+        .add_with_schema(
             "test_custom_header",
             "Its region argument travels in the Mcp-Param-Region header too (x-mcp-header)",
             schema(
                 json!({"region": {"type": "string", "x-mcp-header": "Region"}}),
                 &["region"],
             ),
-            async |_, params| {
-                let region = string_arg(&params, "region").unwrap_or("(none)");
-                Ok(tool_result(vec![text(format!("region={region}"))]))
+            async |call: ToolCall| {
+                let region = string_arg(&call.params, "region").unwrap_or("(none)");
+                told(format!("region={region}"))
             },
         )?
-        .tool(
+        .add_with_schema(
             "add_numbers",
             "Adds two numbers",
             schema(
                 json!({"a": {"type": "number"}, "b": {"type": "number"}}),
                 &["a", "b"],
             ),
-            async |_, params| {
-                let n = |k: &str| params.arguments.as_ref()?.get(k)?.as_f64();
+            async |call: ToolCall| {
+                let n = |k: &str| call.params.arguments.as_ref()?.get(k)?.as_f64();
                 Ok(match (n("a"), n("b")) {
                     (Some(a), Some(b)) => {
                         tool_result(vec![text(format!("The sum of {a} and {b} is {}", a + b))])
@@ -314,18 +278,18 @@ pub fn tools(app: &Arc<Fixture>) -> Result<Tools<Mcp, mcp_server::Ctx<Mcp>>, Too
                 })
             },
         )?
-        .tool(
+        .add_with_schema(
             "greet",
             "Greets by name, always within the request (never a task)",
             schema(json!({"name": {"type": "string"}}), &["name"]),
-            async |_, params| {
-                let name = string_arg(&params, "name").unwrap_or("stranger");
-                Ok(tool_result(vec![text(format!("Hello, {name}!"))]))
+            async |call: ToolCall| {
+                let name = string_arg(&call.params, "name").unwrap_or("stranger");
+                told(format!("Hello, {name}!"))
             },
         )?;
     let routes = crate::mrtr::tools(routes)?;
     let routes = crate::asking::tools(routes)?;
-    Ok(crate::tasks::tools(routes)?.tools)
+    crate::tasks::tools(routes)
 }
 
 // ----- prompts -----
@@ -352,65 +316,51 @@ struct ResourceArgument {
 pub struct NoArguments {}
 
 /// Every prompt, in the order `prompts/list` gives them.
-pub fn prompts(app: &Arc<Fixture>) -> Result<Prompts<Mcp, mcp_server::Ctx<Mcp>>, PromptError> {
-    let prompts = prompt(
-        Prompts::new(),
-        app,
-        "test_simple_prompt",
-        "A simple prompt without arguments",
-        async |_, _: NoArguments, _| {
-            Ok(prompt_result(vec![user(text(
-                "This is a simple prompt for testing.",
-            ))]))
-        },
-    )?;
-    let prompts = prompt(
-        prompts,
-        app,
-        "test_prompt_with_arguments",
-        "A prompt with two required arguments",
-        async |_, a: TwoArguments, _| {
-            Ok(prompt_result(vec![user(text(format!(
-                "Prompt with arguments: arg1='{}', arg2='{}'",
-                a.arg1, a.arg2
-            )))]))
-        },
-    )?;
-    let prompts = prompt(
-        prompts,
-        app,
-        "test_prompt_with_embedded_resource",
-        "A prompt that embeds a resource",
-        async |_, a: ResourceArgument, _| {
-            Ok(prompt_result(vec![
-                user(embedded(
-                    &a.resource_uri,
-                    "text/plain",
-                    "Embedded resource content for testing.",
-                )),
-                user(text("Please process the embedded resource above.")),
-            ]))
-        },
-    )?;
-    let prompts = prompt(
-        prompts,
-        app,
-        "test_prompt_with_image",
-        "A prompt with an image",
-        async |_, _: NoArguments, _| {
-            Ok(prompt_result(vec![
-                user(image()),
-                user(text("Please analyze the image above.")),
-            ]))
-        },
-    )?;
-    prompt(
-        prompts,
-        app,
-        "test_input_required_result_prompt",
-        "MRTR on prompts/get: asks for the context first",
-        async |ctx, _: NoArguments, params| crate::mrtr::get_prompt(&ctx, &params),
-    )
+pub fn prompts() -> Result<Prompts<Mcp, Ctx>, PromptError> {
+    Prompts::new()
+        .add(
+            "test_simple_prompt",
+            "A simple prompt without arguments",
+            async |_: Get<Mcp, Ctx, NoArguments>| {
+                let message = "This is a simple prompt for testing.";
+                Ok(prompt_result(vec![user(text(message))]))
+            },
+        )?
+        .add(
+            "test_prompt_with_arguments",
+            "A prompt with two required arguments",
+            async |get: Get<Mcp, Ctx, TwoArguments>| {
+                let TwoArguments { arg1, arg2 } = get.args;
+                let message = format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'");
+                Ok(prompt_result(vec![user(text(message))]))
+            },
+        )?
+        .add(
+            "test_prompt_with_embedded_resource",
+            "A prompt that embeds a resource",
+            async |get: Get<Mcp, Ctx, ResourceArgument>| {
+                let content = "Embedded resource content for testing.";
+                Ok(prompt_result(vec![
+                    user(embedded(&get.args.resource_uri, "text/plain", content)),
+                    user(text("Please process the embedded resource above.")),
+                ]))
+            },
+        )?
+        .add(
+            "test_prompt_with_image",
+            "A prompt with an image",
+            async |_: Get<Mcp, Ctx, NoArguments>| {
+                Ok(prompt_result(vec![
+                    user(image()),
+                    user(text("Please analyze the image above.")),
+                ]))
+            },
+        )?
+        .add(
+            "test_input_required_result_prompt",
+            "MRTR on prompts/get: asks for the context first",
+            async |get: Get<Mcp, Ctx, NoArguments>| crate::mrtr::get_prompt(&get.ctx, &get.params),
+        )
 }
 
 // ----- resources -----
@@ -422,18 +372,14 @@ pub const WATCHED_RESOURCE: &str = "test://watched-resource";
 /// A resource of one content, which clients may cache for [`TTL_MS`].
 fn cached(contents: mcp::EmbeddedResourceResource) -> mcp::ReadResourceResult {
     mcp::ReadResourceResult::new(vec![contents])
-        .with_meta(result_meta())
         .with_cache_scope(mcp::CacheScope::Public)
         .with_ttl_ms(TTL_MS)
 }
 
 /// Every resource and template, in the order `resources/list` gives them (the skills' files
 /// follow, served by `Served::skills`).
-pub fn resources(
-    app: &Arc<Fixture>,
-) -> Result<Resources<Mcp, mcp_server::Ctx<Mcp>>, ResourceError> {
-    type R = Read<Mcp, mcp_server::Ctx<Mcp>>;
-    let watched = Arc::clone(app);
+pub fn resources() -> Result<Resources<Mcp, Ctx>, ResourceError> {
+    type R = Read<Mcp, Ctx>;
     Resources::new()
         .add(
             Entry::new("test://static-text", "static-text")
@@ -459,13 +405,12 @@ pub fn resources(
                     "A text resource that changes when test_update_watched_resource is called",
                 )
                 .mime_type("text/plain"),
-            move |_: R| {
-                let version = watched.watched_version.load(Ordering::SeqCst);
+            |read: R| {
+                let version = read.ctx.state.watched_version.load(Ordering::SeqCst);
                 let text = format!("Watched resource, version {version}");
                 let contents = text_contents(WATCHED_RESOURCE, "text/plain", &text);
                 // It changes: a client re-reads it rather than keep a copy.
                 let result = mcp::ReadResourceResult::new(vec![contents])
-                    .with_meta(result_meta())
                     .with_cache_scope(mcp::CacheScope::Public)
                     .with_ttl_ms(0u64);
                 std::future::ready(Ok(result))
@@ -507,5 +452,4 @@ pub fn complete(params: &mcp::CompleteRequestParams) -> mcp::CompleteResult {
             .with_has_more(false)
             .with_total(total),
     )
-    .with_meta(result_meta())
 }

@@ -16,22 +16,22 @@ mod asking;
 mod content;
 mod features;
 mod mrtr;
-mod rpc;
 mod skills;
 mod tasks;
 #[cfg(test)]
 mod tests;
 
+use std::error::Error;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 
 use mcp_runtime::seal::Sealer;
+use mcp_server::Served;
 use mcp_server::changes::Changes;
-use mcp_server::options::{Options, OptionsError};
+use mcp_server::options::Options;
 use mcp_server::skills::Catalog;
 use mcp_server::tasks::serve::Tasks;
-use mcp_server::{Ctx, Served};
 
 /// The 2025-11-25 and 2026-07-28 types, generated at build time side by side; the modern
 /// revision's names are this module's own (`mcp::CallToolRequest` is 2026-07-28's), the
@@ -67,11 +67,18 @@ pub struct Fixture {
 /// The fixture as `Served` serves it.
 pub type App = Served<Mcp, Arc<Fixture>>;
 
+/// What a handler is handed: `mcp_server`'s context of the request (which this dereferences
+/// to) and the fixture's state (`ctx.state`), as the routers built in `features` are given it.
+pub type Ctx = mcp_server::WithState<mcp_server::Ctx<Mcp>, Arc<Fixture>>;
+
+/// The logger this server's log messages name.
+pub const LOGGER: &str = "mcp-conformance-server";
+
 /// Completion is the one request the routers do not answer.
-impl mcp::Server<Ctx<Mcp>> for Arc<Fixture> {
+impl mcp::Server<mcp_server::Ctx<Mcp>> for Arc<Fixture> {
     async fn complete(
         &self,
-        _ctx: Ctx<Mcp>,
+        _ctx: mcp_server::Ctx<Mcp>,
         params: &mcp::CompleteRequestParams,
     ) -> mcp_runtime::Response<mcp::CompleteRequest> {
         Ok(features::complete(params))
@@ -85,11 +92,6 @@ pub fn server_info() -> mcp::Implementation {
         .with_title("mcp-codegen conformance server")
 }
 
-/// `_meta` of a result: who answered (`Served` adds it to every modern result too).
-pub fn result_meta() -> mcp::ResultMetaObject {
-    mcp::ResultMetaObject::new().with_server_info(server_info())
-}
-
 /// The handlers' state: sealing with `sealer`, tasks as `tasks` says.
 pub fn fixture(sealer: Sealer, tasks: mcp_server::tasks::Settings) -> Arc<Fixture> {
     Arc::new(Fixture {
@@ -101,18 +103,19 @@ pub fn fixture(sealer: Sealer, tasks: mcp_server::tasks::Settings) -> Arc<Fixtur
 }
 
 /// The fixture served: its routers, changes, tasks and the skills of `catalog`.
-pub fn served(fixture: &Arc<Fixture>, catalog: Catalog) -> Result<App, String> {
-    let served = Served::new(Arc::clone(fixture), server_info())
+pub fn served(fixture: &Arc<Fixture>, catalog: Catalog) -> Result<App, Box<dyn Error>> {
+    let state = || Arc::clone(fixture);
+    let served = Served::new(state(), server_info())
         .capabilities(features::capabilities())
         .instructions(features::INSTRUCTIONS)
-        .logger(rpc::LOGGER)
-        .tools(features::tools(fixture).map_err(|e| e.to_string())?)
-        .prompts(features::prompts(fixture).map_err(|e| e.to_string())?)
-        .resources(features::resources(fixture).map_err(|e| e.to_string())?)
+        .logger(LOGGER)
+        .tools(features::tools()?.with_state(state()))
+        .prompts(features::prompts()?.with_state(state()))
+        .resources(features::resources()?.with_state(state()))
         .changes(Arc::clone(&fixture.changes))
         .tasks(fixture.tasks.clone())
         .skills(catalog);
-    served.check().map_err(|e| e.to_string())?;
+    served.check()?;
     Ok(served)
 }
 
@@ -127,39 +130,10 @@ built in, or the folder MCP_CONFORMANCE_SKILLS names. RELIABILITY.md says what h
 bound.";
 
 fn main() -> ExitCode {
-    let options = match Options::parse(std::env::args().skip(1)) {
-        Ok(options) => options,
-        Err(e) => {
-            let help = e == OptionsError::Help;
-            if !help {
-                eprintln!("mcp-conformance-server: {e}");
-            }
-            eprintln!("{USAGE}\n\n{}", mcp_server::options::usage());
-            return ExitCode::from(if help { 0 } else { 2 });
-        }
-    };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build();
-    let served = match runtime {
-        Ok(runtime) => {
-            let served = runtime.block_on(serve(options));
-            // Nothing is left to wait for (a read of standard input may still block a thread).
-            runtime.shutdown_background();
-            served
-        }
-        Err(e) => Err(format!("starting the runtime: {e}")),
-    };
-    match served {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("mcp-conformance-server: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    mcp_server::served::main("mcp-conformance-server", USAGE, serve)
 }
 
-async fn serve(options: Options) -> Result<(), String> {
+async fn serve(options: Options) -> Result<(), Box<dyn Error>> {
     let catalog = skills::catalog()?;
     eprintln!(
         "mcp-conformance-server: serving {} skills (io.modelcontextprotocol/skills)",
@@ -168,7 +142,5 @@ async fn serve(options: Options) -> Result<(), String> {
     let sealer = options.seal.sealer()?;
     let fixture = fixture(sealer, options.tasks);
     let served = served(&fixture, catalog)?;
-    mcp_server::served::run(served, options)
-        .await
-        .map_err(|e| e.to_string())
+    Ok(mcp_server::served::run(served, options).await?)
 }

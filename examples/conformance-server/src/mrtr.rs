@@ -12,20 +12,19 @@
 //!   principal, an expiry and the request (method, tool name and arguments); a state that
 //!   fails verification is answered with `INVALID_PARAMS`.
 //!
-//! What stays here builds the generated request types (a form, a sampling request) and reads
-//! the non-elicitation answers.
+//! What stays here builds the generated request types (a form, a sampling request).
 
 use mcp_runtime::ObjectSchema as _;
 use mcp_runtime::RpcError;
-use mcp_runtime::mrtr::{Answers, Elicited, Round, SealedState};
+use mcp_runtime::mrtr::{Answers, Elicited, Round, Sampled, SealedState};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 
 use mcp_server::tools::ToolError;
 
-use crate::content::{prompt_result, text, tool_result, user};
-use crate::mcp;
-use crate::rpc::{Ctx, ToolRoutes};
+use crate::content::{no_arguments, prompt_result, text, told, user};
+use crate::features::{ToolCall, ToolRouter};
+use crate::{Ctx, mcp};
 
 // ----- building input requests -----
 
@@ -41,15 +40,13 @@ pub fn boolean_field(description: &str) -> mcp::PrimitiveSchemaDefinition {
         .into()
 }
 
-/// A form-mode elicitation asking for the required `fields`.
+/// A form-mode elicitation asking for the required field `name`, of schema `field`.
 pub fn elicit(
     message: &str,
-    fields: Vec<(&str, mcp::PrimitiveSchemaDefinition)>,
+    name: &str,
+    field: mcp::PrimitiveSchemaDefinition,
 ) -> mcp::ElicitRequest {
-    let form = fields.into_iter().fold(
-        mcp::ElicitRequestFormParamsRequestedSchema::fields(),
-        |form, (name, field)| form.required(name, field),
-    );
+    let form = mcp::ElicitRequestFormParamsRequestedSchema::fields().required(name, field);
     mcp::ElicitRequest::new(mcp::ElicitRequestFormParams::new(message, form.build()))
 }
 
@@ -66,12 +63,14 @@ fn list_roots() -> mcp::ListRootsRequest {
     mcp::ListRootsRequest::default()
 }
 
+/// The question the sampling tools ask the client's model.
+fn capital_question() -> mcp::CreateMessageRequest {
+    sample("What is the capital of France?", 100)
+}
+
 /// The user's name, asked at `user_name` (field `name`).
 fn name_request() -> mcp::ElicitRequest {
-    elicit(
-        "What is your name?",
-        vec![("name", string_field("Your name"))],
-    )
+    elicit("What is your name?", "name", string_field("Your name"))
 }
 
 /// An empty round for the client of `ctx`.
@@ -79,18 +78,16 @@ pub fn round(ctx: &Ctx) -> Round<mcp::InputRequiredResult> {
     Round::new(&ctx.meta.client_capabilities)
 }
 
-/// The round's `InputRequiredResult`, with the server's result `_meta`.
-pub fn finish(
-    round: Round<mcp::InputRequiredResult>,
-) -> Result<mcp::InputRequiredResult, RpcError> {
-    Ok(round.finish()?.with_meta(crate::result_meta()))
+/// What the round asks, as a tool's outcome.
+pub fn input_required(round: Round<mcp::InputRequiredResult>) -> Answer {
+    Ok(mcp::CallToolOutcome::InputRequired(round.finish()?))
 }
 
 /// One round asking the user's name (field `name`) at `user_name`.
 pub fn ask_name(ctx: &Ctx) -> Result<mcp::InputRequiredResult, RpcError> {
     let mut round = round(ctx);
     round.ask("user_name", name_request())?;
-    finish(round)
+    round.finish()
 }
 
 // ----- reading responses -----
@@ -112,46 +109,19 @@ pub struct ConfirmField {
     pub confirm: Option<bool>,
 }
 
-/// The model's answer as text.
-pub fn said(answer: &mcp::CreateMessageResult) -> String {
-    match &answer.content {
-        mcp::CreateMessageResultContent::Object(mcp::SamplingMessageContentBlock::TextContent(
-            t,
-        )) => t.text.clone(),
-        _ => format!("(non-text answer from {})", answer.model),
-    }
-}
-
-fn sampled(answers: &Answers<'_, mcp::InputResponse>, key: &str) -> Option<String> {
-    match answers.get(key)? {
-        mcp::InputResponse::CreateMessageResult(r) => Some(said(r)),
-        _ => None,
-    }
-}
-
-fn roots(answers: &Answers<'_, mcp::InputResponse>, key: &str) -> Option<Vec<String>> {
-    match answers.get(key)? {
-        mcp::InputResponse::ListRootsResult(r) => {
-            Some(r.roots.iter().map(|r| r.uri.clone()).collect())
-        }
-        _ => None,
-    }
+/// The model's answer at `key`, as text.
+pub fn sampled(answers: &Answers<'_, mcp::InputResponse>, key: &str) -> Option<String> {
+    answers.sampled(key).map(Sampled::text_or_note)
 }
 
 // ----- sealed state -----
 
 /// The state of the `tools/call` of `p` by this principal, sealed by the server's sealer.
 fn sealed<'c>(ctx: &'c Ctx, p: &Params) -> Result<SealedState<'c>, RpcError> {
-    SealedState::bind::<mcp::CallToolRequest>(&ctx.app.sealer, &ctx.principal, p)
+    SealedState::bind::<mcp::CallToolRequest>(&ctx.state.sealer, &ctx.principal, p)
 }
 
 // ----- the tools -----
-
-fn input_required(
-    round: Round<mcp::InputRequiredResult>,
-) -> Result<mcp::CallToolOutcome, RpcError> {
-    Ok(mcp::CallToolOutcome::InputRequired(finish(round)?))
-}
 
 /// The params of a `tools/call`.
 type Params = mcp::CallToolRequestParams;
@@ -164,7 +134,7 @@ type Handler = fn(&Ctx, &Params) -> Answer;
 
 /// The tools that answer with an `InputRequiredResult` first, each with its function, after
 /// those `routes` holds.
-pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
+pub fn tools(routes: ToolRouter) -> Result<ToolRouter, ToolError> {
     let tools: [(&str, &str, Handler); 10] = [
         (
             "test_missing_capability",
@@ -220,15 +190,15 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
     tools
         .into_iter()
         .try_fold(routes, |routes, (name, description, answer)| {
-            routes.plain(name, description, move |ctx, params| {
-                std::future::ready(answer(&ctx, &params))
+            routes.add_with_schema(name, description, no_arguments(), move |call: ToolCall| {
+                std::future::ready(answer(&call.ctx, &call.params))
             })
         })
 }
 
 fn missing_capability(ctx: &Ctx, p: &Params) -> Answer {
     if let Some(answer) = sampled(&answers(p.input_responses.as_ref()), "probe") {
-        return Ok(tool_result(vec![text(format!("LLM response: {answer}"))]));
+        return told(format!("LLM response: {answer}"));
     }
     let mut round = round(ctx);
     round.ask("probe", sample("Say hello", 20))?;
@@ -238,12 +208,9 @@ fn missing_capability(ctx: &Ctx, p: &Params) -> Answer {
 fn streaming_elicitation(ctx: &Ctx, p: &Params) -> Answer {
     let answers = answers(p.input_responses.as_ref());
     let mut round = round(ctx);
-    let ask = elicit("Confirm?", vec![("ok", boolean_field("OK?"))]);
+    let ask = elicit("Confirm?", "ok", boolean_field("OK?"));
     match round.elicited_or_ask::<IgnoredAny>(&answers, "confirm", ask)? {
-        Some(answer) => Ok(tool_result(vec![text(format!(
-            "confirmed: action={}",
-            answer.action()
-        ))])),
+        Some(answer) => told(format!("confirmed: action={}", answer.action())),
         None => input_required(round),
     }
 }
@@ -252,13 +219,8 @@ fn elicitation(ctx: &Ctx, p: &Params) -> Answer {
     let answers = answers(p.input_responses.as_ref());
     let mut round = round(ctx);
     match round.elicited_or_ask::<NameField>(&answers, "user_name", name_request())? {
-        Some(Elicited::Accepted(NameField { name: Some(name) })) => {
-            Ok(tool_result(vec![text(format!("Hello, {name}!"))]))
-        }
-        Some(answer) => Ok(tool_result(vec![text(format!(
-            "No name given (action={}).",
-            answer.action()
-        ))])),
+        Some(Elicited::Accepted(NameField { name: Some(name) })) => told(format!("Hello, {name}!")),
+        Some(answer) => told(format!("No name given (action={}).", answer.action())),
         None => input_required(round),
     }
 }
@@ -266,23 +228,20 @@ fn elicitation(ctx: &Ctx, p: &Params) -> Answer {
 fn sampling(ctx: &Ctx, p: &Params) -> Answer {
     let answers = answers(p.input_responses.as_ref());
     if let Some(answer) = sampled(&answers, "capital_question") {
-        return Ok(tool_result(vec![text(format!("The LLM says: {answer}"))]));
+        return told(format!("The LLM says: {answer}"));
     }
     let mut round = round(ctx);
-    round.ask(
-        "capital_question",
-        sample("What is the capital of France?", 100),
-    )?;
+    round.ask("capital_question", capital_question())?;
     input_required(round)
 }
 
 fn list_roots_tool(ctx: &Ctx, p: &Params) -> Answer {
-    if let Some(uris) = roots(&answers(p.input_responses.as_ref()), "client_roots") {
-        return Ok(tool_result(vec![text(format!(
+    if let Some(uris) = answers(p.input_responses.as_ref()).root_uris("client_roots") {
+        return told(format!(
             "The client has {} root(s): {}",
             uris.len(),
             uris.join(", ")
-        ))]));
+        ));
     }
     let mut round = round(ctx);
     round.ask("client_roots", list_roots())?;
@@ -295,10 +254,7 @@ fn capabilities(ctx: &Ctx, p: &Params) -> Answer {
     let mut round = round(ctx);
     let kinds: [(&str, mcp::InputRequest); 3] = [
         ("user_name", name_request().into()),
-        (
-            "capital_question",
-            sample("What is the capital of France?", 100).into(),
-        ),
+        ("capital_question", capital_question().into()),
         ("client_roots", list_roots().into()),
     ];
     let mut asked = Vec::new();
@@ -315,10 +271,10 @@ fn capabilities(ctx: &Ctx, p: &Params) -> Answer {
         );
     };
     if answers.has_all(&asked) {
-        return Ok(tool_result(vec![text(format!(
+        return told(format!(
             "Received {} (asked only what the client's capabilities allow)",
             asked.join(", ")
-        ))]));
+        ));
     }
     input_required(round)
 }
@@ -343,15 +299,13 @@ fn confirm_with_state(ctx: &Ctx, p: &Params) -> Answer {
         && state.step == "confirm"
     {
         let ok = answer.accepted().and_then(|a| a.ok).unwrap_or(false);
-        return Ok(tool_result(vec![text(format!(
+        return told(format!(
             "state-ok: the sealed requestState verified; confirmed={ok}"
-        ))]));
+        ));
     }
     let mut round = round(ctx);
-    round.ask(
-        "confirm",
-        elicit("Please confirm", vec![("ok", boolean_field("Confirm"))]),
-    )?;
+    let ask = elicit("Please confirm", "ok", boolean_field("Confirm"));
+    round.ask("confirm", ask)?;
     round.state(sealed.seal(&Step {
         step: "confirm".into(),
     })?);
@@ -368,12 +322,12 @@ fn multiple_inputs(ctx: &Ctx, p: &Params) -> Answer {
         .accepted::<NameField>("user_name")?
         .and_then(|a| a.name);
     let greeting = sampled(&answers, "greeting");
-    let uris = roots(&answers, "client_roots");
+    let uris = answers.root_uris("client_roots");
     if let (Some(_), Some(name), Some(greeting), Some(uris)) = (&state, &name, &greeting, &uris) {
-        return Ok(tool_result(vec![text(format!(
+        return told(format!(
             "name={name}; greeting={greeting}; roots={}",
             uris.join(", ")
-        ))]));
+        ));
     }
     let mut round = round(ctx);
     if state.is_none() || name.is_none() {
@@ -406,50 +360,36 @@ fn multi_round(ctx: &Ctx, p: &Params) -> Answer {
     let sealed = sealed(ctx, p)?;
     let state: Option<MultiRound> = sealed.open(p.request_state.as_deref())?;
     let answers = answers(p.input_responses.as_ref());
-    let accepted_name = || -> Result<Option<String>, RpcError> {
-        Ok(answers.accepted::<NameField>("step1")?.and_then(|a| a.name))
-    };
     let name = match state {
         Some(MultiRound { round: 2, name }) => {
             let name = name.unwrap_or_default();
-            let color = answers.accepted::<Color>("step2")?.and_then(|a| a.color);
-            if let Some(color) = color {
-                return Ok(tool_result(vec![text(format!(
-                    "{name}'s favorite color is {color}."
-                ))]));
+            if let Some(color) = answers.accepted::<Color>("step2")?.and_then(|a| a.color) {
+                return told(format!("{name}'s favorite color is {color}."));
             }
             Some(name)
         }
-        Some(MultiRound { round: 1, .. }) => accepted_name()?,
+        Some(MultiRound { round: 1, .. }) => {
+            answers.accepted::<NameField>("step1")?.and_then(|a| a.name)
+        }
         _ => None,
     };
     let mut round = round(ctx);
     let next = match name {
-        Some(name) => {
+        Some(_) => {
+            let color = string_field("Your favorite color");
             round.ask(
                 "step2",
-                elicit(
-                    "Step 2: What is your favorite color?",
-                    vec![("color", string_field("Your favorite color"))],
-                ),
+                elicit("Step 2: What is your favorite color?", "color", color),
             )?;
-            MultiRound {
-                round: 2,
-                name: Some(name),
-            }
+            MultiRound { round: 2, name }
         }
         None => {
+            let name_field = string_field("Your name");
             round.ask(
                 "step1",
-                elicit(
-                    "Step 1: What is your name?",
-                    vec![("name", string_field("Your name"))],
-                ),
+                elicit("Step 1: What is your name?", "name", name_field),
             )?;
-            MultiRound {
-                round: 1,
-                name: None,
-            }
+            MultiRound { round: 1, name }
         }
     };
     round.state(sealed.seal(&next)?);
@@ -469,7 +409,8 @@ pub fn get_prompt(
     let mut round = round(ctx);
     let ask = elicit(
         "What context should the prompt use?",
-        vec![("context", string_field("The context"))],
+        "context",
+        string_field("The context"),
     );
     match round.elicited_or_ask::<Context>(&answers, "user_context", ask)? {
         Some(answer) => {
@@ -481,6 +422,6 @@ pub fn get_prompt(
                 "Use this context: {context}"
             )))]))
         }
-        None => Ok(mcp::GetPromptOutcome::InputRequired(finish(round)?)),
+        None => Ok(mcp::GetPromptOutcome::InputRequired(round.finish()?)),
     }
 }

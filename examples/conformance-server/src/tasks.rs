@@ -9,17 +9,16 @@ use std::time::Duration;
 
 use mcp_runtime::RpcError;
 use mcp_runtime::error_code::INTERNAL_ERROR;
-use mcp_server::tasks::serve::{TaskWorker, Tasks};
+use mcp_server::tasks::serve::TaskWorker;
 use mcp_server::tools::ToolError;
 use serde_json::json;
 
-use crate::content::{schema, text, tool_input_error};
-use crate::features::string_arg;
+use crate::content::{no_arguments, schema, string_arg, text_result, tool_input_error};
+use crate::features::{ToolCall, ToolRouter};
 use crate::mrtr::{
     ConfirmField, NameField, answers, ask_name, boolean_field, elicit, round, string_field,
 };
-use crate::rpc::{Ctx, ToolRoutes};
-use crate::{Mcp, mcp};
+use crate::{Ctx, Mcp, mcp};
 
 /// The input requests of one round, by key.
 type Requests = BTreeMap<String, mcp::InputRequest>;
@@ -30,6 +29,9 @@ const PROTOCOL_ERROR_JOB: &str = "protocol_error_job";
 const CONFIRM_DELETE: &str = "confirm_delete";
 const MULTI_INPUT: &str = "multi_input";
 const TOOL_WITH_TASK: &str = "test_tool_with_task";
+
+/// The tasks of this server's module.
+type Tasks = mcp_server::tasks::serve::Tasks<Mcp>;
 
 /// The proof that the request advertised the extension.
 type Proof = mcp_server::tasks::serve::Proof<Mcp>;
@@ -45,53 +47,50 @@ type Outcome = Result<mcp::CallToolResult, mcp::Error>;
 type Answer = Result<mcp::CallToolOutcome, RpcError>;
 
 /// The tools that run as tasks, each with its function, after those `routes` holds.
-pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
+pub fn tools(routes: ToolRouter) -> Result<ToolRouter, ToolError> {
     routes
-        .tool(
+        .add_with_schema(
             SLOW_COMPUTE,
-                "Waits `seconds` seconds, then answers; a task for a client that advertised the tasks extension",
-                schema(
-                    json!({"seconds": {"type": "number", "minimum": 0}, "label": {"type": "string"}}),
-                    &["seconds"],
-                ),
-            async |ctx, p| {
+            "Waits `seconds` seconds, then answers; a task for a client that advertised the tasks extension",
+            schema(
+                json!({"seconds": {"type": "number", "minimum": 0}, "label": {"type": "string"}}),
+                &["seconds"],
+            ),
+            async |call: ToolCall| {
                 // Checked before a task is made: the answer is the tool error, within the request.
-                let (seconds, label) = match compute_args(&p) {
+                let (seconds, label) = match compute_args(&call.params) {
                     Ok(args) => args,
                     Err(message) => return Ok(tool_input_error(message)),
                 };
-                match advertised(&ctx) {
+                match Tasks::advertised(&call.ctx) {
                     Some(proof) => {
-                        start(&ctx, &proof, move |_| async move {
-                            Ok(slow_compute(seconds, label).await)
-                        })
-                        .await
+                        let work = move |_| async move { Ok(slow_compute(seconds, label).await) };
+                        start(&call.ctx, &proof, work).await
                     }
-                    None => Ok(complete(slow_compute(seconds, label).await)),
+                    None => Ok(slow_compute(seconds, label).await.into()),
                 }
             },
         )?
-        .plain(
+        .add_with_schema(
             FAILING_JOB,
             "Always a task: ends after about a second with a tool error (isError)",
-            async |ctx, _| {
-                let proof = required(&ctx)?;
-                start(&ctx, &proof, |_| async {
+            no_arguments(),
+            async |call: ToolCall| {
+                let (ctx, proof) = (&call.ctx, Tasks::required(&call.ctx)?);
+                start(ctx, &proof, |_| async {
                     tokio::time::sleep(Duration::from_secs(1)).await;
-                    Ok(
-                        mcp::CallToolResult::new(vec![text("The job failed: nothing to process")])
-                            .with_is_error(true),
-                    )
+                    Ok(text_result("The job failed: nothing to process").with_is_error(true))
                 })
                 .await
             },
         )?
-        .plain(
+        .add_with_schema(
             PROTOCOL_ERROR_JOB,
             "Always a task: ends failed, with a JSON-RPC internal error",
-            async |ctx, _| {
-                let proof = required(&ctx)?;
-                start(&ctx, &proof, |_| async {
+            no_arguments(),
+            async |call: ToolCall| {
+                let (ctx, proof) = (&call.ctx, Tasks::required(&call.ctx)?);
+                start(ctx, &proof, |_| async {
                     tokio::time::sleep(Duration::from_millis(200)).await;
                     Err(mcp::Error::new(
                         INTERNAL_ERROR,
@@ -101,61 +100,46 @@ pub fn tools(routes: ToolRoutes) -> Result<ToolRoutes, ToolError> {
                 .await
             },
         )?
-        .tool(
+        .add_with_schema(
             CONFIRM_DELETE,
-                "Always a task: asks for a confirmation (input_required) before it deletes the file",
-                schema(json!({"filename": {"type": "string"}}), &["filename"]),
-            async |ctx, p| {
-                let proof = required(&ctx)?;
-                let filename = string_arg(&p, "filename").unwrap_or("(unnamed)").to_owned();
-                let mut round = round(&ctx);
-                round.ask(
-                    "confirm",
-                    elicit(
-                        &format!("Delete {filename}?"),
-                        vec![("confirm", boolean_field("Delete the file"))],
-                    ),
-                )?;
+            "Always a task: asks for a confirmation (input_required) before it deletes the file",
+            schema(json!({"filename": {"type": "string"}}), &["filename"]),
+            async |call: ToolCall| {
+                let (ctx, p) = (&call.ctx, &call.params);
+                let proof = Tasks::required(ctx)?;
+                let filename = string_arg(p, "filename").unwrap_or("(unnamed)").to_owned();
+                let mut round = round(ctx);
+                let field = boolean_field("Delete the file");
+                round.ask("confirm", elicit(&format!("Delete {filename}?"), "confirm", field))?;
                 let requests = round.requests();
-                start(&ctx, &proof, move |w| confirm_delete(w, requests, filename)).await
+                start(ctx, &proof, move |w| confirm_delete(w, requests, filename)).await
             },
         )?
-        .plain(
+        .add_with_schema(
             MULTI_INPUT,
             "Always a task: asks for two inputs at once, answered together or one by one",
-            async |ctx, _| {
-                let proof = required(&ctx)?;
-                let mut round = round(&ctx);
-                round.ask(
-                    "name",
-                    elicit("Your name?", vec![("name", string_field("Your name"))]),
-                )?;
-                round.ask(
-                    "confirm",
-                    elicit("Go ahead?", vec![("confirm", boolean_field("Go ahead"))]),
-                )?;
+            no_arguments(),
+            async |call: ToolCall| {
+                let (ctx, proof) = (&call.ctx, Tasks::required(&call.ctx)?);
+                let mut round = round(ctx);
+                let name = elicit("Your name?", "name", string_field("Your name"));
+                round.ask("name", name)?;
+                let confirm = elicit("Go ahead?", "confirm", boolean_field("Go ahead"));
+                round.ask("confirm", confirm)?;
                 let requests = round.requests();
-                start(&ctx, &proof, move |w| multi_input(w, requests)).await
+                start(ctx, &proof, move |w| multi_input(w, requests)).await
             },
         )?
-        .plain(
+        .add_with_schema(
             TOOL_WITH_TASK,
             "Asks the user's name in an InputRequiredResult, then always continues as a task",
-            async |ctx, p| {
-                let proof = required(&ctx)?;
-                tool_with_task(&ctx, &p, &proof).await
+            no_arguments(),
+            async |call: ToolCall| {
+                let (ctx, p) = (&call.ctx, &call.params);
+                let proof = Tasks::required(ctx)?;
+                tool_with_task(ctx, p, &proof).await
             },
         )
-}
-
-/// The proof, if the request advertised the extension.
-fn advertised(ctx: &Ctx) -> Option<Proof> {
-    Tasks::<Mcp>::advertised(&ctx.request)
-}
-
-/// The proof, or the refusal of a tool that only runs as a task.
-fn required(ctx: &Ctx) -> Result<Proof, RpcError> {
-    advertised(ctx).ok_or_else(RpcError::missing_extension::<mcp::TasksExtension>)
 }
 
 /// Creates the task running `work` and answers with it, through the proof.
@@ -164,11 +148,7 @@ where
     F: FnOnce(Worker) -> Fut,
     Fut: std::future::Future<Output = Outcome> + Send + 'static,
 {
-    ctx.app.tasks.create(&ctx.request, proof, work).await
-}
-
-fn complete(result: mcp::CallToolResult) -> mcp::CallToolOutcome {
-    result.with_meta(crate::result_meta()).into()
+    ctx.state.tasks.create(ctx, proof, work).await
 }
 
 /// `seconds` (a number from 0 to an hour) and `label` of `slow_compute`, or what is wrong
@@ -188,7 +168,7 @@ fn compute_args(p: &mcp::CallToolRequestParams) -> Result<(f64, String), &'stati
 
 async fn slow_compute(seconds: f64, label: String) -> mcp::CallToolResult {
     tokio::time::sleep(Duration::from_secs_f64(seconds)).await;
-    mcp::CallToolResult::new(vec![text(format!("{label}: computed after {seconds} s"))])
+    text_result(format!("{label}: computed after {seconds} s"))
 }
 
 /// The task ended while the work waited for input; nobody reads this outcome.
@@ -207,9 +187,7 @@ async fn confirm_delete(w: Worker, requests: Requests, filename: String) -> Outc
         .and_then(|a| a.confirm)
         .unwrap_or(false);
     let verdict = if confirmed { "Deleted" } else { "Kept" };
-    Ok(mcp::CallToolResult::new(vec![text(format!(
-        "{verdict} {filename}"
-    ))]))
+    Ok(text_result(format!("{verdict} {filename}")))
 }
 
 async fn multi_input(w: Worker, requests: Requests) -> Outcome {
@@ -218,15 +196,11 @@ async fn multi_input(w: Worker, requests: Requests) -> Outcome {
     };
     let given = answers(Some(&given));
     let name = given.accepted::<NameField>("name").ok().flatten();
+    let name = name.and_then(|a| a.name).unwrap_or_default();
     let confirm = given.accepted::<ConfirmField>("confirm").ok().flatten();
-    Ok(mcp::CallToolResult::new(vec![text(format!(
-        "name={}; confirm={}",
-        name.and_then(|a| a.name).unwrap_or_default(),
-        confirm
-            .and_then(|a| a.confirm)
-            .map(|c| c.to_string())
-            .unwrap_or_default()
-    ))]))
+    let confirm = confirm.and_then(|a| a.confirm).map(|c| c.to_string());
+    let confirm = confirm.unwrap_or_default();
+    Ok(text_result(format!("name={name}; confirm={confirm}")))
 }
 
 /// Multi round-trip first, then a task: the name is asked in an `InputRequiredResult` (all
@@ -240,9 +214,7 @@ async fn tool_with_task(ctx: &Ctx, p: &mcp::CallToolRequestParams, proof: &Proof
             .unwrap_or_else(|| "stranger".to_owned());
         return start(ctx, proof, move |_| async move {
             tokio::time::sleep(Duration::from_millis(300)).await;
-            Ok(mcp::CallToolResult::new(vec![text(format!(
-                "Hello, {name}!"
-            ))]))
+            Ok(text_result(format!("Hello, {name}!")))
         })
         .await;
     }

@@ -446,8 +446,8 @@ async fn lists_come_in_a_deterministic_order() {
         .iter()
         .filter_map(|t| t["name"].as_str())
         .collect();
-    let app = super::new_app(Settings::default(), mcp_server::Config::default());
-    let declared: Vec<String> = crate::features::tools(&app.server)
+
+    let declared: Vec<String> = crate::features::tools()
         .unwrap()
         .list()
         .tools
