@@ -113,8 +113,9 @@ impl Entry {
 }
 
 /// What a resource function may answer: a text (`String`, `&'static str`: one text content at
-/// the URI read, of the entry's media type), or the generated `ReadResourceResult` /
-/// `ReadResourceOutcome` (implemented by [`bind_server!`](crate::bind_server)).
+/// the URI read, of the entry's media type, with the cache hints that promise nothing: `ttlMs`
+/// 0 and `cacheScope` `private`), or the generated `ReadResourceResult` / `ReadResourceOutcome`
+/// (implemented by [`bind_server!`](crate::bind_server)), whose `new` takes the hints.
 pub trait ResourceOutput<S: ResourceTypes> {
     /// The answer as the outcome of `resources/read` of `uri`, listed with `mime_type`.
     fn into_outcome(self, uri: &str, mime_type: Option<&str>) -> S::ReadOutcome;

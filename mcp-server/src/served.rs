@@ -1308,7 +1308,10 @@ macro_rules! bind_server {
                 ) -> m::ReadResourceOutcome {
                     let mut contents = m::TextResourceContents::new(text, uri);
                     contents.mime_type = mime_type.map(::std::borrow::ToOwned::to_owned);
-                    m::ReadResourceResult::new(::std::vec![contents.into()]).into()
+                    // A text read of a function: private to its client, not cached
+                    // (`ResourceOutput`).
+                    let contents = ::std::vec![contents.into()];
+                    m::ReadResourceResult::new(m::CacheScope::Private, contents, 0u64).into()
                 }
 
                 fn list_result(resources: ::std::vec::Vec<m::Resource>) -> m::ListResourcesResult {

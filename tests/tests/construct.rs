@@ -174,3 +174,40 @@ fn a_union_with_a_string_variant_takes_a_str() {
     let request = CallToolRequest::new("call-1", CallToolRequestParams::new(meta(), "greet"));
     assert_eq!(request.id, RequestId::String("call-1".into()));
 }
+
+/// The official 2026-07-28 schema's `$def` `name` as a validator.
+fn official(name: &str) -> jsonschema::Validator {
+    let path = mcp_tests::schema_dir()
+        .join("2026-07-28")
+        .join("schema.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["$ref"] = json!(format!("#/$defs/{name}"));
+    jsonschema::validator_for(&doc).unwrap()
+}
+
+/// Strict on write, lenient on read: a resource read may come without its cache hints (the
+/// official example of one does), but `new` takes them, so what this crate writes is valid
+/// against the official schema, which requires them.
+#[test]
+fn a_read_result_is_read_without_cache_hints_and_written_with_them() {
+    let read: ReadResourceResult =
+        serde_json::from_value(json!({"resultType": "complete", "contents": []})).unwrap();
+    assert_eq!((read.cache_scope, read.ttl_ms), (None, None));
+
+    let contents = TextResourceContents::new("hello", "test://hello");
+    let written = ReadResourceResult::new(CacheScope::Private, vec![contents.into()], 0u64);
+    let written = serde_json::to_value(written).unwrap();
+    assert_eq!(
+        (&written["cacheScope"], &written["ttlMs"]),
+        (&json!("private"), &json!(0))
+    );
+    let validator = official("ReadResourceResult");
+    let errors: Vec<String> = validator
+        .iter_errors(&written)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{written}: {errors:?}");
+    // Without the hints it is not valid there: what `new` no longer writes.
+    assert!(!validator.is_valid(&json!({"resultType": "complete", "contents": []})));
+}

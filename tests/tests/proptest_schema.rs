@@ -28,10 +28,6 @@ const EXCEPTIONS: &[(&str, &str)] = &[
         "JSON values carry numbers and null, which JSONValue omits (CallToolResult.structuredContent)",
     ),
     (
-        "/$defs/ReadResourceResult/required",
-        "ttlMs and cacheScope may be missing (the official ReadResourceResultResponse example)",
-    ),
-    (
         "/$defs/LoggingLevel/enum",
         "the same levels in severity order: changes no instance's validity",
     ),

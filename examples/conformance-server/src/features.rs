@@ -371,9 +371,7 @@ pub const WATCHED_RESOURCE: &str = "test://watched-resource";
 
 /// A resource of one content, which clients may cache for [`TTL_MS`].
 fn cached(contents: mcp::EmbeddedResourceResource) -> mcp::ReadResourceResult {
-    mcp::ReadResourceResult::new(vec![contents])
-        .with_cache_scope(mcp::CacheScope::Public)
-        .with_ttl_ms(TTL_MS)
+    mcp::ReadResourceResult::new(mcp::CacheScope::Public, vec![contents], TTL_MS)
 }
 
 /// Every resource and template, in the order `resources/list` gives them (the skills' files
@@ -410,9 +408,8 @@ pub fn resources() -> Result<Resources<Mcp, Ctx>, ResourceError> {
                 let text = format!("Watched resource, version {version}");
                 let contents = text_contents(WATCHED_RESOURCE, "text/plain", &text);
                 // It changes: a client re-reads it rather than keep a copy.
-                let result = mcp::ReadResourceResult::new(vec![contents])
-                    .with_cache_scope(mcp::CacheScope::Public)
-                    .with_ttl_ms(0u64);
+                let result =
+                    mcp::ReadResourceResult::new(mcp::CacheScope::Public, vec![contents], 0u64);
                 std::future::ready(Ok(result))
             },
         )?

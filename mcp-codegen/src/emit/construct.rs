@@ -1,4 +1,5 @@
-//! The construction API of an open struct: `new` with the required members (in schema order;
+//! The construction API of an open struct: `new` with the required members (in schema order,
+//! with those a reader may miss but a writer writes, the overlay's `lenient_on_read`;
 //! constants are never parameters, the kept-members bag starts empty), and a chainable
 //! `with_<member>` per optional member. Parameters take `impl Into<T>`, so a `&str` makes a
 //! `String` and a variant makes its union, and an `f64` member takes any Rust integer or float
@@ -16,12 +17,21 @@ const MANY_ARGUMENTS: usize = 7;
 /// `new` and the `with_` methods of `s`.
 pub fn constructors(def: &TypeDef, s: &Struct) -> TokenStream {
     let name = &def.name;
-    let required: Vec<&Field> = s.fields.iter().filter(|f| f.required).collect();
+    // The members `new` takes: the required ones, and those a reader may miss but a writer
+    // writes (optional fields, set here).
+    let required: Vec<&Field> = s.fields.iter().filter(|f| f.written).collect();
     let params = required.iter().map(|f| {
         let (n, t) = (&f.rust, param_ty(&f.ty));
         quote!(#n: #t)
     });
-    let members = members(s, |f| f.required.then(|| convert(&f.ty, &f.rust)));
+    let members = members(s, |f| {
+        let value = convert(&f.ty, &f.rust);
+        match (f.required, f.written) {
+            (true, _) => Some(value),
+            (false, true) => Some(quote!(::core::option::Option::Some(#value))),
+            (false, false) => None,
+        }
+    });
     let many =
         (required.len() > MANY_ARGUMENTS).then(|| quote!(#[allow(clippy::too_many_arguments)]));
     let new_doc = new_doc(def, &required);

@@ -89,6 +89,9 @@ pub struct Overlay {
     /// `$def` -> JSON keys of which at least one must be present.
     #[serde(default)]
     pub at_least_one_of: BTreeMap<String, AtLeastOneOf>,
+    /// `$def` -> required members a reader accepts missing, which a writer still writes.
+    #[serde(default)]
+    pub lenient_on_read: BTreeMap<String, LenientOnRead>,
     /// Which `$def`s take part in multi round-trip requests.
     #[serde(default)]
     pub input_requests: Option<InputRequestNames>,
@@ -290,6 +293,19 @@ pub struct AtLeastOneOf {
     pub source: String,
 }
 
+/// Required members that a reader accepts missing (peers leave them out) and a writer still
+/// writes: the generated field is optional, the generated `new` takes it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LenientOnRead {
+    /// The JSON keys of the members (each required by the schema).
+    pub keys: Vec<String>,
+    /// The reason for this entry, in the project's own words.
+    pub why: String,
+    /// The specification passage (page and section) that says so.
+    pub source: String,
+}
+
 impl Overlay {
     /// The built-in overlay for `revision`, if there is one.
     ///
@@ -348,7 +364,8 @@ impl Overlay {
 
     /// Checks that every `$def` the overlay names is in `defs` (the schema's `$defs` or
     /// `definitions`, patched): the keys of `rust_types`, `results.fixed` and
-    /// `at_least_one_of`, `results.input_required`, and every name in `input_requests`. The
+    /// `at_least_one_of`, `lenient_on_read`, `results.input_required`, and every name in
+    /// `input_requests`. The
     /// error names the first missing one and its key in the overlay.
     pub fn check_names(&self, defs: &Map<String, Value>) -> Result<(), OverlayError> {
         let mut named: Vec<(String, &str)> = Vec::new();
@@ -363,6 +380,9 @@ impl Overlay {
         }
         for name in self.at_least_one_of.keys() {
             named.push((pointer::join("/at_least_one_of", name), name));
+        }
+        for name in self.lenient_on_read.keys() {
+            named.push((pointer::join("/lenient_on_read", name), name));
         }
         if let Some(n) = &self.input_requests {
             for (key, name) in [
@@ -454,9 +474,11 @@ mod tests {
             .apply(&mut root)
             .unwrap();
         assert_eq!(root["$defs"]["JSONValue"], serde_json::json!({}));
+        // The cache hints stay required (a writer writes them); `lenient_on_read` lets a
+        // reader go without.
         assert_eq!(
             root["$defs"]["ReadResourceResult"]["required"],
-            serde_json::json!(["contents", "resultType"])
+            serde_json::json!(["cacheScope", "contents", "resultType", "ttlMs"])
         );
         assert_eq!(
             root["$defs"]["ElicitResult"]["properties"]["content"]["additionalProperties"]["anyOf"]

@@ -304,6 +304,9 @@ pub struct Field {
     pub ty: Ty,
     /// Whether the member must be present.
     pub required: bool,
+    /// Whether `new` takes it: a required member, or one a reader may miss but a writer
+    /// writes (the overlay's `lenient_on_read`).
+    pub written: bool,
     /// The schema's description.
     pub docs: Option<String>,
 }
@@ -317,6 +320,7 @@ impl Field {
             rust: RustName::field(name),
             ty,
             required,
+            written: required,
             docs: None,
         }
     }

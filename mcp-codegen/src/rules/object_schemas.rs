@@ -63,6 +63,7 @@ mod tests {
             rust: RustName::field(json),
             ty,
             required,
+            written: required,
             docs: None,
         }
     }

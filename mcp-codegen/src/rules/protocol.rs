@@ -39,6 +39,8 @@ pub struct Protocol {
     pub rust_types: BTreeMap<SchemaName, RustPath>,
     /// `$def` -> the JSON keys of which at least one must be present.
     pub at_least_one_of: BTreeMap<SchemaName, Vec<String>>,
+    /// `$def` -> the required members a reader accepts missing (a writer still writes them).
+    pub lenient_on_read: BTreeMap<SchemaName, Vec<String>>,
     /// The types of multi round-trip requests and the capability each kind needs, when the
     /// revision has them.
     pub input_requests: Option<InputRequests>,
@@ -173,6 +175,11 @@ impl Protocol {
             .collect();
         self.at_least_one_of = overlay
             .at_least_one_of
+            .iter()
+            .map(|(def, rule)| (SchemaName::new(def.clone()), rule.keys.clone()))
+            .collect();
+        self.lenient_on_read = overlay
+            .lenient_on_read
             .iter()
             .map(|(def, rule)| (SchemaName::new(def.clone()), rule.keys.clone()))
             .collect();

@@ -52,6 +52,7 @@ pub fn result_type_field(rust: RustName) -> Field {
         rust,
         ty: RustPath::parse(RESULT_TYPE_PATH).map_or(Ty::Value, Ty::Path),
         required: true,
+        written: true,
         docs: Some(
             "The result's `resultType`: `complete`, `input_required`, or a value an extension the client advertised defines."
                 .to_owned(),

@@ -279,9 +279,7 @@ macro_rules! bind_skills {
                                 .into()
                         }
                     };
-                    m::ReadResourceResult::new(::std::vec![contents])
-                        .with_cache_scope(m::CacheScope::Public)
-                        .with_ttl_ms(serve::TTL_MS)
+                    m::ReadResourceResult::new(m::CacheScope::Public, ::std::vec![contents], serve::TTL_MS)
                 }
 
                 fn declare(capabilities: &mut m::ServerCapabilities) {

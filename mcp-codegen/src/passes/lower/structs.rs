@@ -234,6 +234,7 @@ impl<'a> Lowerer<'a> {
     ) -> SchemaResult<Struct> {
         let props = properties(s, at.pointer())?;
         let required = required_keys(s, at.pointer())?;
+        let lenient = self.lenient_on_read(def, &props, &required, at.pointer())?;
         let result = def.and_then(|d| self.protocol.results.get(d)).cloned();
         let mut st = Struct::default();
         let mut names = FieldNames::default();
@@ -245,7 +246,7 @@ impl<'a> Lowerer<'a> {
                 key,
                 at: props_at.at(key),
                 schema: props.get(key),
-                required: required.contains(key),
+                required: required.contains(key) && !lenient.contains(key),
             };
             if key == crate::rules::protocol::RESULT_TYPE && result.is_some() {
                 if let Some(ResultKind::Generic) = result {
@@ -257,6 +258,7 @@ impl<'a> Lowerer<'a> {
             match self.member(&member, rust, def)? {
                 Lowered::Field(mut f) => {
                     f.rust = names.unique(f.rust);
+                    f.written |= lenient.contains(key);
                     st.fields.push(f);
                 }
                 Lowered::Constant(c) => st.constants.push(c),
@@ -288,6 +290,7 @@ impl<'a> Lowerer<'a> {
                 rust: RustName::field(m.key),
                 ty,
                 required,
+                written: required,
                 docs,
             })
         };
@@ -324,6 +327,36 @@ impl<'a> Lowerer<'a> {
             None => self.ty_of(schema, &m.at.deeper(), &hint)?,
         };
         Ok(field(ty, m.required, description(ps)))
+    }
+
+    /// The members of `def` the overlay's `lenient_on_read` names: each a declared, required
+    /// member of a struct without an at-least-one-of rule, or the error says which is not.
+    fn lenient_on_read(
+        &self,
+        def: Option<&str>,
+        props: &Map<String, Value>,
+        required: &BTreeSet<String>,
+        pointer: &str,
+    ) -> SchemaResult<Vec<String>> {
+        let Some(keys) = def.and_then(|d| self.protocol.lenient_on_read.get(d)) else {
+            return Ok(Vec::new());
+        };
+        let refused = |why: String| Err(SchemaError::new(pointer.to_owned(), why));
+        if def.is_some_and(|d| self.protocol.at_least_one_of.contains_key(d)) {
+            return refused(
+                "the overlay names this $def in both lenient_on_read and at_least_one_of, which \
+                 cannot be combined"
+                    .to_owned(),
+            );
+        }
+        for k in keys {
+            if !props.contains_key(k) || !required.contains(k) {
+                return refused(format!(
+                    "the overlay's lenient_on_read names `{k}`, which is not a declared required member here"
+                ));
+            }
+        }
+        Ok(keys.clone())
     }
 
     /// Applies the overlay's at-least-one-of rule of `def`: the fields become private, set
