@@ -234,7 +234,7 @@ impl<'a> Lowerer<'a> {
     ) -> SchemaResult<Struct> {
         let props = properties(s, at.pointer())?;
         let required = required_keys(s, at.pointer())?;
-        let lenient = self.lenient_on_read(def, &props, &required, at.pointer())?;
+        let lenient = self.lenient_on_read(def, props, &required, at.pointer())?;
         let result = def.and_then(|d| self.protocol.results.get(d)).cloned();
         let mut st = Struct::default();
         let mut names = FieldNames::default();
