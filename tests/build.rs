@@ -17,6 +17,12 @@ fn main() {
         "mcp",
         generate(&schema, &out.join("mcp.rs"), "", |b| b.client(true)),
     );
+    // Every `$def` built by its constructor from its least arguments (tests/tests/minimal.rs).
+    let minimal = mcp_codegen::Builder::new()
+        .schema(&schema)
+        .minimal_instances()
+        .unwrap_or_else(|e| panic!("the minimal instances of {}: {e}", schema.display()));
+    std::fs::write(out.join("mcp-minimal.rs"), minimal).unwrap();
     // The same with `schemars::JsonSchema` derived (the opt-in switch).
     generate(
         &schema,

@@ -436,6 +436,32 @@ impl Builder {
         }
     }
 
+    /// For tests of the constructors (`mcp-tests`): `fn minimal_instances()`, to include in
+    /// the module generated from the one schema given, which builds the type of every
+    /// definition from its constructor's least arguments and writes it as JSON (the
+    /// generator's `emit::minimal`), on a thread of its own as [`Builder::generate_string`].
+    #[doc(hidden)]
+    pub fn minimal_instances(&self) -> Result<String, Error> {
+        let [source] = self.schemas.as_slice() else {
+            return Err(Error::Eras("minimal_instances takes one schema".to_owned()));
+        };
+        let here = || {
+            let lowered = self.lower_source(source, false)?;
+            format_file(crate::emit::minimal::instances(&lowered.module))
+        };
+        std::thread::scope(|scope| {
+            match std::thread::Builder::new()
+                .stack_size(STACK_SIZE)
+                .spawn_scoped(scope, here)
+            {
+                Ok(handle) => handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                Err(_) => here(),
+            }
+        })
+    }
+
     /// The passes for one schema, then emit: the IR as formatted Rust, under a header.
     fn generate_one(&self, source: &Source) -> Result<Generated, Error> {
         let lowered = self.lower_source(source, false)?;

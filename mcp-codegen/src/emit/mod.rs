@@ -9,6 +9,7 @@
 mod client;
 mod construct;
 mod items;
+pub mod minimal;
 mod prose;
 pub mod revisions;
 mod service;
