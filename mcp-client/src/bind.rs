@@ -363,25 +363,25 @@ macro_rules! __to_modern {
 macro_rules! __bind_outgoing {
     ($b:ident, $m:ident) => {
         $crate::__outgoing!($b, $m, DiscoverRequest => DiscoverResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, ListToolsRequest => ListToolsResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, ListResourcesRequest => ListResourcesResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, ListPromptsRequest => ListPromptsResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, ListResourceTemplatesRequest => ListResourceTemplatesResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, CompleteRequest => CompleteResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, CallToolRequest => CallToolResultResponse;
-            meta: required, name: name, tasks: true, progress: true;
+            meta: required, tasks: true, progress: true;
             |r| match r.result {
                 $m::CallToolOutcome::Complete(done) => $crate::Outcome::Done(done),
                 $m::CallToolOutcome::InputRequired(ask) => $crate::Outcome::NeedsInput(::std::boxed::Box::new(ask)),
@@ -389,27 +389,27 @@ macro_rules! __bind_outgoing {
             };
             retry);
         $crate::__outgoing!($b, $m, ReadResourceRequest => ReadResourceResultResponse;
-            meta: required, name: uri, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| match r.result {
                 $m::ReadResourceOutcome::Complete(done) => $crate::Outcome::Done(done),
                 $m::ReadResourceOutcome::InputRequired(ask) => $crate::Outcome::NeedsInput(::std::boxed::Box::new(ask)),
             };
             retry);
         $crate::__outgoing!($b, $m, GetPromptRequest => GetPromptResultResponse;
-            meta: required, name: name, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| match r.result {
                 $m::GetPromptOutcome::Complete(done) => $crate::Outcome::Done(done),
                 $m::GetPromptOutcome::InputRequired(ask) => $crate::Outcome::NeedsInput(::std::boxed::Box::new(ask)),
             };
             retry);
         $crate::__outgoing!($b, $m, GetTaskRequest => GetTaskResultResponse;
-            meta: optional, name: task_id, tasks: true, progress: false;
+            meta: optional, tasks: true, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, UpdateTaskRequest => UpdateTaskResultResponse;
-            meta: optional, name: task_id, tasks: true, progress: false;
+            meta: optional, tasks: true, progress: false;
             |r| $crate::Outcome::Done(r.result));
         $crate::__outgoing!($b, $m, CancelTaskRequest => CancelTaskResultResponse;
-            meta: optional, name: task_id, tasks: true, progress: false;
+            meta: optional, tasks: true, progress: false;
             |r| $crate::Outcome::Done(r.result));
     };
 }
@@ -425,15 +425,15 @@ macro_rules! __bind_outgoing {
 macro_rules! __bind_skills {
     ($b:ident, $m:ident) => {
         $crate::__outgoing!($b, $m, ListSkillsRequest => ListSkillsResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result),
             allowed: |caps| $crate::skills::declared::<$m::SkillsExtension, _>(caps));
         $crate::__outgoing!($b, $m, GetSkillRequest => GetSkillResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result),
             allowed: |caps| $crate::skills::declared::<$m::SkillsExtension, _>(caps));
         $crate::__outgoing!($b, $m, ReadResourceDirectoryRequest => ReadResourceDirectoryResultResponse;
-            meta: required, name: none, tasks: false, progress: false;
+            meta: required, tasks: false, progress: false;
             |r| $crate::Outcome::Done(r.result),
             allowed: |caps| $crate::skills::reads_directories::<$m::SkillsExtension, _>(caps));
 
@@ -505,7 +505,7 @@ macro_rules! __bind_skills {
 #[macro_export]
 macro_rules! __outgoing {
     ($b:ident, $m:ident, $req:ident => $resp:ident;
-     meta: $meta:ident, name: $name:ident, tasks: $tasks:literal, progress: $progress:literal;
+     meta: $meta:ident, tasks: $tasks:literal, progress: $progress:literal;
      |$r:ident| $outcome:expr $(; $retry:ident)? $(, allowed: |$caps:ident| $allowed:expr)?) => {
         impl $crate::Outgoing<$b> for $m::$req {
             type Response = $m::$resp;
@@ -540,10 +540,6 @@ macro_rules! __outgoing {
                 $crate::__get_meta!($meta, self.params.meta).map(|m| &m.client_capabilities)
             }
 
-            fn name(&self) -> ::core::option::Option<&str> {
-                $crate::__name!(self, $name)
-            }
-
             fn outcome(
                 $r: $m::$resp,
             ) -> $crate::Outcome<$b, <Self as $crate::__private::Call>::Done> {
@@ -574,17 +570,6 @@ macro_rules! __get_meta {
     };
     (optional, $field:expr) => {
         $field.as_ref()
-    };
-}
-
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __name {
-    ($self:ident, none) => {
-        ::core::option::Option::None
-    };
-    ($self:ident, $field:ident) => {
-        ::core::option::Option::Some(&$self.params.$field)
     };
 }
 

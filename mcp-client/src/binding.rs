@@ -184,9 +184,10 @@ pub trait Outgoing<B: Binding>: Serialize + Clone + mcp_runtime::client::Call + 
     fn id(&self) -> &B::RequestId;
     /// The capabilities it sends.
     fn capabilities(&self) -> Option<&B::Capabilities>;
-    /// Its `Mcp-Name` (a tool, resource, prompt or task), if it has one.
+    /// Its `Mcp-Name` (a tool, resource, prompt or task), if it has one: the member of its
+    /// params that the generated request names ([`mcp_runtime::Request::MCP_NAME`]).
     fn name(&self) -> Option<&str> {
-        None
+        mcp_runtime::Request::mcp_name(self)
     }
     /// What its answer says.
     fn outcome(response: Self::Response) -> Outcome<B, Self::Done>;

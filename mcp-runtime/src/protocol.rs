@@ -13,6 +13,15 @@ pub trait Request {
     type Params;
     /// What a successful response carries in `result`.
     type Result;
+    /// The member of `params` that the request's `Mcp-Name` header mirrors on Streamable
+    /// HTTP (`name` of `tools/call`, `uri` of `resources/read`, …), if it has one: a fact of
+    /// the revision (or the extension) the generator reads from its overlay.
+    const MCP_NAME: Option<&'static str> = None;
+
+    /// The value of [`Request::MCP_NAME`] in this request (what its `Mcp-Name` header says).
+    fn mcp_name(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A request whose successful response is built from it, so that the id is never copied by

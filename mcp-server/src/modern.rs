@@ -247,7 +247,10 @@ fn check<S: Schema, V: Service<S>>(
 /// `ClientRequest`'s (its tag values) and the service's extensions'.
 fn find<S: Schema, V: Service<S>>(service: &V, method: &str) -> Option<Method> {
     if let Some(known) = S::ClientRequest::TAG_VALUES.iter().find(|m| **m == method) {
-        let named = S::NAMED.iter().find(|(m, _)| m == known).map(|(_, n)| *n);
+        let named = S::NAMED
+            .iter()
+            .find(|(m, _)| m == known)
+            .and_then(|(_, n)| *n);
         return Some((known, named));
     }
     service

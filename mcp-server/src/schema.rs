@@ -20,6 +20,47 @@ pub enum Named {
     TaskId,
 }
 
+impl Named {
+    /// The member a generated request's `Request::MCP_NAME` names, as the transport reads it
+    /// from a body; `None` for a request that names none (or a member read no other way).
+    pub const fn of(member: Option<&str>) -> Option<Named> {
+        let Some(member) = member else {
+            return None;
+        };
+        if same(member, "name") {
+            Some(Named::Name)
+        } else if same(member, "uri") {
+            Some(Named::Uri)
+        } else if same(member, "taskId") {
+            Some(Named::TaskId)
+        } else {
+            None
+        }
+    }
+
+    /// The entry of the generated request `R` among the methods a client may call: its method
+    /// and the member its `Mcp-Name` header mirrors (from the generated `MCP_NAME`).
+    pub const fn method<R: mcp_runtime::Request>() -> Method {
+        (R::METHOD, Named::of(R::MCP_NAME))
+    }
+}
+
+/// Whether two strings are the same (`==` is not `const`).
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// A method a client may call, and the member its `Mcp-Name` header mirrors, if any.
 pub type Method = (&'static str, Option<Named>);
 
@@ -57,9 +98,9 @@ pub trait Schema: Send + Sync + 'static {
     type LoggingLevel: Copy + Debug + serde::de::DeserializeOwned + Send + Sync + 'static;
 
     /// The methods of [`Schema::ClientRequest`] whose `Mcp-Name` header mirrors a member of
-    /// their `params`, from the generated request types' `METHOD`s (Streamable HTTP,
-    /// 2026-07-28: `tools/call` and `prompts/get` mirror `name`, `resources/read` `uri`).
-    const NAMED: &'static [(&'static str, Named)];
+    /// their `params`, from the generated request types' `METHOD` and `MCP_NAME` (Streamable
+    /// HTTP, 2026-07-28: `tools/call` and `prompts/get` mirror `name`, `resources/read` `uri`).
+    const NAMED: &'static [Method];
 
     /// The method of `notifications/cancelled` (the generated `CancelledNotification`'s).
     const CANCELLED: &'static str;
@@ -255,7 +296,7 @@ pub trait LegacySchema: Schema<RequestMeta: Serialize, ClientRequest: Serialize 
 /// }
 /// assert_eq!(id_of::<Mcp>("7"), mcp::RequestId::Integer(7));
 /// let read = <mcp::ReadResourceRequest as mcp_runtime::Request>::METHOD;
-/// assert!(Mcp::NAMED.contains(&(read, mcp_server::Named::Uri)));
+/// assert!(Mcp::NAMED.contains(&(read, Some(mcp_server::Named::Uri))));
 /// ```
 #[macro_export]
 macro_rules! bind {
@@ -503,15 +544,11 @@ macro_rules! bind {
 
             const CALL_TOOL: &'static str = <m::CallToolRequest as ::mcp_runtime::Request>::METHOD;
 
-            const NAMED: &'static [(&'static str, $crate::Named)] = {
-                use $crate::Named;
-                use ::mcp_runtime::Request as R;
-                &[
-                    (<m::CallToolRequest as R>::METHOD, Named::Name),
-                    (<m::GetPromptRequest as R>::METHOD, Named::Name),
-                    (<m::ReadResourceRequest as R>::METHOD, Named::Uri),
-                ]
-            };
+            const NAMED: &'static [$crate::Method] = &[
+                $crate::Named::method::<m::CallToolRequest>(),
+                $crate::Named::method::<m::GetPromptRequest>(),
+                $crate::Named::method::<m::ReadResourceRequest>(),
+            ];
 
             fn protocol_version(meta: &m::RequestMetaObject) -> &str {
                 &meta.protocol_version
@@ -695,9 +732,9 @@ mod tests {
         assert_eq!(
             Mcp::NAMED,
             [
-                ("tools/call", Named::Name),
-                ("prompts/get", Named::Name),
-                ("resources/read", Named::Uri)
+                ("tools/call", Some(Named::Name)),
+                ("prompts/get", Some(Named::Name)),
+                ("resources/read", Some(Named::Uri))
             ]
         );
     }

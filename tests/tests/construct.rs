@@ -211,3 +211,34 @@ fn a_read_result_is_read_without_cache_hints_and_written_with_them() {
     // Without the hints it is not valid there: what `new` no longer writes.
     assert!(!validator.is_valid(&json!({"resultType": "complete", "contents": []})));
 }
+
+/// The member each request's `Mcp-Name` header mirrors is generated from the revision's facts
+/// (the overlay's `mcp_name`): the three of 2026-07-28, and none for the others.
+#[test]
+fn the_mcp_name_of_a_request_is_the_member_its_revision_names() {
+    use mcp_runtime::Request;
+    let call = CallToolRequest::new(
+        RequestId::Integer(1),
+        CallToolRequestParams::new(meta(), "t"),
+    );
+    assert_eq!(
+        (CallToolRequest::MCP_NAME, call.mcp_name()),
+        (Some("name"), Some("t"))
+    );
+    let read = ReadResourceRequest::new(
+        RequestId::Integer(2),
+        ReadResourceRequestParams::new(meta(), "file:///a"),
+    );
+    assert_eq!(
+        (ReadResourceRequest::MCP_NAME, read.mcp_name()),
+        (Some("uri"), Some("file:///a"))
+    );
+    assert_eq!(GetPromptRequest::MCP_NAME, Some("name"));
+    let complete = CompleteRequest::MCP_NAME;
+    assert_eq!(complete, None, "a request its revision names no member of");
+    // The tasks extension names the task.
+    assert_eq!(
+        <mcp_tests::tasks::GetTaskRequest as Request>::MCP_NAME,
+        Some("taskId")
+    );
+}

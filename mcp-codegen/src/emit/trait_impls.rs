@@ -181,6 +181,18 @@ fn request(module: &Module, r: &RequestRole, input: Option<&InputRole>) -> Token
             #refuse
         }
     });
+    let mcp_name = r.mcp_name.as_ref().map(|n| {
+        let (member, params, field) = (&n.member, &n.params, &n.field);
+        let doc = format!(" `{member}`: its `Mcp-Name` header mirrors `params.{member}`.");
+        quote! {
+            #[doc = #doc]
+            const MCP_NAME: ::core::option::Option<&'static str> =
+                ::core::option::Option::Some(#member);
+            fn mcp_name(&self) -> ::core::option::Option<&str> {
+                ::core::option::Option::Some(self.#params.#field.as_str())
+            }
+        }
+    });
     quote! {
         impl #name {
             /// The JSON-RPC method name.
@@ -194,6 +206,7 @@ fn request(module: &Module, r: &RequestRole, input: Option<&InputRole>) -> Token
             const METHOD: &'static str = #method;
             type Params = #params;
             type Result = #result;
+            #mcp_name
         }
         #may
         #retry

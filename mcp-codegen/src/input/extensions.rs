@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::error::{OverlayError, SchemaError, SchemaResult};
+use crate::input::overlay::McpName;
 use crate::input::patch::{self, Patch};
 use crate::model::pointer;
 
@@ -55,6 +56,9 @@ pub struct ExtensionDef {
     /// Corrections to the core definitions the extension needs.
     #[serde(default)]
     pub patches: Vec<Patch>,
+    /// Its request `$def`s whose `Mcp-Name` header mirrors a member of their `params`.
+    #[serde(default)]
+    pub mcp_name: BTreeMap<String, McpName>,
     /// Its definitions, merged into the schema's; `$ref`s name core and extension
     /// definitions alike (`#/$defs/Result`).
     #[serde(rename = "$defs")]
@@ -76,6 +80,9 @@ pub struct Enabled {
     pub defs: Vec<String>,
     /// The capabilities `$def` that declares it, when it is not the client's.
     pub declared_in: Option<String>,
+    /// Its requests whose `Mcp-Name` header mirrors a member of their `params`: `$def` ->
+    /// member.
+    pub mcp_name: BTreeMap<String, String>,
 }
 
 impl ExtensionDef {
@@ -118,6 +125,11 @@ impl ExtensionDef {
             why: self.why.clone(),
             defs: self.defs.keys().cloned().collect(),
             declared_in: self.declared_in.clone(),
+            mcp_name: self
+                .mcp_name
+                .iter()
+                .map(|(def, named)| (def.clone(), named.member.clone()))
+                .collect(),
         }
     }
 
@@ -162,6 +174,15 @@ impl ExtensionDef {
                 let reference = pointer::reference(defs_key, result);
                 union.push(serde_json::json!({ "$ref": reference }));
             }
+        }
+        if let Some(named) = self.mcp_name.keys().find(|n| !self.defs.contains_key(*n)) {
+            return Err(SchemaError::new(
+                at(named),
+                format!(
+                    "the extension {} gives the Mcp-Name member of {named:?} (mcp_name), which it does not define",
+                    self.id
+                ),
+            ));
         }
         if let Some(holder) = &self.declared_in
             && !defs.contains_key(holder)

@@ -92,6 +92,9 @@ pub struct Overlay {
     /// `$def` -> required members a reader accepts missing, which a writer still writes.
     #[serde(default)]
     pub lenient_on_read: BTreeMap<String, LenientOnRead>,
+    /// Request `$def` -> the member of its `params` its `Mcp-Name` header mirrors.
+    #[serde(default)]
+    pub mcp_name: BTreeMap<String, McpName>,
     /// Which `$def`s take part in multi round-trip requests.
     #[serde(default)]
     pub input_requests: Option<InputRequestNames>,
@@ -306,6 +309,18 @@ pub struct LenientOnRead {
     pub source: String,
 }
 
+/// The member of a request's `params` that its `Mcp-Name` header mirrors (Streamable HTTP).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct McpName {
+    /// The member's JSON key (a required string of the request's required `params`).
+    pub member: String,
+    /// The reason for this entry, in the project's own words.
+    pub why: String,
+    /// The specification passage (page and section) that says so.
+    pub source: String,
+}
+
 impl Overlay {
     /// The built-in overlay for `revision`, if there is one.
     ///
@@ -364,8 +379,8 @@ impl Overlay {
 
     /// Checks that every `$def` the overlay names is in `defs` (the schema's `$defs` or
     /// `definitions`, patched): the keys of `rust_types`, `results.fixed` and
-    /// `at_least_one_of`, `lenient_on_read`, `results.input_required`, and every name in
-    /// `input_requests`. The
+    /// `at_least_one_of`, `lenient_on_read`, `mcp_name`, `results.input_required`, and every
+    /// name in `input_requests`. The
     /// error names the first missing one and its key in the overlay.
     pub fn check_names(&self, defs: &Map<String, Value>) -> Result<(), OverlayError> {
         let mut named: Vec<(String, &str)> = Vec::new();
@@ -383,6 +398,9 @@ impl Overlay {
         }
         for name in self.lenient_on_read.keys() {
             named.push((pointer::join("/lenient_on_read", name), name));
+        }
+        for name in self.mcp_name.keys() {
+            named.push((pointer::join("/mcp_name", name), name));
         }
         if let Some(n) = &self.input_requests {
             for (key, name) in [

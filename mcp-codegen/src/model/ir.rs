@@ -461,6 +461,20 @@ pub struct RequestRole {
     pub response: Option<ResponseRole>,
     /// The union of its successful response and the error response, when generated.
     pub reply: Option<RustName>,
+    /// The member of its params that its `Mcp-Name` header mirrors, if any.
+    pub mcp_name: Option<McpNameRole>,
+}
+
+/// The member of a request's params that its `Mcp-Name` header mirrors (a required string of
+/// required params).
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpNameRole {
+    /// The member's JSON key.
+    pub member: String,
+    /// The request's params field.
+    pub params: RustName,
+    /// The member's field in the params.
+    pub field: RustName,
 }
 
 /// A successful response built from its request: its id copied, the result given; its other

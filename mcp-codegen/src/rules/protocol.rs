@@ -41,6 +41,9 @@ pub struct Protocol {
     pub at_least_one_of: BTreeMap<SchemaName, Vec<String>>,
     /// `$def` -> the required members a reader accepts missing (a writer still writes them).
     pub lenient_on_read: BTreeMap<SchemaName, Vec<String>>,
+    /// Request `$def` -> the member of its `params` its `Mcp-Name` header mirrors (the
+    /// overlay's and the enabled extensions').
+    pub mcp_name: BTreeMap<SchemaName, String>,
     /// The types of multi round-trip requests and the capability each kind needs, when the
     /// revision has them.
     pub input_requests: Option<InputRequests>,
@@ -162,6 +165,13 @@ impl Protocol {
         for (name, def) in defs {
             reader.result(name, def, &fixed);
         }
+        for e in extensions {
+            for (def, member) in &e.mcp_name {
+                let def = SchemaName::new(def.clone());
+                reader.protocol.mcp_name.insert(def, member.clone());
+            }
+        }
+        reader.check_mcp_names()?;
         Ok(reader.protocol)
     }
 
@@ -182,6 +192,11 @@ impl Protocol {
             .lenient_on_read
             .iter()
             .map(|(def, rule)| (SchemaName::new(def.clone()), rule.keys.clone()))
+            .collect();
+        self.mcp_name = overlay
+            .mcp_name
+            .iter()
+            .map(|(def, named)| (SchemaName::new(def.clone()), named.member.clone()))
             .collect();
         self.input_requests = overlay.input_requests.as_ref().map(|names| InputRequests {
             result: SchemaName::new(names.result.clone()),
@@ -241,9 +256,61 @@ struct Reader<'a> {
     answering: BTreeSet<String>,
 }
 
+/// The `required` names of a schema object.
+fn required(schema: &Value) -> impl Iterator<Item = &str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+}
+
 impl Reader<'_> {
     fn pointer(&self, name: &str) -> String {
         crate::model::pointer::def(self.defs_key, name)
+    }
+
+    /// Each request an `mcp_name` names has required `params` (a `$ref` or an object) with
+    /// the named member, required and a string; the error is at the request's `$def`. (That
+    /// the `$def` exists was checked before: the overlay's names against the schema, an
+    /// extension's against its own definitions.)
+    fn check_mcp_names(&self) -> SchemaResult<()> {
+        for (def, member) in &self.protocol.mcp_name {
+            let name = def.as_str();
+            if !self.defs.contains_key(name) {
+                continue;
+            }
+            let refused = |why: &str| {
+                Err(SchemaError::new(
+                    self.pointer(name),
+                    format!("the overlay's mcp_name names `{member}` of this $def: {why}"),
+                ))
+            };
+            if !self.protocol.requests.contains_key(def) {
+                return refused("it is not a request (a $def with a constant method)");
+            }
+            let request = &self.defs[name];
+            if !required(request).any(|k| k == "params") {
+                return refused("its params are not required");
+            }
+            let Some(params) = request.get("properties").and_then(|p| p.get("params")) else {
+                return refused("it has no params");
+            };
+            let params = match ref_name(params, self.defs_key) {
+                Some(target) => self.defs.get(&target).unwrap_or(params),
+                None => params,
+            };
+            let is_string = params
+                .get("properties")
+                .and_then(|p| p.get(member))
+                .and_then(|m| m.get("type"))
+                .is_some_and(|t| t == "string");
+            if !is_string || !required(params).any(|k| k == member) {
+                return refused("it is not a required string member of its params");
+            }
+        }
+        Ok(())
     }
 
     /// A `<Base>ResultResponse`: its `result` is a `$ref`, or an anyOf of the input-required
@@ -484,6 +551,7 @@ mod tests {
             why: String::new(),
             defs: vec!["LaterResult".into()],
             declared_in: None,
+            mcp_name: BTreeMap::new(),
         };
         let p = Protocol::read(defs, "$defs", Some(&overlay()), &[later]).unwrap();
         let outcome = &p.outcomes["FooResultResponse"];

@@ -6,8 +6,9 @@
 use std::collections::BTreeMap;
 
 use crate::model::ir::{
-    CapabilityRule, InputKind, InputRole, Kind, NotificationRole, Predicate, Renamed, RequestRole,
-    ResponseRole, RetryRole, Roles, Select, Struct, Ty, TypeDef, Types, Union, UnionMode, Variant,
+    CapabilityRule, InputKind, InputRole, Kind, McpNameRole, NotificationRole, Predicate, Renamed,
+    RequestRole, ResponseRole, RetryRole, Roles, Select, Struct, Ty, TypeDef, Types, Union,
+    UnionMode, Variant,
 };
 use crate::model::names::{RustName, SchemaName};
 use crate::rules::protocol::{InputRequests, Protocol, ResultOf};
@@ -69,6 +70,10 @@ pub fn assign(
                     .and_then(|_| cx.retry(s)),
                 response: info.response.as_ref().and_then(|r| cx.response(s, r)),
                 reply: None,
+                mcp_name: protocol
+                    .mcp_name
+                    .get(def)
+                    .and_then(|member| cx.mcp_name(s, member)),
                 ty,
             })
         })
@@ -209,6 +214,21 @@ impl Context<'_> {
         self.rust_of
             .get(def)
             .filter(|n| self.types.contains_key(*n))
+    }
+
+    /// The member of `s`'s params that its `Mcp-Name` header mirrors (the protocol model
+    /// checked that it is a required string of required params).
+    fn mcp_name(&self, s: &Struct, member: &str) -> Option<McpNameRole> {
+        let params = s.field(PARAMS).filter(|f| f.required)?;
+        let Ty::Named(p) = self.resolve(params.ty.unboxed()) else {
+            return None;
+        };
+        let field = self.structure(p)?.field(member).filter(|f| f.required)?;
+        Some(McpNameRole {
+            member: member.to_owned(),
+            params: params.rust.clone(),
+            field: field.rust.clone(),
+        })
     }
 
     fn params(&self, s: &Struct) -> Ty {

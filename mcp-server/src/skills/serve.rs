@@ -33,8 +33,8 @@ pub trait SkillTypes {
     /// The result of `resources/read` (`ReadResourceResult`).
     type ReadResult;
 
-    /// The extension's methods (from the generated requests' `METHOD`), none with an
-    /// `Mcp-Name` member.
+    /// The extension's methods and the member each one's `Mcp-Name` mirrors (from the
+    /// generated requests' `METHOD` and `MCP_NAME`: none, as the extension names none).
     const METHODS: &'static [Method];
 
     /// The response (JSON text) to the request of `method` (one of [`SkillTypes::METHODS`]),
@@ -209,9 +209,9 @@ macro_rules! bind_skills {
                 type ReadResult = m::ReadResourceResult;
 
                 const METHODS: &'static [$crate::Method] = &[
-                    (m::ListSkillsRequest::METHOD, ::core::option::Option::None),
-                    (m::GetSkillRequest::METHOD, ::core::option::Option::None),
-                    (m::ReadResourceDirectoryRequest::METHOD, ::core::option::Option::None),
+                    $crate::Named::method::<m::ListSkillsRequest>(),
+                    $crate::Named::method::<m::GetSkillRequest>(),
+                    $crate::Named::method::<m::ReadResourceDirectoryRequest>(),
                 ];
 
                 fn answer(

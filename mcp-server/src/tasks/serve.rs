@@ -873,14 +873,11 @@ macro_rules! bind_tasks {
                 type Outcome = ::core::result::Result<m::CallToolResult, m::Error>;
                 type Extension = m::TasksExtension;
 
-                const METHODS: &'static [$crate::Method] = {
-                    use ::mcp_runtime::Request as _;
-                    &[
-                        (m::GetTaskRequest::METHOD, ::core::option::Option::Some($crate::Named::TaskId)),
-                        (m::UpdateTaskRequest::METHOD, ::core::option::Option::Some($crate::Named::TaskId)),
-                        (m::CancelTaskRequest::METHOD, ::core::option::Option::Some($crate::Named::TaskId)),
-                    ]
-                };
+                const METHODS: &'static [$crate::Method] = &[
+                    $crate::Named::method::<m::GetTaskRequest>(),
+                    $crate::Named::method::<m::UpdateTaskRequest>(),
+                    $crate::Named::method::<m::CancelTaskRequest>(),
+                ];
 
                 fn advertised(
                     meta: &m::RequestMetaObject,
