@@ -163,7 +163,8 @@ impl<S: Schema> Notifier<S> {
         let Some(threshold) = self.log_level else {
             return;
         };
-        if S::severity(level) >= S::severity(threshold) {
+        // The generated levels are ordered by severity (their overlay lists them so).
+        if level >= threshold {
             self.send(S::log(level, data, self.logger, self.era));
         }
     }

@@ -94,8 +94,9 @@ pub trait Schema: Send + Sync + 'static {
     type UnsupportedVersionData: Serialize;
     /// A request's progress token (`ProgressToken`).
     type ProgressToken: Clone + Debug + Send + Sync + 'static;
-    /// The severity of a log message (`LoggingLevel`).
-    type LoggingLevel: Copy + Debug + serde::de::DeserializeOwned + Send + Sync + 'static;
+    /// The severity of a log message (`LoggingLevel`), ordered from the least severe
+    /// (`debug`) to the most (the order the overlay gives the generated levels).
+    type LoggingLevel: Copy + Ord + Debug + serde::de::DeserializeOwned + Send + Sync + 'static;
 
     /// The methods of [`Schema::ClientRequest`] whose `Mcp-Name` header mirrors a member of
     /// their `params`, from the generated request types' `METHOD` and `MCP_NAME` (Streamable
@@ -115,8 +116,6 @@ pub trait Schema: Send + Sync + 'static {
     fn progress_token(meta: &Self::RequestMeta) -> Option<&Self::ProgressToken>;
     /// The lowest level of the log messages the request asks for, if any.
     fn log_level(meta: &Self::RequestMeta) -> Option<Self::LoggingLevel>;
-    /// The rank of `level` (RFC 5424 order, `debug` lowest).
-    fn severity(level: Self::LoggingLevel) -> u8;
     /// The `data` of an `UNSUPPORTED_PROTOCOL_VERSION` error: `requested`, and the versions
     /// `supported`.
     fn unsupported_version_data(
@@ -560,20 +559,6 @@ macro_rules! bind {
 
             fn log_level(meta: &m::RequestMetaObject) -> Option<m::LoggingLevel> {
                 meta.log_level
-            }
-
-            fn severity(level: m::LoggingLevel) -> u8 {
-                use m::LoggingLevel as L;
-                match level {
-                    L::Debug => 0,
-                    L::Info => 1,
-                    L::Notice => 2,
-                    L::Warning => 3,
-                    L::Error => 4,
-                    L::Critical => 5,
-                    L::Alert => 6,
-                    L::Emergency => 7,
-                }
             }
 
             fn unsupported_version_data(
