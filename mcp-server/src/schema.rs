@@ -27,14 +27,12 @@ impl Named {
         let Some(member) = member else {
             return None;
         };
-        if same(member, "name") {
-            Some(Named::Name)
-        } else if same(member, "uri") {
-            Some(Named::Uri)
-        } else if same(member, "taskId") {
-            Some(Named::TaskId)
-        } else {
-            None
+        // Bytes: `==` on strings is not `const`, a match on byte strings is.
+        match member.as_bytes() {
+            b"name" => Some(Named::Name),
+            b"uri" => Some(Named::Uri),
+            b"taskId" => Some(Named::TaskId),
+            _ => None,
         }
     }
 
@@ -43,22 +41,6 @@ impl Named {
     pub const fn method<R: mcp_runtime::Request>() -> Method {
         (R::METHOD, Named::of(R::MCP_NAME))
     }
-}
-
-/// Whether two strings are the same (`==` is not `const`).
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// A method a client may call, and the member its `Mcp-Name` header mirrors, if any.
