@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use crate::error::{OverlayError, SchemaError, SchemaResult};
-use crate::input::overlay::McpName;
+use crate::input::mcp_name::McpName;
 use crate::input::patch::{self, Patch};
 use crate::model::pointer;
 

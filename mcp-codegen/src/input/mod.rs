@@ -6,5 +6,6 @@
 pub mod extensions;
 pub mod keywords;
 pub mod load;
+pub mod mcp_name;
 pub mod overlay;
 pub mod patch;

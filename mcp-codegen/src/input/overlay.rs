@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 
 use crate::error::{OverlayError, SchemaResult};
 use crate::input::extensions::ExtensionDef;
+use crate::input::mcp_name::McpName;
 use crate::input::patch::Patch;
 use crate::model::names::RustPath;
 use crate::model::pointer;
@@ -303,18 +304,6 @@ pub struct AtLeastOneOf {
 pub struct LenientOnRead {
     /// The JSON keys of the members (each required by the schema).
     pub keys: Vec<String>,
-    /// The reason for this entry, in the project's own words.
-    pub why: String,
-    /// The specification passage (page and section) that says so.
-    pub source: String,
-}
-
-/// The member of a request's `params` that its `Mcp-Name` header mirrors (Streamable HTTP).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct McpName {
-    /// The member's JSON key (a required string of the request's required `params`).
-    pub member: String,
     /// The reason for this entry, in the project's own words.
     pub why: String,
     /// The specification passage (page and section) that says so.
