@@ -105,11 +105,12 @@ impl Minimal<'_> {
     /// `n::new` of the members it takes, or for a struct with an at-least-one-of rule its
     /// `from_<member>` of the first of those members.
     fn built(&self, n: &RustName, s: &Struct, depth: usize) -> Option<TokenStream> {
-        let written = |f: &&crate::model::ir::Field| if s.sealed { f.required } else { f.written };
+        // A sealed struct's `from_<member>` takes its required members (it has none that a
+        // reader may miss: the lowering refuses `lenient_on_read` there), as `new` would.
         let args: Vec<TokenStream> = s
             .fields
             .iter()
-            .filter(written)
+            .filter(|f| f.written)
             .map(|f| self.of(&f.ty, depth))
             .collect::<Option<_>>()?;
         if !s.sealed {

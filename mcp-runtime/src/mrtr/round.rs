@@ -264,10 +264,7 @@ impl<'a, S: InputResponse + Serialize> Answers<'a, S> {
         &self,
         key: &str,
     ) -> Result<Option<Elicited<T>>, RpcError> {
-        let Some(response) = self.get(key) else {
-            return Ok(None);
-        };
-        let Ok(Value::Object(mut json)) = serde_json::to_value(response) else {
+        let Some(mut json) = self.object(key) else {
             return Ok(None);
         };
         let action = json.get("action").and_then(Value::as_str);
@@ -296,12 +293,18 @@ impl<'a, S: InputResponse + Serialize> Answers<'a, S> {
         Ok(self.elicited(key)?.and_then(Elicited::accepted))
     }
 
+    /// The answer at `key` as a JSON object, which the readers below take apart by kind.
+    fn object(&self, key: &str) -> Option<Map<String, Value>> {
+        match serde_json::to_value(self.get(key)?) {
+            Ok(Value::Object(json)) => Some(json),
+            _ => None,
+        }
+    }
+
     /// The sampling answer at `key` (a result with a `model` and a `content`); `None` when
     /// there is no answer at `key`, or one of another kind.
     pub fn sampled(&self, key: &str) -> Option<Sampled> {
-        let Value::Object(mut json) = serde_json::to_value(self.get(key)?).ok()? else {
-            return None;
-        };
+        let mut json = self.object(key)?;
         let Some(Value::String(model)) = json.remove("model") else {
             return None;
         };
@@ -316,9 +319,7 @@ impl<'a, S: InputResponse + Serialize> Answers<'a, S> {
     /// The URIs of the roots answered at `key` (a result with `roots`), in the client's order;
     /// `None` when there is no answer at `key`, or one of another kind.
     pub fn root_uris(&self, key: &str) -> Option<Vec<String>> {
-        let Value::Object(mut json) = serde_json::to_value(self.get(key)?).ok()? else {
-            return None;
-        };
+        let mut json = self.object(key)?;
         let Some(Value::Array(roots)) = json.remove("roots") else {
             return None;
         };
